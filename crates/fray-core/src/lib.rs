@@ -1,0 +1,1 @@
+//! fray-core: fabrics, faults, routing, workloads and simulation engines.

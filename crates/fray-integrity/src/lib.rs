@@ -1,0 +1,1 @@
+//! End-to-end checksums for message transports (placeholder, grows with the integrity work).

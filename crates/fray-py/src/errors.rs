@@ -1,0 +1,33 @@
+//! One place that maps every core error enum to a Python exception under `fray.FrayError`.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+create_exception!(
+    fray,
+    FrayError,
+    PyException,
+    "Base class of every error fray raises."
+);
+create_exception!(
+    fray,
+    SpecError,
+    FrayError,
+    "Bad input: a spec, file, field or value that fray cannot accept."
+);
+create_exception!(
+    fray,
+    UnroutableError,
+    FrayError,
+    "Faults disconnect a source from its destination."
+);
+
+/// Adds the exception classes to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("FrayError", py.get_type::<FrayError>())?;
+    m.add("SpecError", py.get_type::<SpecError>())?;
+    m.add("UnroutableError", py.get_type::<UnroutableError>())?;
+    Ok(())
+}

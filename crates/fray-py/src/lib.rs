@@ -1,0 +1,17 @@
+//! Python bindings for fray: thin `#[pyclass]`/`#[pyfunction]` wrappers around the core crates.
+//!
+//! No logic lives here: each wrapper checks its arguments, calls one core function and wraps
+//! the result. Errors are mapped to Python exceptions in [`errors`].
+
+use pyo3::prelude::*;
+
+mod errors;
+mod integrity;
+
+/// The extension module `fray._fray`.
+#[pymodule]
+fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    integrity::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,9 @@
+"""fray: a laboratory for interconnect resilience in HPC systems.
+
+The compute lives in the Rust extension ``fray._fray``; this package validates input,
+orchestrates runs, stores results and draws them.
+"""
+
+from fray._fray import FrayError, SpecError, UnroutableError
+
+__all__ = ["FrayError", "SpecError", "UnroutableError"]

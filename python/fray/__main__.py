@@ -1,0 +1,7 @@
+"""``python -m fray`` runs the command line."""
+
+import sys
+
+from fray.cli import main
+
+sys.exit(main())

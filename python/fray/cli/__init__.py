@@ -1,0 +1,45 @@
+"""The ``fray`` command line: one sub-command per module in this package.
+
+Bad input prints one line naming the bad field or value and exits with status 2; it never
+prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from fray import FrayError
+from fray.cli import checksum, integrity, spares
+
+_SUBCOMMANDS = (spares, checksum, integrity)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``fray`` command with every sub-command registered."""
+    parser = argparse.ArgumentParser(
+        prog="fray", description="A laboratory for interconnect resilience in HPC systems."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in _SUBCOMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``fray`` command; returns the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (FrayError, ValueError) as exc:
+        print(f"fray {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"fray {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
