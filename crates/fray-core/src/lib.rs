@@ -1,1 +1,31 @@
-//! fray-core: fabrics, faults, routing, workloads and simulation engines.
+//! fray-core: fabrics, faults, routing, workloads and simulation engines for interconnect
+//! resilience studies. Pure Rust, no Python types.
+//!
+//! A short tour: build a torus, place a 7-point stencil on it, and count the load.
+//!
+//! ```
+//! use fray_core::fabric::Fabric;
+//! use fray_core::faults::Faults;
+//! use fray_core::routing::DimensionOrder;
+//! use fray_core::sim::load::static_load;
+//! use fray_core::workload::{Stencil, StencilKind};
+//!
+//! let fabric = Fabric::parse("torus:4x4x4").unwrap();
+//! let routing = DimensionOrder::new(&fabric).unwrap();
+//! let stencil = Stencil { kind: StencilKind::SevenP, periodic: true };
+//! let messages = stencil.messages(&[4, 4, 4], 1e6).unwrap();
+//! let placement: Vec<u32> = (0..64).collect();
+//! let load = static_load(&fabric, &Faults::none(&fabric), &routing, &placement, &messages).unwrap();
+//! assert_eq!(load.max_routes, 1); // a stencil on its own torus never shares a channel
+//! ```
+//!
+//! The spare-node study ([`spares`]) reserves spare nodes on the sides of a mesh or torus,
+//! substitutes them for failed nodes (0D, sliding, hybrids) and counts the collisions that
+//! the changed rank-to-node map causes.
+
+pub mod fabric;
+pub mod faults;
+pub mod routing;
+pub mod sim;
+pub mod spares;
+pub mod workload;

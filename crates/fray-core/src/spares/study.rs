@@ -1,0 +1,454 @@
+//! Exhaustive and sampled failure studies, and the curve they produce.
+
+use std::ops::Range;
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+
+use super::{
+    CollisionTracker, Method, Placement, SpareAllocation, SparesError, Substituter, Substitution,
+};
+use crate::fabric::{Cartesian, Fabric, LinkParameters};
+use crate::routing::DimensionOrder;
+use crate::workload::Stencil;
+
+/// Largest number of failure sets an exhaustive study accepts (beyond it, sample).
+pub const MAX_EXHAUSTIVE_CASES: u128 = 1 << 40;
+
+/// What a study simulates.
+#[derive(Debug, Clone)]
+pub struct StudyConfig {
+    /// The mesh or torus.
+    pub shape: Cartesian,
+    /// Where the spares are.
+    pub alloc: SpareAllocation,
+    /// How failed nodes are substituted.
+    pub method: Method,
+    /// The communication whose collisions are counted.
+    pub stencil: Stencil,
+    /// Largest number of failures per case (at most the number of spares).
+    pub max_failures: usize,
+}
+
+/// One row of a curve: every case with `failures` failed nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CurveRow {
+    /// Number of failed nodes.
+    pub failures: usize,
+    /// Failure sets (exhaustive) or sequences (sampled) counted in this row.
+    pub cases: u64,
+    /// Cases the method could not recover (at this or an earlier failure).
+    pub unrecoverable: u64,
+    /// Fewest collisions over the recovered cases (`u32::MAX` when none).
+    pub best: u32,
+    /// Most collisions over the recovered cases.
+    pub worst: u32,
+    /// Sum of collisions over the recovered cases (for the mean).
+    pub sum: u64,
+    /// `last_degree[k]`: recovered cases whose last substitution used degree `k`.
+    pub last_degree: Vec<u64>,
+    /// `all_degrees[k]`: substitutions of degree `k` made in failures 1..=`failures` over the
+    /// recovered cases (the paper's accumulated selection rate).
+    pub all_degrees: Vec<u64>,
+}
+
+impl CurveRow {
+    fn new(failures: usize, degrees: usize) -> Self {
+        Self {
+            failures,
+            cases: 0,
+            unrecoverable: 0,
+            best: u32::MAX,
+            worst: 0,
+            sum: 0,
+            last_degree: vec![0; degrees],
+            all_degrees: vec![0; degrees],
+        }
+    }
+
+    /// Cases recovered.
+    pub fn recovered(&self) -> u64 {
+        self.cases - self.unrecoverable
+    }
+
+    /// Mean collisions over the recovered cases (NaN when none).
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / self.recovered() as f64
+    }
+
+    fn record(&mut self, collisions: u32, last: usize, counts: &[u64]) {
+        self.cases += 1;
+        self.best = self.best.min(collisions);
+        self.worst = self.worst.max(collisions);
+        self.sum += u64::from(collisions);
+        self.last_degree[last] += 1;
+        for (a, c) in self.all_degrees.iter_mut().zip(counts) {
+            *a += c;
+        }
+    }
+
+    fn merge(&mut self, other: &Self) {
+        self.cases += other.cases;
+        self.unrecoverable += other.unrecoverable;
+        self.best = self.best.min(other.best);
+        self.worst = self.worst.max(other.worst);
+        self.sum += other.sum;
+        for (a, b) in self.last_degree.iter_mut().zip(&other.last_degree) {
+            *a += b;
+        }
+        for (a, b) in self.all_degrees.iter_mut().zip(&other.all_degrees) {
+            *a += b;
+        }
+    }
+}
+
+/// Best / mean / worst collisions and method shares, one row per number of failures
+/// (row 0 is the fault-free baseline).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Curve {
+    /// Rows for 0, 1, ..., `max_failures` failures.
+    pub rows: Vec<CurveRow>,
+}
+
+impl Curve {
+    fn empty(max_failures: usize, degrees: usize) -> Self {
+        Self {
+            rows: (0..=max_failures)
+                .map(|f| CurveRow::new(f, degrees))
+                .collect(),
+        }
+    }
+
+    fn merge(mut self, other: Self) -> Self {
+        for (a, b) in self.rows.iter_mut().zip(&other.rows) {
+            a.merge(b);
+        }
+        self
+    }
+
+    fn unrecoverable_from(&mut self, failures: usize, count: impl Fn(usize) -> u64) {
+        for row in &mut self.rows[failures..] {
+            let n = count(row.failures);
+            row.cases += n;
+            row.unrecoverable += n;
+        }
+    }
+}
+
+/// The mutable state of one case: placement, collision counts and method counters.
+#[derive(Clone)]
+struct CaseState {
+    placement: Placement,
+    tracker: CollisionTracker,
+    substituter: Substituter,
+    degree_counts: Vec<u64>,
+}
+
+impl CaseState {
+    fn fail(&mut self, routing: &DimensionOrder, rank: u32) -> Option<Substitution> {
+        let node = self.placement.fail_rank(rank);
+        let Some(sub) = self.substituter.substitute(&self.placement, rank) else {
+            self.placement.repair(node, rank);
+            return None;
+        };
+        self.tracker
+            .before_moves(routing, &self.placement, &sub.moves);
+        self.placement.apply(&sub.moves);
+        self.tracker.after_moves(routing, &self.placement);
+        self.degree_counts[sub.degree] += 1;
+        Some(sub)
+    }
+
+    fn undo(&mut self, routing: &DimensionOrder, rank: u32, sub: &Substitution) {
+        let node = sub.moves[0].from;
+        self.tracker
+            .before_moves(routing, &self.placement, &sub.moves);
+        self.placement.revert(&sub.moves);
+        self.tracker.after_moves(routing, &self.placement);
+        self.placement.repair(node, rank);
+        self.substituter.forget(sub);
+        self.degree_counts[sub.degree] -= 1;
+    }
+}
+
+/// A spare-node study: a prepared job, and the curve accumulated over the cases run so far.
+pub struct Study {
+    routing: DimensionOrder,
+    initial: CaseState,
+    max_failures: usize,
+    num_spares: usize,
+    curve: Curve,
+}
+
+/// The `(seed, case)` pair mixed into one 64-bit RNG seed (SplitMix64 finaliser), so that a
+/// case's failures do not depend on which worker runs it or in which order.
+pub fn case_seed(seed: u64, case: u64) -> u64 {
+    let mut z = seed
+        ^ case
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn binomial(n: u64, k: u64) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1u128, |acc, i| {
+        acc.saturating_mul(u128::from(n - i)) / u128::from(i + 1)
+    })
+}
+
+impl Study {
+    /// Prepares a study: checks the parameters, places the job and counts the fault-free routes.
+    pub fn new(config: StudyConfig) -> Result<Self, SparesError> {
+        let StudyConfig {
+            shape,
+            alloc,
+            method,
+            stencil,
+            max_failures,
+        } = config;
+        alloc.check_fits(&shape)?;
+        let num_spares = alloc.num_spares(&shape);
+        if max_failures == 0 {
+            return Err(SparesError::Parameter {
+                field: "max_failures",
+                reason: "must be at least 1".into(),
+            });
+        }
+        if max_failures > num_spares {
+            return Err(SparesError::Parameter {
+                field: "max_failures",
+                reason: format!(
+                    "{max_failures} failures but {alloc} leaves only {num_spares} spare nodes"
+                ),
+            });
+        }
+        let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).map_err(|e| {
+            SparesError::Parameter {
+                field: "fabric",
+                reason: e.to_string(),
+            }
+        })?;
+        let routing = DimensionOrder::new(&fabric).map_err(|e| SparesError::Parameter {
+            field: "fabric",
+            reason: e.to_string(),
+        })?;
+        let placement = Placement::initial(&shape, &alloc);
+        let pairs =
+            stencil
+                .pairs(&alloc.compute_extents(&shape))
+                .map_err(|e| SparesError::Parameter {
+                    field: "stencil",
+                    reason: e.to_string(),
+                })?;
+        let tracker = CollisionTracker::new(&routing, fabric.channels().len(), pairs, &placement);
+        let degrees = shape.num_dims() + 1;
+        let mut curve = Curve::empty(max_failures, degrees);
+        curve.rows[0].best = tracker.max_collisions();
+        curve.rows[0].worst = tracker.max_collisions();
+        let initial = CaseState {
+            placement,
+            tracker,
+            substituter: Substituter::new(shape, alloc, method),
+            degree_counts: vec![0; degrees],
+        };
+        Ok(Self {
+            routing,
+            initial,
+            max_failures,
+            num_spares,
+            curve,
+        })
+    }
+
+    /// Number of ranks of the job (nodes of the compute box).
+    pub fn num_ranks(&self) -> usize {
+        self.initial.placement.num_ranks()
+    }
+
+    /// Number of spare nodes.
+    pub fn num_spares(&self) -> usize {
+        self.num_spares
+    }
+
+    /// Largest number of failures per case.
+    pub fn max_failures(&self) -> usize {
+        self.max_failures
+    }
+
+    /// Collisions of the fault-free job (1 for a face stencil on its own grid).
+    pub fn baseline_collisions(&self) -> u32 {
+        self.initial.tracker.max_collisions()
+    }
+
+    /// The curve over every case run so far.
+    pub fn curve(&self) -> &Curve {
+        &self.curve
+    }
+
+    /// Runs sampled cases `cases` (seeded from `(seed, case)`): each fails distinct ranks in
+    /// a uniformly random order, one at a time, up to `max_failures`, and records every step.
+    /// Uses every core; the result does not depend on how the range is split.
+    pub fn run_samples(&mut self, seed: u64, cases: Range<u64>) {
+        let count = cases.end.saturating_sub(cases.start);
+        let ranks = self.num_ranks() as u32;
+        let (routing, initial, max_f) = (&self.routing, &self.initial, self.max_failures);
+        let degrees = initial.degree_counts.len();
+        let part = cases
+            .into_par_iter()
+            .fold(
+                || Curve::empty(max_f, degrees),
+                |mut curve, case| {
+                    let mut rng = Pcg64Mcg::seed_from_u64(case_seed(seed, case));
+                    let mut order: Vec<u32> = (0..ranks).collect();
+                    let mut state = initial.clone();
+                    for f in 1..=max_f {
+                        let pick = rng.random_range(f - 1..ranks as usize);
+                        order.swap(f - 1, pick);
+                        match state.fail(routing, order[f - 1]) {
+                            Some(sub) => curve.rows[f].record(
+                                state.tracker.max_collisions(),
+                                sub.degree,
+                                &state.degree_counts,
+                            ),
+                            None => {
+                                curve.unrecoverable_from(f, |_| 1);
+                                break;
+                            }
+                        }
+                    }
+                    curve
+                },
+            )
+            .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
+        self.add(part, count);
+    }
+
+    /// Number of failure sets of sizes 1..=`max_failures` whose lowest rank is in `roots`.
+    pub fn exhaustive_cases(&self, roots: Range<u32>) -> u128 {
+        let n = self.num_ranks() as u64;
+        roots
+            .map(|r| {
+                (0..self.max_failures as u64)
+                    .map(|k| binomial(n - 1 - u64::from(r), k))
+                    .sum::<u128>()
+            })
+            .sum()
+    }
+
+    /// Runs every failure set (of sizes 1..=`max_failures`) whose lowest rank is in `roots`;
+    /// a set's failures happen in increasing rank order. Uses every core.
+    pub fn run_exhaustive(&mut self, roots: Range<u32>) -> Result<(), SparesError> {
+        let total = self.exhaustive_cases(0..self.num_ranks() as u32);
+        if total > MAX_EXHAUSTIVE_CASES {
+            return Err(SparesError::Parameter {
+                field: "exhaustive",
+                reason: format!(
+                    "{total} failure sets is too many to enumerate (limit {MAX_EXHAUSTIVE_CASES}); sample instead"
+                ),
+            });
+        }
+        let (routing, initial, max_f) = (&self.routing, &self.initial, self.max_failures);
+        let ranks = self.num_ranks() as u32;
+        let degrees = initial.degree_counts.len();
+        let part = roots
+            .into_par_iter()
+            .map(|root| {
+                let mut curve = Curve::empty(max_f, degrees);
+                let mut state = initial.clone();
+                visit(routing, &mut state, &mut curve, ranks, root, 1, max_f);
+                curve
+            })
+            .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
+        let first = u64::from(self.curve.rows[0].cases == 0);
+        self.add(part, first);
+        Ok(())
+    }
+
+    /// Merges a part into the curve; row 0 (no failure) counts `baseline_cases` more cases.
+    fn add(&mut self, part: Curve, baseline_cases: u64) {
+        self.curve = std::mem::replace(&mut self.curve, Curve { rows: Vec::new() }).merge(part);
+        let row0 = &mut self.curve.rows[0];
+        row0.cases += baseline_cases;
+        row0.sum = row0.cases * u64::from(row0.best);
+    }
+
+    /// Fails the given ranks in order from the fault-free state; for each step, the degree
+    /// used and the collisions after it, or `None` from the first step the method cannot
+    /// recover (the rest are not run).
+    pub fn replay(&self, ranks: &[u32]) -> Result<Vec<Option<(usize, u32)>>, SparesError> {
+        let mut state = self.initial.clone();
+        let mut failed = vec![false; self.num_ranks()];
+        let mut out = Vec::with_capacity(ranks.len());
+        for &r in ranks {
+            if r as usize >= failed.len() || failed[r as usize] {
+                return Err(SparesError::Parameter {
+                    field: "ranks",
+                    reason: format!(
+                        "rank {r} is out of range or failed twice (the job has {} ranks)",
+                        failed.len()
+                    ),
+                });
+            }
+            failed[r as usize] = true;
+            match state.fail(&self.routing, r) {
+                Some(sub) => out.push(Some((sub.degree, state.tracker.max_collisions()))),
+                None => {
+                    out.push(None);
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The placement after failing `ranks` in order (or up to the first unrecoverable one).
+    pub fn placement_after(&self, ranks: &[u32]) -> Placement {
+        let mut state = self.initial.clone();
+        for &r in ranks {
+            if state.fail(&self.routing, r).is_none() {
+                break;
+            }
+        }
+        state.placement
+    }
+}
+
+/// Depth-first walk over the failure sets extending the current one with `rank` (the
+/// `depth`-th failure), then every higher rank.
+fn visit(
+    routing: &DimensionOrder,
+    state: &mut CaseState,
+    curve: &mut Curve,
+    ranks: u32,
+    rank: u32,
+    depth: usize,
+    max_f: usize,
+) {
+    match state.fail(routing, rank) {
+        None => {
+            // This set and every extension of it are unrecoverable.
+            let rest = u64::from(ranks - 1 - rank);
+            curve.unrecoverable_from(depth, |f| binomial(rest, (f - depth) as u64) as u64);
+        }
+        Some(sub) => {
+            curve.rows[depth].record(
+                state.tracker.max_collisions(),
+                sub.degree,
+                &state.degree_counts,
+            );
+            if depth < max_f {
+                for next in rank + 1..ranks {
+                    visit(routing, state, curve, ranks, next, depth + 1, max_f);
+                }
+            }
+            state.undo(routing, rank, &sub);
+        }
+    }
+}

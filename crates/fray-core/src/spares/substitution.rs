@@ -1,0 +1,327 @@
+//! The substitution methods: 0D (nearest free node) and kD sliding.
+//!
+//! **kD sliding** (k >= 1) of a failure at node `p` along a spare dimension `d`, within a
+//! sub-space `S` of `k` dimensions that contains `d`: consider every line along `d` whose
+//! coordinates on the dimensions of `S` other than `d` take any value and whose other
+//! coordinates are `p`'s. On each line that runs a rank at `p`'s position along `d` (and on
+//! `p`'s own line, where the failed rank waits), the ranks from that position up to the first
+//! free node move one step up, towards the spare side. The slide is possible only if every
+//! such line reaches a free node before a failed node or the end of the dimension (sliding
+//! never wraps round a torus). 1D sliding moves one line; qD sliding on a q-dimensional grid
+//! vacates a whole hyperplane, which keeps every route's channels in one-to-one
+//! correspondence with the fault-free ones: no extra collision.
+//!
+//! Choice of direction (the paper: keep the number of sliding directions as uneven as
+//! possible, so that the most failures stay recoverable): the spare dimensions are tried in
+//! decreasing order of the number of slides already made along them, ties going to the lower
+//! dimension; within a dimension, the sub-spaces in lexicographic order of their other
+//! dimensions. The first possible slide is taken.
+//!
+//! **0D**: the failed rank moves to the free node nearest by hop count (torus-aware). Ties go
+//! to the spare side used least so far by 0D (so failures in one row alternate between the
+//! sides of a `2D(2,1)` allocation; vacated nodes off the spare sides count as one more
+//! side), then to the lower node index.
+
+use super::placement::{Move, Placement, FAILED, FREE};
+use super::{Method, SpareAllocation};
+use crate::fabric::Cartesian;
+
+/// What one substitution did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Substitution {
+    /// The sliding degree used (0 for 0D).
+    pub degree: usize,
+    /// The dimension slid along (k >= 1), or the spare side used (0D; `r` for a vacated node).
+    pub axis: usize,
+    /// The moves, the failed rank's first.
+    pub moves: Vec<Move>,
+}
+
+/// Applies a method to failures, keeping the counters its direction and tie rules need.
+#[derive(Debug, Clone)]
+pub struct Substituter {
+    shape: Cartesian,
+    alloc: SpareAllocation,
+    method: Method,
+    slides_along: Vec<u32>,
+    zero_d_on_side: Vec<u32>,
+    others: Vec<usize>,
+}
+
+impl Substituter {
+    /// A substituter for a job on `shape` with spares `alloc`, using `method`.
+    pub fn new(shape: Cartesian, alloc: SpareAllocation, method: Method) -> Self {
+        let sides = alloc.sides;
+        Self {
+            shape,
+            alloc,
+            method,
+            slides_along: vec![0; sides],
+            zero_d_on_side: vec![0; sides + 1],
+            others: Vec::new(),
+        }
+    }
+
+    /// The method applied.
+    pub fn method(&self) -> &Method {
+        &self.method
+    }
+
+    /// Finds the substitution for the failed `rank`, whose node is already marked failed in
+    /// `placement`, and updates the counters; `None` when the method cannot recover it.
+    /// The caller applies the moves to the placement.
+    pub fn substitute(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
+        let degrees = self.method.degrees().to_vec();
+        for degree in degrees {
+            let found = if degree == 0 {
+                self.zero_d(placement, rank)
+            } else {
+                self.slide(placement, rank, degree)
+            };
+            if let Some(s) = found {
+                if s.degree == 0 {
+                    self.zero_d_on_side[s.axis] += 1;
+                } else {
+                    self.slides_along[s.axis] += 1;
+                }
+                return Some(s);
+            }
+        }
+        None
+    }
+
+    /// Undoes the counters of a substitution (the caller reverts the moves).
+    pub fn forget(&mut self, s: &Substitution) {
+        if s.degree == 0 {
+            self.zero_d_on_side[s.axis] -= 1;
+        } else {
+            self.slides_along[s.axis] -= 1;
+        }
+    }
+
+    fn zero_d(&self, placement: &Placement, rank: u32) -> Option<Substitution> {
+        let failed = placement.node_of(rank);
+        let side = |n: u32| {
+            self.alloc
+                .side_of(&self.shape, n)
+                .unwrap_or(self.alloc.sides)
+        };
+        let target = placement.free_nodes().iter().copied().min_by_key(|&n| {
+            (
+                self.shape.hop_distance(failed, n),
+                self.zero_d_on_side[side(n)],
+                n,
+            )
+        })?;
+        Some(Substitution {
+            degree: 0,
+            axis: side(target),
+            moves: vec![Move {
+                rank,
+                from: failed,
+                to: target,
+            }],
+        })
+    }
+
+    fn slide(&mut self, placement: &Placement, rank: u32, degree: usize) -> Option<Substitution> {
+        let q = self.shape.num_dims();
+        let mut dims: Vec<usize> = (0..self.alloc.sides).collect();
+        dims.sort_by_key(|&d| (std::cmp::Reverse(self.slides_along[d]), d));
+        let mut moves = Vec::new();
+        for d in dims {
+            let rest: Vec<usize> = (0..q).filter(|&e| e != d).collect();
+            let mut subset: Vec<usize> = (0..degree - 1).collect();
+            loop {
+                self.others.clear();
+                self.others.extend(subset.iter().map(|&i| rest[i]));
+                if self.slide_moves(placement, rank, d, &mut moves) {
+                    return Some(Substitution {
+                        degree,
+                        axis: d,
+                        moves,
+                    });
+                }
+                if !next_subset(&mut subset, rest.len()) {
+                    break;
+                }
+            }
+        }
+        None
+    }
+
+    /// Fills `moves` with the slide along `d` within `{d} + self.others`; false if impossible.
+    fn slide_moves(
+        &self,
+        placement: &Placement,
+        rank: u32,
+        d: usize,
+        moves: &mut Vec<Move>,
+    ) -> bool {
+        moves.clear();
+        let failed = placement.node_of(rank);
+        let n_d = self.shape.dims()[d];
+        let stride_d = self.shape.stride(d) as u32;
+        let start_d = self.shape.coord(failed, d);
+        // Node of the line origin with every `others` coordinate at zero.
+        let mut base = failed;
+        for &e in &self.others {
+            base -= (self.shape.coord(failed, e) * self.shape.stride(e)) as u32;
+        }
+        let mut counter = vec![0usize; self.others.len()];
+        loop {
+            let start: u32 = base
+                + counter
+                    .iter()
+                    .zip(&self.others)
+                    .map(|(&c, &e)| (c * self.shape.stride(e)) as u32)
+                    .sum::<u32>();
+            let first = if start == failed {
+                rank
+            } else {
+                placement.state(start)
+            };
+            if start == failed || first < FAILED {
+                let mut end = None;
+                let mut node = start;
+                for _ in start_d + 1..n_d {
+                    node += stride_d;
+                    match placement.state(node) {
+                        FREE => {
+                            end = Some(node);
+                            break;
+                        }
+                        FAILED => return false,
+                        _ => {}
+                    }
+                }
+                let Some(end) = end else { return false };
+                let mut from = start;
+                let mut moving = first;
+                while from != end {
+                    let to = from + stride_d;
+                    moves.push(Move {
+                        rank: moving,
+                        from,
+                        to,
+                    });
+                    moving = placement.state(to);
+                    from = to;
+                }
+            }
+            // Odometer over the other dimensions of the sub-space.
+            let mut i = 0;
+            loop {
+                if i == counter.len() {
+                    return true;
+                }
+                counter[i] += 1;
+                if counter[i] < self.shape.dims()[self.others[i]] {
+                    break;
+                }
+                counter[i] = 0;
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Advances a sorted `k`-subset of `0..n` to the next in lexicographic order.
+fn next_subset(subset: &mut [usize], n: usize) -> bool {
+    let k = subset.len();
+    for i in (0..k).rev() {
+        if subset[i] < n - k + i {
+            subset[i] += 1;
+            for j in i + 1..k {
+                subset[j] = subset[j - 1] + 1;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(spec: &str, alloc: &str, method: &str) -> (Cartesian, Placement, Substituter) {
+        let shape = match spec.parse::<crate::fabric::FabricSpec>().unwrap() {
+            crate::fabric::FabricSpec::Cartesian(c) => c,
+        };
+        let alloc: SpareAllocation = alloc.parse().unwrap();
+        let method = Method::parse(method, shape.num_dims()).unwrap();
+        let placement = Placement::initial(&shape, &alloc);
+        (
+            shape.clone(),
+            placement,
+            Substituter::new(shape, alloc, method),
+        )
+    }
+
+    fn fail(p: &mut Placement, s: &mut Substituter, rank: u32) -> Option<Substitution> {
+        p.fail_rank(rank);
+        let sub = s.substitute(p, rank)?;
+        p.apply(&sub.moves);
+        Some(sub)
+    }
+
+    #[test]
+    fn subsets_in_lexicographic_order() {
+        let mut s = vec![0, 1];
+        let mut all = vec![s.clone()];
+        while next_subset(&mut s, 4) {
+            all.push(s.clone());
+        }
+        assert_eq!(
+            all,
+            vec![
+                vec![0, 1],
+                vec![0, 2],
+                vec![0, 3],
+                vec![1, 2],
+                vec![1, 3],
+                vec![2, 3]
+            ]
+        );
+    }
+
+    #[test]
+    fn one_d_slides_the_row_towards_the_spare() {
+        // mesh 5x4, 2D(2,1): compute box 4x3, rank = x + 4y. Fail rank 5 = (1,1).
+        let (shape, mut p, mut s) = setup("mesh:5x4", "2D(2,1)", "1D");
+        let sub = fail(&mut p, &mut s, 5).unwrap();
+        assert_eq!((sub.degree, sub.axis, sub.moves.len()), (1, 0, 3));
+        for (rank, x) in [(5, 2), (6, 3), (7, 4)] {
+            assert_eq!(shape.coords(p.node_of(rank)), vec![x, 1]);
+        }
+        assert_eq!(p.state(shape.node(&[1, 1])), FAILED);
+    }
+
+    #[test]
+    fn full_degree_slides_vacate_a_plane_then_stop() {
+        let (shape, mut p, mut s) = setup("mesh:5x4", "2D(2,1)", "2D");
+        let sub = fail(&mut p, &mut s, 5).unwrap(); // (1,1): column 1 vacated
+        assert_eq!((sub.degree, sub.axis), (2, 0));
+        for y in 0..3 {
+            assert!(p.state(shape.node(&[1, y])) >= FAILED);
+        }
+        // Rank 10 = (2,2) now at (3,2): the next slide must go along y.
+        let sub = fail(&mut p, &mut s, 10).unwrap();
+        assert_eq!((sub.degree, sub.axis), (2, 1));
+        // The grid is full along both dimensions now.
+        assert!(fail(&mut p, &mut s, 0).is_none());
+    }
+
+    #[test]
+    fn zero_d_alternates_sides_on_ties() {
+        // mesh 5x5, 2D(2,1): rank (3,3) is one hop from both spare sides.
+        let (shape, mut p, mut s) = setup("mesh:5x5", "2D(2,1)", "0D");
+        let r = |x: u32, y: u32| x + 4 * y;
+        let a = fail(&mut p, &mut s, r(3, 3)).unwrap();
+        assert_eq!(shape.coords(a.moves[0].to), vec![4, 3]);
+        // (2,2) is two hops from (4,2) and from (2,4): side 0 was used, so side 1 wins.
+        let b = fail(&mut p, &mut s, r(2, 2)).unwrap();
+        assert_eq!(shape.coords(b.moves[0].to), vec![2, 4]);
+    }
+}
