@@ -31,3 +31,28 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnroutableError", py.get_type::<UnroutableError>())?;
     Ok(())
 }
+
+/// Bad fabric specs and parameters are the user's input: `SpecError`.
+pub fn fabric_error(e: fray_core::fabric::FabricError) -> PyErr {
+    SpecError::new_err(e.to_string())
+}
+
+/// Unroutable pairs raise `UnroutableError`; a routing that does not fit the fabric is bad input.
+pub fn routing_error(e: fray_core::routing::RoutingError) -> PyErr {
+    match e {
+        fray_core::routing::RoutingError::Unroutable { .. } => {
+            UnroutableError::new_err(e.to_string())
+        }
+        _ => SpecError::new_err(e.to_string()),
+    }
+}
+
+/// Bad allocation, method or study parameters: `SpecError`.
+pub fn spares_error(e: fray_core::spares::SparesError) -> PyErr {
+    SpecError::new_err(e.to_string())
+}
+
+/// Bad workload descriptions: `SpecError`.
+pub fn workload_error(e: fray_core::workload::WorkloadError) -> PyErr {
+    SpecError::new_err(e.to_string())
+}

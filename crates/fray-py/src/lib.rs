@@ -6,12 +6,18 @@
 use pyo3::prelude::*;
 
 mod errors;
+mod fabric;
 mod integrity;
+mod spares;
 
 /// The extension module `fray._fray`.
 #[pymodule]
 fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     integrity::register(m)?;
+    m.add_class::<fabric::Fabric>()?;
+    m.add_function(wrap_pyfunction!(fabric::stencil_load, m)?)?;
+    m.add_class::<spares::SpareStudy>()?;
+    m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
     Ok(())
 }

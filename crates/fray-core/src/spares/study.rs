@@ -9,9 +9,9 @@ use rayon::prelude::*;
 use super::{
     CollisionTracker, Method, Placement, SpareAllocation, SparesError, Substituter, Substitution,
 };
-use crate::fabric::{Cartesian, Fabric, LinkParameters};
+use crate::fabric::{Cartesian, Fabric, FabricSpec, LinkParameters};
 use crate::routing::DimensionOrder;
-use crate::workload::Stencil;
+use crate::workload::{Stencil, StencilKind};
 
 /// Largest number of failure sets an exhaustive study accepts (beyond it, sample).
 pub const MAX_EXHAUSTIVE_CASES: u128 = 1 << 40;
@@ -29,6 +29,61 @@ pub struct StudyConfig {
     pub stencil: Stencil,
     /// Largest number of failures per case (at most the number of spares).
     pub max_failures: usize,
+}
+
+impl StudyConfig {
+    /// Builds a configuration from the strings a person types: a fabric spec (`torus:12x12x12`),
+    /// an allocation (`3D(2,1)`), a method (`hybrid(all)`), optionally a stencil (`5P`, `9P`,
+    /// `7P`, `27P`; default the face stencil of the fabric's dimension) and whether it is
+    /// periodic (default: periodic on a torus, not on a mesh), and the largest number of
+    /// failures (default: the number of spares).
+    pub fn from_specs(
+        fabric: &str,
+        alloc: &str,
+        method: &str,
+        stencil: Option<&str>,
+        periodic: Option<bool>,
+        max_failures: Option<usize>,
+    ) -> Result<Self, SparesError> {
+        let shape = match fabric.parse::<FabricSpec>() {
+            Ok(FabricSpec::Cartesian(shape)) => shape,
+            Err(e) => {
+                return Err(SparesError::Parameter {
+                    field: "fabric",
+                    reason: e.to_string(),
+                })
+            }
+        };
+        let alloc: SpareAllocation = alloc.parse()?;
+        alloc.check_fits(&shape)?;
+        let method = Method::parse(method, shape.num_dims())?;
+        let kind = match stencil {
+            Some(s) => s
+                .parse::<StencilKind>()
+                .map_err(|e| SparesError::Parameter {
+                    field: "stencil",
+                    reason: e.to_string(),
+                })?,
+            None => {
+                StencilKind::faces_for(shape.num_dims()).ok_or_else(|| SparesError::Parameter {
+                    field: "stencil",
+                    reason: format!(
+                        "no default stencil for a {}-dimensional fabric; name one",
+                        shape.num_dims()
+                    ),
+                })?
+            }
+        };
+        let periodic = periodic.unwrap_or_else(|| shape.wraps().iter().all(|&w| w));
+        let max_failures = max_failures.unwrap_or_else(|| alloc.num_spares(&shape));
+        Ok(Self {
+            shape,
+            alloc,
+            method,
+            stencil: Stencil { kind, periodic },
+            max_failures,
+        })
+    }
 }
 
 /// One row of a curve: every case with `failures` failed nodes.
@@ -75,6 +130,18 @@ impl CurveRow {
     /// Mean collisions over the recovered cases (NaN when none).
     pub fn mean(&self) -> f64 {
         self.sum as f64 / self.recovered() as f64
+    }
+
+    /// Share of the recovered cases whose last substitution used degree `k` (the paper's
+    /// selection rate, Figure 14).
+    pub fn rate(&self, k: usize) -> f64 {
+        self.last_degree[k] as f64 / self.recovered() as f64
+    }
+
+    /// Share of degree `k` among all substitutions of the recovered cases (the paper's
+    /// accumulated selection rate, Figure 15).
+    pub fn cumulative_rate(&self, k: usize) -> f64 {
+        self.all_degrees[k] as f64 / self.all_degrees.iter().sum::<u64>() as f64
     }
 
     fn record(&mut self, collisions: u32, last: usize, counts: &[u64]) {

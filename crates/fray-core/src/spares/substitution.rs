@@ -5,17 +5,21 @@
 //! coordinates on the dimensions of `S` other than `d` take any value and whose other
 //! coordinates are `p`'s. On each line that runs a rank at `p`'s position along `d` (and on
 //! `p`'s own line, where the failed rank waits), the ranks from that position up to the first
-//! free node move one step up, towards the spare side. The slide is possible only if every
-//! such line reaches a free node before a failed node or the end of the dimension (sliding
-//! never wraps round a torus). 1D sliding moves one line; qD sliding on a q-dimensional grid
-//! vacates a whole hyperplane, which keeps every route's channels in one-to-one
-//! correspondence with the fault-free ones: no extra collision.
+//! free node move one step towards it. The slide is possible only if every such line reaches
+//! a free node before a failed node or the end of the dimension (sliding never wraps round a
+//! torus). 1D sliding moves one line; qD sliding on a q-dimensional grid vacates a whole
+//! hyperplane, which keeps every route's channels in one-to-one correspondence with the
+//! fault-free ones: no extra collision.
+//!
+//! Slides go up (towards the spare side) first; once earlier slides have vacated nodes, a
+//! slide may also go down, towards a vacated hyperplane or line, which is how the nodes freed
+//! by the first slides get used by later ones.
 //!
 //! Choice of direction (the paper: keep the number of sliding directions as uneven as
 //! possible, so that the most failures stay recoverable): the spare dimensions are tried in
 //! decreasing order of the number of slides already made along them, ties going to the lower
-//! dimension; within a dimension, the sub-spaces in lexicographic order of their other
-//! dimensions. The first possible slide is taken.
+//! dimension; within a dimension, up before down, and the sub-spaces in lexicographic order
+//! of their other dimensions. The first possible slide is taken.
 //!
 //! **0D**: the failed rank moves to the free node nearest by hop count (torus-aware). Ties go
 //! to the spare side used least so far by 0D (so failures in one row alternate between the
@@ -131,31 +135,35 @@ impl Substituter {
         let mut moves = Vec::new();
         for d in dims {
             let rest: Vec<usize> = (0..q).filter(|&e| e != d).collect();
-            let mut subset: Vec<usize> = (0..degree - 1).collect();
-            loop {
-                self.others.clear();
-                self.others.extend(subset.iter().map(|&i| rest[i]));
-                if self.slide_moves(placement, rank, d, &mut moves) {
-                    return Some(Substitution {
-                        degree,
-                        axis: d,
-                        moves,
-                    });
-                }
-                if !next_subset(&mut subset, rest.len()) {
-                    break;
+            for up in [true, false] {
+                let mut subset: Vec<usize> = (0..degree - 1).collect();
+                loop {
+                    self.others.clear();
+                    self.others.extend(subset.iter().map(|&i| rest[i]));
+                    if self.slide_moves(placement, rank, d, up, &mut moves) {
+                        return Some(Substitution {
+                            degree,
+                            axis: d,
+                            moves,
+                        });
+                    }
+                    if !next_subset(&mut subset, rest.len()) {
+                        break;
+                    }
                 }
             }
         }
         None
     }
 
-    /// Fills `moves` with the slide along `d` within `{d} + self.others`; false if impossible.
+    /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`; false
+    /// if impossible.
     fn slide_moves(
         &self,
         placement: &Placement,
         rank: u32,
         d: usize,
+        up: bool,
         moves: &mut Vec<Move>,
     ) -> bool {
         moves.clear();
@@ -163,6 +171,8 @@ impl Substituter {
         let n_d = self.shape.dims()[d];
         let stride_d = self.shape.stride(d) as u32;
         let start_d = self.shape.coord(failed, d);
+        let steps = if up { n_d - 1 - start_d } else { start_d };
+        let step = |node: u32| if up { node + stride_d } else { node - stride_d };
         // Node of the line origin with every `others` coordinate at zero.
         let mut base = failed;
         for &e in &self.others {
@@ -184,8 +194,8 @@ impl Substituter {
             if start == failed || first < FAILED {
                 let mut end = None;
                 let mut node = start;
-                for _ in start_d + 1..n_d {
-                    node += stride_d;
+                for _ in 0..steps {
+                    node = step(node);
                     match placement.state(node) {
                         FREE => {
                             end = Some(node);
@@ -199,7 +209,7 @@ impl Substituter {
                 let mut from = start;
                 let mut moving = first;
                 while from != end {
-                    let to = from + stride_d;
+                    let to = step(from);
                     moves.push(Move {
                         rank: moving,
                         from,

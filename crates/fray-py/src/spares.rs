@@ -1,0 +1,180 @@
+//! `fray._fray.SpareStudy`: the spare-node study, run in chunks so Python can show progress.
+
+use fray_core::fabric::Cartesian;
+use fray_core::spares::{SpareAllocation, Study, StudyConfig};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{spares_error, SpecError};
+
+/// A prepared spare-node study and the curve accumulated over the cases run so far.
+#[pyclass(module = "fray._fray")]
+pub struct SpareStudy {
+    study: Study,
+    degrees: usize,
+}
+
+#[pymethods]
+impl SpareStudy {
+    /// Prepares a study; see `fray.spares.study` for the parameters.
+    #[new]
+    #[pyo3(signature = (fabric, alloc, method, stencil = None, periodic = None, max_failures = None))]
+    fn new(
+        fabric: &str,
+        alloc: &str,
+        method: &str,
+        stencil: Option<&str>,
+        periodic: Option<bool>,
+        max_failures: Option<usize>,
+    ) -> PyResult<Self> {
+        let config =
+            StudyConfig::from_specs(fabric, alloc, method, stencil, periodic, max_failures)
+                .map_err(spares_error)?;
+        let degrees = config.shape.num_dims() + 1;
+        Ok(Self {
+            study: Study::new(config).map_err(spares_error)?,
+            degrees,
+        })
+    }
+
+    /// Ranks of the job.
+    #[getter]
+    fn num_ranks(&self) -> usize {
+        self.study.num_ranks()
+    }
+
+    /// Spare nodes.
+    #[getter]
+    fn num_spares(&self) -> usize {
+        self.study.num_spares()
+    }
+
+    /// Largest number of failures per case.
+    #[getter]
+    fn max_failures(&self) -> usize {
+        self.study.max_failures()
+    }
+
+    /// Collisions of the fault-free job.
+    #[getter]
+    fn baseline_collisions(&self) -> u32 {
+        self.study.baseline_collisions()
+    }
+
+    /// Runs sampled cases `start .. start + count` with `seed`, releasing the GIL.
+    fn run_samples(&mut self, py: Python<'_>, seed: u64, start: u64, count: u64) {
+        let study = &mut self.study;
+        py.detach(|| study.run_samples(seed, start..start + count));
+    }
+
+    /// Number of failure sets whose lowest failed rank is in `start .. end`.
+    fn exhaustive_cases(&self, start: u32, end: u32) -> u128 {
+        self.study.exhaustive_cases(start..end)
+    }
+
+    /// Runs every failure set whose lowest failed rank is in `start .. end`, releasing the GIL.
+    fn run_exhaustive(&mut self, py: Python<'_>, start: u32, end: u32) -> PyResult<()> {
+        let study = &mut self.study;
+        py.detach(|| study.run_exhaustive(start..end))
+            .map_err(spares_error)
+    }
+
+    /// Fails `ranks` in order; per step `(degree, collisions)`, or `None` where unrecoverable.
+    fn replay(&self, ranks: Vec<u32>) -> PyResult<Vec<Option<(usize, u32)>>> {
+        self.study.replay(&ranks).map_err(spares_error)
+    }
+
+    /// The node each rank runs on after failing `ranks` in order.
+    fn placement_after(&self, ranks: Vec<u32>) -> Vec<u32> {
+        self.study.placement_after(&ranks).rank_nodes().to_vec()
+    }
+
+    /// The curve so far as columns: `failures, cases, unrecoverable, best, mean, worst`, then
+    /// `rate_<k>D` and `cumrate_<k>D` for every degree.
+    fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let rows = &self.study.curve().rows;
+        let out = PyDict::new(py);
+        out.set_item(
+            "failures",
+            rows.iter().map(|r| r.failures).collect::<Vec<_>>(),
+        )?;
+        out.set_item("cases", rows.iter().map(|r| r.cases).collect::<Vec<_>>())?;
+        out.set_item(
+            "unrecoverable",
+            rows.iter().map(|r| r.unrecoverable).collect::<Vec<_>>(),
+        )?;
+        let defined = |r: &fray_core::spares::CurveRow, v: f64| {
+            if r.recovered() > 0 {
+                Some(v)
+            } else {
+                None
+            }
+        };
+        out.set_item(
+            "best",
+            rows.iter()
+                .map(|r| defined(r, f64::from(r.best)))
+                .collect::<Vec<_>>(),
+        )?;
+        out.set_item(
+            "mean",
+            rows.iter()
+                .map(|r| defined(r, r.mean()))
+                .collect::<Vec<_>>(),
+        )?;
+        out.set_item(
+            "worst",
+            rows.iter()
+                .map(|r| defined(r, f64::from(r.worst)))
+                .collect::<Vec<_>>(),
+        )?;
+        for k in 0..self.degrees {
+            let rate: Vec<Option<f64>> = rows
+                .iter()
+                .map(|r| {
+                    if r.failures == 0 {
+                        None
+                    } else {
+                        defined(r, r.rate(k))
+                    }
+                })
+                .collect();
+            out.set_item(format!("rate_{k}D"), rate)?;
+            let cum: Vec<Option<f64>> = rows
+                .iter()
+                .map(|r| {
+                    if r.failures == 0 {
+                        None
+                    } else {
+                        defined(r, r.cumulative_rate(k))
+                    }
+                })
+                .collect();
+            out.set_item(format!("cumrate_{k}D"), cum)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Spare counts of an allocation on a fabric: a dict with `num_nodes`, `num_spares`,
+/// `spare_fraction` (exact), `paper_fraction` (the paper's formula) and `compute_extents`.
+#[pyfunction]
+pub fn spare_allocation<'py>(
+    py: Python<'py>,
+    fabric: &str,
+    alloc: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let shape: Cartesian = match fabric.parse() {
+        Ok(fray_core::fabric::FabricSpec::Cartesian(c)) => c,
+        Err(e) => return Err(SpecError::new_err(e.to_string())),
+    };
+    let a: SpareAllocation = alloc.parse().map_err(spares_error)?;
+    a.check_fits(&shape).map_err(spares_error)?;
+    let out = PyDict::new(py);
+    out.set_item("num_nodes", shape.num_nodes())?;
+    out.set_item("num_spares", a.num_spares(&shape))?;
+    out.set_item("spare_fraction", a.spare_fraction(&shape))?;
+    out.set_item("paper_fraction", a.paper_fraction(shape.num_nodes()))?;
+    out.set_item("compute_extents", a.compute_extents(&shape))?;
+    Ok(out)
+}
