@@ -1,0 +1,52 @@
+"""Figures a person would rather look at than read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+__all__ = ["plot_spare_curves"]
+
+
+def plot_spare_curves(table: pd.DataFrame, path: str | Path, title: str | None = None) -> Path:
+    """Draws best / mean / worst collisions against failures (top) and the share of each
+    substitution degree (bottom), as in the paper's Figures 10-15; writes ``path`` (PNG, PDF
+    or SVG by extension) and returns it."""
+    path = Path(path)
+    rows = table[table["failures"] > 0]
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(8, 7), sharex=True, gridspec_kw={"height_ratios": [3, 2]}
+    )
+    for column, style in (("worst", "-"), ("mean", "--"), ("best", ":")):
+        top.plot(rows["failures"], rows[column], style, color="black", label=column.capitalize())
+    top.set_ylabel("max. message collisions")
+    top.grid(True, alpha=0.3)
+    top.legend(loc="upper left")
+    unrec = rows["unrecoverable"] / rows["cases"]
+    if (unrec > 0).any():
+        twin = top.twinx()
+        twin.plot(rows["failures"], unrec * 100, color="tab:red", alpha=0.6, label="unrecoverable")
+        twin.set_ylabel("unrecoverable cases (%)", color="tab:red")
+        twin.set_ylim(0, 100)
+    rates = sorted((c for c in table.columns if c.startswith("rate_")), reverse=True)
+    shares = [rows[c].fillna(0) * 100 for c in rates]
+    bottom.stackplot(rows["failures"], shares, labels=[c.removeprefix("rate_") for c in rates])
+    bottom.set_ylabel("selection rate (%)")
+    bottom.set_xlabel("number of node failures")
+    bottom.set_ylim(0, 100)
+    bottom.legend(loc="lower right", ncol=len(rates), fontsize="small")
+    a = table.attrs
+    if title is None and a:
+        title = f"{a.get('method')} on {a.get('fabric')}, {a.get('alloc')} spares"
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
