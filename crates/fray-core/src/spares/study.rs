@@ -228,7 +228,12 @@ impl CaseState {
     }
 
     fn undo(&mut self, routing: &DimensionOrder, rank: u32, sub: &Substitution) {
-        let node = sub.moves[0].from;
+        let node = sub
+            .moves
+            .iter()
+            .find(|m| m.rank == rank)
+            .expect("the failed rank moves")
+            .from;
         self.tracker
             .before_moves(routing, &self.placement, &sub.moves);
         self.placement.revert(&sub.moves);

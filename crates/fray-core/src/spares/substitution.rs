@@ -37,7 +37,7 @@ pub struct Substitution {
     pub degree: usize,
     /// The dimension slid along (k >= 1), or the spare side used (0D; `r` for a vacated node).
     pub axis: usize,
-    /// The moves, the failed rank's first.
+    /// The moves, the failed rank's among them (from its failed node).
     pub moves: Vec<Move>,
 }
 
@@ -256,9 +256,7 @@ mod tests {
     use super::*;
 
     fn setup(spec: &str, alloc: &str, method: &str) -> (Cartesian, Placement, Substituter) {
-        let shape = match spec.parse::<crate::fabric::FabricSpec>().unwrap() {
-            crate::fabric::FabricSpec::Cartesian(c) => c,
-        };
+        let crate::fabric::FabricSpec::Cartesian(shape) = spec.parse().unwrap();
         let alloc: SpareAllocation = alloc.parse().unwrap();
         let method = Method::parse(method, shape.num_dims()).unwrap();
         let placement = Placement::initial(&shape, &alloc);

@@ -1,0 +1,29 @@
+//! Helpers shared by the spare-study integration tests.
+// Each test binary uses a subset of these helpers.
+#![allow(dead_code)]
+
+use fray_core::spares::{Study, StudyConfig};
+
+/// A study from the strings a person types, with every default.
+pub fn study(fabric: &str, alloc: &str, method: &str, max_failures: usize) -> Study {
+    Study::new(
+        StudyConfig::from_specs(fabric, alloc, method, None, None, Some(max_failures)).unwrap(),
+    )
+    .unwrap()
+}
+
+/// The study after enumerating every failure set.
+pub fn exhaustive(fabric: &str, alloc: &str, method: &str, max_failures: usize) -> Study {
+    let mut s = study(fabric, alloc, method, max_failures);
+    let ranks = s.num_ranks() as u32;
+    s.run_exhaustive(0..ranks).unwrap();
+    s
+}
+
+/// `(worst, unrecoverable)` for failures 1..=max.
+pub fn worst_and_unrecoverable(s: &Study) -> Vec<(u32, u64)> {
+    s.curve().rows[1..]
+        .iter()
+        .map(|r| (if r.recovered() > 0 { r.worst } else { 0 }, r.unrecoverable))
+        .collect()
+}
