@@ -1,0 +1,83 @@
+"""The spare-node study from Python: tables, closed forms, reproducibility, bad input."""
+
+from math import comb
+
+import pytest
+
+import fray
+from fray import spares
+
+
+def test_allocation_matches_paper_counts():
+    a = spares.allocation("torus:24x24x24", "3D(2,1)")
+    assert a["num_spares"] == 1128  # the paper's "1128 which is the number of spare nodes"
+    assert a["compute_extents"] == [23, 23, 24]
+    assert a["spare_fraction"] == pytest.approx(a["paper_fraction"], abs=1e-12)
+    b = spares.allocation("mesh:100x100", "2D(2,2)")
+    assert b["spare_fraction"] == pytest.approx(1 - 98**2 / 100**2)
+    # On a non-cube the paper's formula is only an approximation.
+    c = spares.allocation("torus:16x8x8", "3D(2,1)")
+    assert c["num_spares"] == 16 * 8 * 8 - 15 * 7 * 8
+    assert c["spare_fraction"] != pytest.approx(c["paper_fraction"], abs=1e-3)
+
+
+def test_exhaustive_table_columns_and_case_counts():
+    t = spares.study("mesh:8x8", "2D(1,1)", "0D", exhaustive=True, max_failures=3)
+    assert list(t.columns[:6]) == ["failures", "cases", "unrecoverable", "best", "mean", "worst"]
+    assert {"rate_0D", "rate_1D", "rate_2D"} <= set(t.columns)
+    ranks = 7 * 8
+    assert list(t["cases"]) == [1] + [comb(ranks, f) for f in (1, 2, 3)]
+    assert (t["rate_0D"][1:] == 1.0).all()  # pure 0D only ever uses 0D
+    assert (t["best"] <= t["mean"]).all() and (t["mean"] <= t["worst"]).all()
+    assert t.attrs["num_spares"] == 8
+
+
+def test_same_seed_same_table_and_chunking_does_not_matter(monkeypatch):
+    kwargs = dict(samples=300, seed=11)
+    a = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", **kwargs)
+    monkeypatch.setattr(spares, "_EVALUATIONS_PER_CHUNK", 500)  # many small chunks
+    b = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", **kwargs)
+    assert a.equals(b)
+    c = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", samples=300, seed=12)
+    assert not a.equals(c)
+
+
+def test_rates_sum_to_one_and_hybrid_never_fails_within_spares():
+    t = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", samples=50, seed=1)
+    rates = t[[c for c in t.columns if c.startswith("rate_")]].iloc[1:]
+    assert rates.sum(axis=1).to_numpy() == pytest.approx(1.0)
+    assert (t["unrecoverable"] == 0).all()
+    assert len(t) == t.attrs["num_spares"] + 1
+    # The first r = 2 failures are taken by 3D sliding, without a collision.
+    assert list(t["rate_3D"][1:3]) == [1.0, 1.0]
+    assert list(t["worst"][:3]) == [1, 1, 1]
+
+
+def test_one_d_alone_reports_unrecoverable_cases():
+    t = spares.study("mesh:7x7", "2D(2,1)", "1D", exhaustive=True, max_failures=4)
+    assert list(t["unrecoverable"][:4]) == [0, 0, 0, 0]
+    assert t["unrecoverable"].iloc[4] > 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        (dict(fabric="mesh:8x8", alloc="3D(2,1)", method="0D", samples=1), "3 dimensions"),
+        (dict(fabric="mesh:8", alloc="1D(1,8)", method="0D", samples=1), "does not fit"),
+        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="sideways", samples=1), "sideways"),
+        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", samples=1, max_failures=9), "only 8 spare"),
+        (dict(fabric="ring:8", alloc="2D(1,1)", method="0D", samples=1), "unknown family"),
+        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D"), "either samples"),
+        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", exhaustive=True), "max_failures"),
+        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", samples=0), "samples"),
+        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", samples=1, stencil="7P"), "3-dimensional"),
+    ],
+)
+def test_bad_input_raises_spec_error(kwargs, needle):
+    with pytest.raises(fray.SpecError, match=needle):
+        spares.study(**kwargs)
+
+
+def test_exhaustive_refuses_astronomical_enumerations():
+    with pytest.raises(fray.SpecError, match="too many"):
+        spares.study("mesh:100x100", "2D(2,1)", "0D", exhaustive=True, max_failures=20)
