@@ -1,0 +1,79 @@
+"""The SimGrid peer: the same 7P halo exchange simulated by SimGrid 3.32, so that wall time
+and predicted phase time can be set beside fray's ``load-stencil``.
+
+SimGrid comes from Debian's ``python3-simgrid``, which installs for the system Python only,
+so ``peers/simgrid_stencil.py`` runs as a subprocess of ``/usr/bin/python3``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from result import Result
+from timing import measure, summary
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+SCRIPT = Path(__file__).parent / "peers" / "simgrid_stencil.py"
+
+
+def unavailable() -> str | None:
+    """Why the peer cannot run, or None when it can."""
+    try:
+        subprocess.run(
+            [SYSTEM_PYTHON, "-c", "import simgrid"], capture_output=True, check=True, timeout=60
+        )
+    except FileNotFoundError:
+        return f"{SYSTEM_PYTHON} not found"
+    except subprocess.CalledProcessError:
+        return "SimGrid is not installed for the system Python (apt-get install python3-simgrid)"
+    except subprocess.TimeoutExpired:
+        return "importing simgrid timed out"
+    return None
+
+
+def simgrid_stencil(fabric: str, size_bytes: float, model: str, repeat: int) -> Result:
+    """Runs the SimGrid exchange on ``fabric`` (a torus spec, e.g. ``"torus:12x12x12"``)
+    ``repeat`` times.
+
+    The runs' wall and CPU times are the subprocess's (interpreter start-up included);
+    ``simgrid_wall_s`` is the time SimGrid itself spent loading the platform and simulating,
+    the number to compare with fray's in-process time.
+    """
+    dims = fabric.removeprefix("torus:").split("x")
+    args = [
+        SYSTEM_PYTHON,
+        str(SCRIPT),
+        "--dims",
+        ",".join(dims),
+        "--size-bytes",
+        repr(size_bytes),
+        "--model",
+        model,
+    ]
+    reports: list[dict] = []
+
+    def run() -> None:
+        done = subprocess.run(args, check=False, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"SimGrid peer exited {done.returncode}: {done.stderr[-2000:]}")
+        reports.append(json.loads(done.stdout))
+
+    runs, _ = measure(run, repeat)
+    last = reports[-1]
+    return Result(
+        scenario="simgrid-stencil",
+        case=f"{fabric} 7P periodic, {size_bytes:g} B/msg, SimGrid {model}",
+        runs=runs,
+        work=last["messages"],
+        work_unit="messages",
+        extra={
+            "fabric": fabric,
+            "model": model,
+            "simgrid_version": last["simgrid_version"],
+            "config": last["config"],
+            "phase_time_s": last["phase_time_s"],
+            "simgrid_wall_s": summary([r["build_wall_s"] + r["simulate_wall_s"] for r in reports]),
+        },
+    )

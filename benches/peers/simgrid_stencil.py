@@ -1,0 +1,132 @@
+"""SimGrid peer of fray's ``load-stencil`` scenario: one periodic 7P halo exchange on a torus.
+
+Runs under the system Python (Debian's ``python3-simgrid``, SimGrid 3.32), not fray's venv::
+
+    /usr/bin/python3 benches/peers/simgrid_stencil.py --dims 12,12,12 --size-bytes 1e6 --model cm02
+
+Every node sends ``size_bytes`` to each of its 6 torus neighbours at once and the phase ends
+when all messages have arrived. The platform is a SimGrid torus cluster whose links match
+fray's default channel (10 GB/s per direction, 100 ns per hop, full duplex). One actor starts
+all the host-to-host transfers (``Comm.sendto_async``) and waits for them, so the time measured
+is the network model's, not that of thousands of actor threads.
+
+Models (``--model``):
+
+* ``cm02``: SimGrid's plain max-min model with every correction switched off (latency and
+  bandwidth factors 1, no TCP window bound, no cross traffic from acknowledgements), so a
+  message alone on its link takes ``latency + size / bandwidth``, like fray's load engine.
+* ``default``: SimGrid's default LV08 model (latency x 13.01, bandwidth x 0.97, TCP gamma,
+  5% reverse cross traffic), calibrated for TCP on Ethernet.
+
+Prints one JSON object: the simulated phase time and the wall time of building the platform
+and of simulating.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+import simgrid
+
+#: SimGrid configuration of each model (see the module doc).
+MODELS = {
+    "cm02": [
+        "network/model:CM02",
+        "network/latency-factor:1",
+        "network/bandwidth-factor:1",
+        "network/weight-S:0",
+        "network/TCP-gamma:0",
+        "network/crosstraffic:0",
+    ],
+    "default": [],
+}
+
+PLATFORM = """<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="torus" prefix="node-" radical="0-{last}" suffix="" speed="1Gf"
+           bw="{bandwidth_bytes_s}Bps" lat="{latency_s}s" sharing_policy="SPLITDUPLEX"
+           topology="TORUS" topo_parameters="{dims}"/>
+</platform>
+"""
+
+
+def neighbours(rank: int, dims: list[int]) -> list[int]:
+    """The 2 x len(dims) periodic neighbours of ``rank`` (dimension 0 varies fastest, as in
+    SimGrid's torus zone)."""
+    out, stride = [], 1
+    for d in dims:
+        coord = (rank // stride) % d
+        for step in (1, -1):
+            out.append(rank + (((coord + step) % d) - coord) * stride)
+        stride *= d
+    return out
+
+
+def exchange(hosts: list, dims: list[int], size_bytes: int) -> None:
+    """The actor: starts every transfer of the halo exchange, then waits for all of them."""
+    comms = [
+        simgrid.Comm.sendto_async(hosts[src], hosts[dst], size_bytes)
+        for src in range(len(hosts))
+        for dst in neighbours(src, dims)
+    ]
+    simgrid.Comm.wait_all(comms)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dims", default="12,12,12")
+    parser.add_argument("--size-bytes", type=float, default=1e6)
+    parser.add_argument("--bandwidth-bytes-s", type=float, default=10e9)
+    parser.add_argument("--latency-s", type=float, default=100e-9)
+    parser.add_argument("--model", choices=sorted(MODELS), default="cm02")
+    args = parser.parse_args()
+    dims = [int(d) for d in args.dims.split(",")]
+    num_nodes = 1
+    for d in dims:
+        num_nodes *= d
+
+    start = time.perf_counter()
+    engine = simgrid.Engine(
+        [sys.argv[0], "--log=root.thres:warning"] + [f"--cfg={c}" for c in MODELS[args.model]]
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as xml:
+        xml.write(
+            PLATFORM.format(
+                last=num_nodes - 1,
+                bandwidth_bytes_s=args.bandwidth_bytes_s,
+                latency_s=args.latency_s,
+                dims=",".join(map(str, dims)),
+            )
+        )
+    try:
+        engine.load_platform(xml.name)
+    finally:
+        os.unlink(xml.name)
+    hosts = [engine.host_by_name(f"node-{i}") for i in range(num_nodes)]
+    built = time.perf_counter()
+    simgrid.Actor.create("exchange", hosts[0], exchange, hosts, dims, int(args.size_bytes))
+    engine.run()
+    done = time.perf_counter()
+
+    json.dump(
+        {
+            "simgrid_version": str(simgrid.simgrid_version),
+            "model": args.model,
+            "config": MODELS[args.model],
+            "dims": dims,
+            "messages": num_nodes * 2 * len(dims),
+            "phase_time_s": engine.clock,
+            "build_wall_s": built - start,
+            "simulate_wall_s": done - built,
+        },
+        sys.stdout,
+    )
+    print()
+
+
+if __name__ == "__main__":
+    main()
