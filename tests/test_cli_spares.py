@@ -4,21 +4,40 @@ import subprocess
 import sys
 
 import pytest
-
 from fray.cli import main
 from fray.store import read_table
 
 
 def run_cli(*args):
     return subprocess.run(
-        [sys.executable, "-m", "fray", *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "fray", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 
 def test_exhaustive_csv_and_plot(tmp_path, capsys):
     out, fig = tmp_path / "r.csv", tmp_path / "c.png"
-    rc = main(["spares", "--fabric", "mesh:8x8", "--alloc", "2D(1,1)", "--method", "0D",
-               "--exhaustive", "--max-failures", "2", "--out", str(out), "--plot", str(fig)])
+    rc = main(
+        [
+            "spares",
+            "--fabric",
+            "mesh:8x8",
+            "--alloc",
+            "2D(1,1)",
+            "--method",
+            "0D",
+            "--exhaustive",
+            "--max-failures",
+            "2",
+            "--out",
+            str(out),
+            "--plot",
+            str(fig),
+        ]
+    )
     assert rc == 0
     t = read_table(out)
     assert list(t["failures"]) == [0, 1, 2]
@@ -29,8 +48,24 @@ def test_exhaustive_csv_and_plot(tmp_path, capsys):
 
 def test_samples_parquet_round_trip(tmp_path):
     out = tmp_path / "r.parquet"
-    rc = main(["spares", "--fabric", "torus:6x6x6", "--alloc", "3D(2,1)", "--method",
-               "hybrid(all)", "--samples", "40", "--seed", "3", "--out", str(out), "--quiet"])
+    rc = main(
+        [
+            "spares",
+            "--fabric",
+            "torus:6x6x6",
+            "--alloc",
+            "3D(2,1)",
+            "--method",
+            "hybrid(all)",
+            "--samples",
+            "40",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert rc == 0
     t = read_table(out)
     assert len(t) == 6 * 6 * 6 - 5 * 5 * 6 + 1

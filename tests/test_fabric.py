@@ -2,12 +2,11 @@
 
 import math
 
+import fray
 import pytest
+from fray._fray import Fabric, stencil_load
 from hypothesis import given
 from hypothesis import strategies as st
-
-import fray
-from fray._fray import Fabric, stencil_load
 
 dims = st.lists(st.integers(min_value=1, max_value=9), min_size=1, max_size=4)
 

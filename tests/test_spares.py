@@ -2,9 +2,8 @@
 
 from math import comb
 
-import pytest
-
 import fray
+import pytest
 from fray import spares
 
 
@@ -33,7 +32,7 @@ def test_exhaustive_table_columns_and_case_counts():
 
 
 def test_same_seed_same_table_and_chunking_does_not_matter(monkeypatch):
-    kwargs = dict(samples=300, seed=11)
+    kwargs = {"samples": 300, "seed": 11}
     a = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", **kwargs)
     monkeypatch.setattr(spares, "_EVALUATIONS_PER_CHUNK", 500)  # many small chunks
     b = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", **kwargs)
@@ -62,15 +61,39 @@ def test_one_d_alone_reports_unrecoverable_cases():
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [
-        (dict(fabric="mesh:8x8", alloc="3D(2,1)", method="0D", samples=1), "3 dimensions"),
-        (dict(fabric="mesh:8", alloc="1D(1,8)", method="0D", samples=1), "does not fit"),
-        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="sideways", samples=1), "sideways"),
-        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", samples=1, max_failures=9), "only 8 spare"),
-        (dict(fabric="ring:8", alloc="2D(1,1)", method="0D", samples=1), "unknown family"),
-        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D"), "either samples"),
-        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", exhaustive=True), "max_failures"),
-        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", samples=0), "samples"),
-        (dict(fabric="mesh:8x8", alloc="2D(1,1)", method="0D", samples=1, stencil="7P"), "3-dimensional"),
+        ({"fabric": "mesh:8x8", "alloc": "3D(2,1)", "method": "0D", "samples": 1}, "3 dimensions"),
+        ({"fabric": "mesh:8", "alloc": "1D(1,8)", "method": "0D", "samples": 1}, "does not fit"),
+        (
+            {"fabric": "mesh:8x8", "alloc": "2D(1,1)", "method": "sideways", "samples": 1},
+            "sideways",
+        ),
+        (
+            {
+                "fabric": "mesh:8x8",
+                "alloc": "2D(1,1)",
+                "method": "0D",
+                "samples": 1,
+                "max_failures": 9,
+            },
+            "only 8 spare",
+        ),
+        ({"fabric": "ring:8", "alloc": "2D(1,1)", "method": "0D", "samples": 1}, "unknown family"),
+        ({"fabric": "mesh:8x8", "alloc": "2D(1,1)", "method": "0D"}, "either samples"),
+        (
+            {"fabric": "mesh:8x8", "alloc": "2D(1,1)", "method": "0D", "exhaustive": True},
+            "max_failures",
+        ),
+        ({"fabric": "mesh:8x8", "alloc": "2D(1,1)", "method": "0D", "samples": 0}, "samples"),
+        (
+            {
+                "fabric": "mesh:8x8",
+                "alloc": "2D(1,1)",
+                "method": "0D",
+                "samples": 1,
+                "stencil": "7P",
+            },
+            "3-dimensional",
+        ),
     ],
 )
 def test_bad_input_raises_spec_error(kwargs, needle):

@@ -17,7 +17,7 @@ from tqdm.auto import tqdm
 from fray import SpecError
 from fray._fray import SpareStudy, spare_allocation
 
-__all__ = ["study", "allocation", "SpareStudy"]
+__all__ = ["SpareStudy", "allocation", "study"]
 
 #: Work per chunk, in failure-set evaluations: large enough to keep both cores busy, small
 #: enough that the progress bar moves and Ctrl-C is honoured within about a second.

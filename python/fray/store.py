@@ -12,7 +12,7 @@ import pandas as pd
 
 from fray import SpecError
 
-__all__ = ["check_path", "write_table", "read_table"]
+__all__ = ["check_path", "read_table", "write_table"]
 
 _FORMATS = {".csv": "csv", ".parquet": "parquet"}
 

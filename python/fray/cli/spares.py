@@ -18,19 +18,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fabric", required=True, help="mesh or torus, e.g. mesh:8x8, torus:12x12x12")
     p.add_argument("--alloc", required=True, help='spare allocation qD(r,s), e.g. "3D(2,1)"')
     p.add_argument(
-        "--method", required=True, help='0D, 1D, ..., "hybrid(2D+1D+0D)", "hybrid(all)", "hybrid(-2D)"'
+        "--method",
+        required=True,
+        help='0D, 1D, ..., "hybrid(2D+1D+0D)", "hybrid(all)", "hybrid(-2D)"',
     )
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--samples", type=int, help="number of random failure sequences")
     mode.add_argument("--exhaustive", action="store_true", help="enumerate every failure set")
-    p.add_argument("--max-failures", type=int, help="largest number of failures (default: all spares)")
+    p.add_argument(
+        "--max-failures", type=int, help="largest number of failures (default: all spares)"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the random sequences (default 0)")
     p.add_argument("--stencil", help="5P, 9P, 7P or 27P (default: 5P in 2D, 7P in 3D)")
     periodic = p.add_mutually_exclusive_group()
-    periodic.add_argument("--periodic", dest="periodic", action="store_true", default=None,
-                          help="periodic stencil (default on a torus)")
-    periodic.add_argument("--no-periodic", dest="periodic", action="store_false",
-                          help="non-periodic stencil (default on a mesh)")
+    periodic.add_argument(
+        "--periodic",
+        dest="periodic",
+        action="store_true",
+        default=None,
+        help="periodic stencil (default on a torus)",
+    )
+    periodic.add_argument(
+        "--no-periodic",
+        dest="periodic",
+        action="store_false",
+        help="non-periodic stencil (default on a mesh)",
+    )
     p.add_argument("--out", help="result table, .csv or .parquet")
     p.add_argument("--plot", help="figure of the curves, .png, .pdf or .svg")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -63,12 +76,19 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_summary(table) -> None:
     a = table.attrs
-    print(f"{a['method']} on {a['fabric']} with {a['alloc']}: {a['num_ranks']} ranks, "
-          f"{a['num_spares']} spares, {a['mode']}")
-    shown = table if len(table) <= 12 else table.iloc[
-        sorted({0, 1, 2, 3, len(table) // 4, len(table) // 2, 3 * len(table) // 4, len(table) - 1})
-    ]
+    print(
+        f"{a['method']} on {a['fabric']} with {a['alloc']}: {a['num_ranks']} ranks, "
+        f"{a['num_spares']} spares, {a['mode']}"
+    )
+    shown = (
+        table
+        if len(table) <= 12
+        else table.iloc[
+            sorted(
+                {0, 1, 2, 3, len(table) // 4, len(table) // 2, 3 * len(table) // 4, len(table) - 1}
+            )
+        ]
+    )
     cols = ["failures", "cases", "unrecoverable", "best", "mean", "worst"]
     cols += [c for c in table.columns if c.startswith("rate_")]
     print(shown[cols].to_string(index=False, float_format=lambda v: f"{v:.3g}"))
-
