@@ -1,0 +1,237 @@
+//! Wire frames of the checked transport: a 64-byte header then the payload, and the 32-byte
+//! request-to-send of the rendezvous path.
+//!
+//! Header layout (little-endian):
+//!
+//! | bytes | field |
+//! |-------|-------|
+//! | 0..4  | magic `FRAY` |
+//! | 4     | version (1) |
+//! | 5     | algorithm id ([`Algorithm::id`]) |
+//! | 6..8  | reserved, 0 |
+//! | 8..16 | message sequence number |
+//! | 16..20 | chunk index |
+//! | 20..24 | chunk count |
+//! | 24..32 | offset of the chunk in the message (bytes) |
+//! | 32..40 | chunk payload length (bytes) |
+//! | 40..48 | message length (bytes) |
+//! | 48..56 | payload checksum |
+//! | 56..60 | CRC-32C of bytes 0..56 |
+//! | 60..64 | reserved, must be 0 |
+//!
+//! The payload checksum is computed inside the copy into the frame ([`encode_chunk`]) and
+//! verified inside the copy out of it ([`verify_copy_out`]); the header has its own CRC-32C,
+//! so a flipped bit in either is detected.
+
+use crate::algorithm::Algorithm;
+use crate::error::IntegrityError;
+use crate::fused::copy_checksum;
+
+/// Bytes of a chunk header.
+pub const HEADER_BYTES: usize = 64;
+/// Bytes of a request-to-send frame.
+pub const RTS_BYTES: usize = 32;
+const MAGIC: u32 = u32::from_le_bytes(*b"FRAY");
+const RTS_MAGIC: u32 = u32::from_le_bytes(*b"FRTS");
+const VERSION: u8 = 1;
+
+/// The fields of a chunk header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkHeader {
+    /// Checksum algorithm of the payload.
+    pub algorithm: Algorithm,
+    /// Message sequence number.
+    pub seq: u64,
+    /// Index of this chunk in the message.
+    pub chunk_index: u32,
+    /// Number of chunks in the message.
+    pub chunk_count: u32,
+    /// Offset of the chunk in the message (bytes).
+    pub offset_bytes: u64,
+    /// Payload length of this chunk (bytes).
+    pub length_bytes: u64,
+    /// Length of the whole message (bytes).
+    pub message_bytes: u64,
+    /// Checksum of the payload.
+    pub checksum: u64,
+}
+
+fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
+    buf[at..at + bytes.len()].copy_from_slice(bytes);
+}
+
+fn get64(buf: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(buf[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn get32(buf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(buf[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn bad(reason: impl Into<String>) -> IntegrityError {
+    IntegrityError::BadFrame {
+        reason: reason.into(),
+    }
+}
+
+impl ChunkHeader {
+    /// Writes the header (with its CRC) into `out[..HEADER_BYTES]`.
+    pub fn write(&self, out: &mut [u8]) -> Result<(), IntegrityError> {
+        if out.len() < HEADER_BYTES {
+            return Err(bad(format!(
+                "buffer of {} bytes cannot hold a header",
+                out.len()
+            )));
+        }
+        let h = &mut out[..HEADER_BYTES];
+        h.fill(0);
+        put(h, 0, &MAGIC.to_le_bytes());
+        h[4] = VERSION;
+        h[5] = self.algorithm.id();
+        put(h, 8, &self.seq.to_le_bytes());
+        put(h, 16, &self.chunk_index.to_le_bytes());
+        put(h, 20, &self.chunk_count.to_le_bytes());
+        put(h, 24, &self.offset_bytes.to_le_bytes());
+        put(h, 32, &self.length_bytes.to_le_bytes());
+        put(h, 40, &self.message_bytes.to_le_bytes());
+        put(h, 48, &self.checksum.to_le_bytes());
+        let crc = crc32c::crc32c(&h[..56]);
+        put(h, 56, &crc.to_le_bytes());
+        Ok(())
+    }
+
+    /// Reads and checks a header from the front of `frame`.
+    pub fn read(frame: &[u8]) -> Result<ChunkHeader, IntegrityError> {
+        if frame.len() < HEADER_BYTES {
+            return Err(bad(format!(
+                "{} bytes is shorter than a header",
+                frame.len()
+            )));
+        }
+        let h = &frame[..HEADER_BYTES];
+        if get32(h, 0) != MAGIC {
+            return Err(bad("wrong magic"));
+        }
+        if crc32c::crc32c(&h[..56]) != get32(h, 56) {
+            return Err(bad("header checksum mismatch"));
+        }
+        if get32(h, 60) != 0 {
+            return Err(bad("reserved header bytes are not zero"));
+        }
+        if h[4] != VERSION {
+            return Err(bad(format!("unknown version {}", h[4])));
+        }
+        let algorithm = Algorithm::from_id(h[5])
+            .ok_or_else(|| bad(format!("unknown algorithm id {}", h[5])))?;
+        Ok(ChunkHeader {
+            algorithm,
+            seq: get64(h, 8),
+            chunk_index: get32(h, 16),
+            chunk_count: get32(h, 20),
+            offset_bytes: get64(h, 24),
+            length_bytes: get64(h, 32),
+            message_bytes: get64(h, 40),
+            checksum: get64(h, 48),
+        })
+    }
+}
+
+/// Builds a frame in `out` (`HEADER_BYTES + payload.len()` bytes): copies `payload` behind the
+/// header, computing its checksum in the copy. `header.length_bytes` and `header.checksum`
+/// are filled in. Returns the payload checksum.
+pub fn encode_chunk(
+    out: &mut [u8],
+    header: &ChunkHeader,
+    payload: &[u8],
+) -> Result<u64, IntegrityError> {
+    let need = HEADER_BYTES + payload.len();
+    if out.len() != need {
+        return Err(bad(format!(
+            "frame buffer holds {} bytes, the chunk needs {need}",
+            out.len()
+        )));
+    }
+    let csum = copy_checksum(&mut out[HEADER_BYTES..], payload, header.algorithm, 0)?;
+    let h = ChunkHeader {
+        length_bytes: payload.len() as u64,
+        checksum: csum,
+        ..*header
+    };
+    h.write(out)?;
+    Ok(csum)
+}
+
+/// The result of checking a received frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Header and payload are intact; the payload was copied out.
+    Intact(ChunkHeader),
+    /// The header is damaged (magic, CRC, version or algorithm); nothing was copied.
+    BadHeader,
+    /// The header is intact but the payload checksum differs.
+    BadPayload(ChunkHeader),
+}
+
+impl Verdict {
+    /// True for [`Verdict::Intact`].
+    pub fn is_intact(&self) -> bool {
+        matches!(self, Verdict::Intact(_))
+    }
+}
+
+/// Checks a received `frame` and copies its payload into `dst`, verifying the checksum inside
+/// the copy.
+///
+/// `dst` must be exactly the payload length the receiver expects; a header that announces
+/// another length is an error (the frame belongs to another message or the protocol is out of
+/// step). On [`Verdict::BadPayload`] `dst` holds the damaged bytes; the transport resends.
+pub fn verify_copy_out(frame: &[u8], dst: &mut [u8]) -> Result<Verdict, IntegrityError> {
+    let header = match ChunkHeader::read(frame) {
+        Ok(h) => h,
+        Err(_) => return Ok(Verdict::BadHeader),
+    };
+    let payload = &frame[HEADER_BYTES..];
+    if header.length_bytes != payload.len() as u64 || payload.len() != dst.len() {
+        return Err(bad(format!(
+            "header announces {} payload bytes, frame carries {}, receiver expects {}",
+            header.length_bytes,
+            payload.len(),
+            dst.len()
+        )));
+    }
+    let got = copy_checksum(dst, payload, header.algorithm, 0)?;
+    Ok(if got == header.checksum {
+        Verdict::Intact(header)
+    } else {
+        Verdict::BadPayload(header)
+    })
+}
+
+/// Writes a request-to-send for message `seq` of `message_bytes` into `out[..RTS_BYTES]`.
+pub fn encode_rts(out: &mut [u8], seq: u64, message_bytes: u64) -> Result<(), IntegrityError> {
+    if out.len() != RTS_BYTES {
+        return Err(bad(format!(
+            "an RTS frame is {RTS_BYTES} bytes, got {}",
+            out.len()
+        )));
+    }
+    out.fill(0);
+    put(out, 0, &RTS_MAGIC.to_le_bytes());
+    put(out, 8, &seq.to_le_bytes());
+    put(out, 16, &message_bytes.to_le_bytes());
+    let crc = crc32c::crc32c(&out[..24]);
+    put(out, 24, &crc.to_le_bytes());
+    Ok(())
+}
+
+/// Reads a request-to-send: `(seq, message_bytes)`, or `None` when it is damaged.
+pub fn decode_rts(frame: &[u8]) -> Option<(u64, u64)> {
+    if frame.len() != RTS_BYTES
+        || get32(frame, 0) != RTS_MAGIC
+        || crc32c::crc32c(&frame[..24]) != get32(frame, 24)
+        || get32(frame, 28) != 0
+    {
+        return None;
+    }
+    Some((get64(frame, 8), get64(frame, 16)))
+}

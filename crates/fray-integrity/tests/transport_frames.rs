@@ -1,0 +1,107 @@
+//! Frames of the checked transport detect any flipped bit, in header or payload.
+
+use fray_integrity::frame::*;
+use fray_integrity::inject::{flip_bit, inject_ber, rng_for};
+use fray_integrity::pipeline::ChunkPlan;
+use fray_integrity::Algorithm;
+
+fn header(a: Algorithm) -> ChunkHeader {
+    ChunkHeader {
+        algorithm: a,
+        seq: 7,
+        chunk_index: 1,
+        chunk_count: 3,
+        offset_bytes: 100,
+        length_bytes: 0,
+        message_bytes: 400,
+        checksum: 0,
+    }
+}
+
+#[test]
+fn every_single_bit_flip_is_detected() {
+    let payload: Vec<u8> = (0..100u8).collect();
+    for a in [Algorithm::Crc32c, Algorithm::Xxh3, Algorithm::Fnv1a64] {
+        let mut frame = vec![0u8; HEADER_BYTES + payload.len()];
+        encode_chunk(&mut frame, &header(a), &payload).unwrap();
+        let mut out = vec![0u8; payload.len()];
+        let v = verify_copy_out(&frame, &mut out).unwrap();
+        assert!(v.is_intact());
+        assert_eq!(out, payload);
+        for bit in 0..(frame.len() * 8) as u64 {
+            let mut bad = frame.clone();
+            flip_bit(&mut bad, bit);
+            match verify_copy_out(&bad, &mut out) {
+                Ok(v) => assert!(!v.is_intact(), "{a}: flip of bit {bit} went unnoticed"),
+                // A flip in the length field that still passes the CRC cannot happen; a
+                // length inconsistent with the frame is reported as an error.
+                Err(e) => panic!("{a}: bit {bit}: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn header_round_trips() {
+    let payload = vec![9u8; 33];
+    let mut frame = vec![0u8; HEADER_BYTES + 33];
+    let c = encode_chunk(&mut frame, &header(Algorithm::Crc32c), &payload).unwrap();
+    let h = ChunkHeader::read(&frame).unwrap();
+    assert_eq!(h.checksum, c);
+    assert_eq!(h.length_bytes, 33);
+    assert_eq!(h.seq, 7);
+    assert_eq!(h.message_bytes, 400);
+}
+
+#[test]
+fn rts_round_trips_and_detects_flips() {
+    let mut f = [0u8; RTS_BYTES];
+    encode_rts(&mut f, 5, 1 << 20).unwrap();
+    assert_eq!(decode_rts(&f), Some((5, 1 << 20)));
+    for bit in 0..(RTS_BYTES * 8) as u64 {
+        let mut g = f;
+        flip_bit(&mut g, bit);
+        assert_eq!(decode_rts(&g), None, "bit {bit}");
+    }
+}
+
+#[test]
+fn ber_injection_flips_about_ber_times_bits() {
+    let mut buf = vec![0u8; 1 << 20];
+    let mut rng = rng_for(3, 0);
+    let flips = inject_ber(&mut buf, 1e-4, &mut rng).unwrap();
+    let ones: u64 = buf.iter().map(|b| u64::from(b.count_ones())).sum();
+    assert_eq!(ones, flips);
+    // Expected 838.9, sd 29: allow 6 sd.
+    assert!((660..1020).contains(&flips), "{flips}");
+    let mut again = vec![0u8; 1 << 20];
+    assert_eq!(
+        inject_ber(&mut again, 1e-4, &mut rng_for(3, 0)).unwrap(),
+        flips
+    );
+    assert_eq!(again, buf);
+    assert!(inject_ber(&mut buf, 1.5, &mut rng).is_err());
+    assert_eq!(inject_ber(&mut buf, 0.0, &mut rng).unwrap(), 0);
+}
+
+#[test]
+fn chunk_plan_grows_geometrically_and_covers_the_message() {
+    let plan = ChunkPlan {
+        first_chunk_bytes: 16 * 1024,
+        ratio: 2.0,
+        max_chunk_bytes: 256 * 1024,
+        align_bytes: 64,
+    };
+    let c = plan.chunks(1 << 20).unwrap();
+    assert_eq!(c.iter().sum::<usize>(), 1 << 20);
+    assert_eq!(&c[..5], &[16384, 32768, 65536, 131072, 262144]);
+    assert!(c.iter().all(|&x| x <= 256 * 1024));
+    assert_eq!(plan.chunks(0).unwrap(), vec![0]);
+    assert_eq!(plan.chunks(100).unwrap(), vec![100]);
+    let bad = ChunkPlan { ratio: 0.5, ..plan };
+    assert!(bad
+        .chunks(10)
+        .unwrap_err()
+        .to_string()
+        .starts_with("ratio:"));
+}
