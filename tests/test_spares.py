@@ -5,6 +5,8 @@ from math import comb
 import fray
 import pytest
 from fray import spares
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def test_allocation_matches_paper_counts():
@@ -104,3 +106,34 @@ def test_bad_input_raises_spec_error(kwargs, needle):
 def test_exhaustive_refuses_astronomical_enumerations():
     with pytest.raises(fray.SpecError, match="too many"):
         spares.study("mesh:100x100", "2D(2,1)", "0D", exhaustive=True, max_failures=20)
+
+
+@given(st.text(max_size=20))
+def test_any_allocation_text_is_accepted_or_a_spec_error(text):
+    try:
+        a = spares.allocation("torus:6x6x6", text)
+    except fray.SpecError as e:
+        assert str(e)
+    else:
+        assert 0 < a["num_spares"] < a["num_nodes"]
+
+
+@given(q=st.integers(1, 3), r=st.integers(1, 3), s=st.integers(1, 3), size=st.integers(2, 6))
+def test_allocation_counts_closed_form(q, r, s, size):
+    spec = f"{q}D({r},{s})"
+    fabric = "mesh:" + "x".join([str(size)] * q)
+    if r > q or s >= size:
+        with pytest.raises(fray.SpecError):
+            spares.allocation(fabric, spec)
+        return
+    a = spares.allocation(fabric, spec)
+    assert a["num_spares"] == size**q - (size - s) ** r * size ** (q - r)
+    assert a["spare_fraction"] == pytest.approx(a["paper_fraction"])
+
+
+@given(st.text(alphabet="hybrid()+-0123456789Dall ", max_size=24))
+def test_any_method_text_is_accepted_or_a_spec_error(text):
+    try:
+        spares.SpareStudy("mesh:5x5", "2D(2,1)", text, max_failures=1)
+    except fray.SpecError as e:
+        assert str(e)
