@@ -31,3 +31,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnroutableError", py.get_type::<UnroutableError>())?;
     Ok(())
 }
+
+/// Maps an integrity error: bad input is a `SpecError`, a damaged frame a `FrayError`.
+pub fn integrity_error(e: fray_integrity::IntegrityError) -> PyErr {
+    use fray_integrity::IntegrityError as E;
+    match e {
+        E::BadFrame { .. } => FrayError::new_err(e.to_string()),
+        _ => SpecError::new_err(e.to_string()),
+    }
+}
