@@ -8,12 +8,16 @@ that quotes the value and the field it came from.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from fray import SpecError
 
 _NUMBER = r"(?P<num>[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
 _PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12,
            "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40}
+_EXACT_PREFIX = {"": Decimal(1), "k": Decimal(10**3), "K": Decimal(10**3), "M": Decimal(10**6),
+                 "G": Decimal(10**9), "T": Decimal(10**12), "Ki": Decimal(2**10),
+                 "Mi": Decimal(2**20), "Gi": Decimal(2**30), "Ti": Decimal(2**40)}
 _TIME = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12}
 _SIZE_RE = re.compile(rf"^{_NUMBER}\s*(?P<prefix>Ki|Mi|Gi|Ti|k|K|M|G|T|)B$")
 _RATE_RE = re.compile(rf"^{_NUMBER}\s*(?P<prefix>Ki|Mi|Gi|Ti|k|K|M|G|T|)B/s$")
@@ -29,8 +33,9 @@ def parse_bytes(value: str, field: str = "size") -> int:
     m = _SIZE_RE.match(value.strip())
     if not m:
         raise _fail(value, field, "a size like 64KiB, 4MB or 8B")
-    size = float(m["num"]) * _PREFIX[m["prefix"]]
-    if size != int(size):
+    # Exact decimal arithmetic: "1.1KB" is 1100 bytes, not 1100.0000000000002.
+    size = Decimal(m["num"]) * _EXACT_PREFIX[m["prefix"]]
+    if size != size.to_integral_value():
         raise _fail(value, field, "a whole number of bytes")
     return int(size)
 
@@ -68,7 +73,7 @@ def parse_size_list(value: str, field: str = "sizes") -> list[int]:
             sizes.append(size)
             size *= 2
         return sizes
-    parts = [p for p in text.split(",") if p.strip()]
-    if not parts:
-        raise _fail(value, field, "a list of sizes")
+    parts = text.split(",")
+    if not text or any(not p.strip() for p in parts):
+        raise _fail(value, field, "a list of sizes separated by single commas")
     return [parse_bytes(p, field) for p in parts]

@@ -6,10 +6,18 @@ use rand_pcg::Pcg64Mcg;
 use crate::error::IntegrityError;
 
 /// A seeded RNG for case `stream` of a run seeded with `seed`: the same pair always gives the
-/// same flips, whatever else runs.
+/// same flips, whatever else runs. The pair is mixed with SplitMix64 so that neighbouring
+/// streams give unrelated sequences.
 pub fn rng_for(seed: u64, stream: u64) -> Pcg64Mcg {
-    let mixed = (u128::from(seed) << 64) | u128::from(stream ^ 0x9E37_79B9_7F4A_7C15);
-    Pcg64Mcg::new(mixed | 1)
+    fn splitmix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    let hi = splitmix(seed ^ splitmix(stream));
+    let lo = splitmix(hi ^ stream.rotate_left(17));
+    Pcg64Mcg::new(((u128::from(hi) << 64) | u128::from(lo)) | 1)
 }
 
 /// Flips bit `bit` of `buf` (bit 0 is the least significant bit of byte 0).

@@ -56,3 +56,12 @@ pub fn spares_error(e: fray_core::spares::SparesError) -> PyErr {
 pub fn workload_error(e: fray_core::workload::WorkloadError) -> PyErr {
     SpecError::new_err(e.to_string())
 }
+
+/// Maps an integrity error: bad input is a `SpecError`, a damaged frame a `FrayError`.
+pub fn integrity_error(e: fray_integrity::IntegrityError) -> PyErr {
+    use fray_integrity::IntegrityError as E;
+    match e {
+        E::BadFrame { .. } => FrayError::new_err(e.to_string()),
+        _ => SpecError::new_err(e.to_string()),
+    }
+}

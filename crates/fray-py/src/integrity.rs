@@ -1,8 +1,19 @@
-//! Bindings for `fray-integrity` (checksums, fused copy, autotune, transfer models).
+//! Bindings for `fray-integrity` (checksums, fused copy, detection quality, timing, tuning,
+//! transfer models, transport frames). Every function is a thin wrapper: it checks its
+//! arguments, calls one core function (without the GIL when it may take long) and wraps the
+//! result.
 
 use pyo3::prelude::*;
 
-/// Adds the integrity functions to the module.
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+mod buffers;
+mod checksums;
+mod study;
+mod transport;
+
+/// Adds the integrity functions and classes to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    checksums::register(m)?;
+    study::register(m)?;
+    transport::register(m)?;
     Ok(())
 }

@@ -1,0 +1,122 @@
+"""Checks run under ``mpiexec -n 2 python -m fray.integrity.mpi_selftest CASE``; the tests
+launch them. Each case prints one JSON line on rank 0 and exits 0 when it holds."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+from mpi4py import MPI
+
+from fray import SpecError
+from fray.integrity import IntegrityError
+from fray.integrity.transport import CheckedComm, NaiveComm
+
+
+def _exchange(t, sizes, rng):
+    comm = MPI.COMM_WORLD
+    ok = True
+    for size in sizes:
+        data = rng.integers(0, 256, size, dtype=np.uint8)
+        out = np.zeros(size + 16, dtype=np.uint8)
+        if comm.rank == 0:
+            t.send(data, 1, tag=3)
+            n = t.recv(out, 1, tag=3)
+        else:
+            n = t.recv(out, 0, tag=3)
+            t.send(out[:n], 0, tag=3)
+        ok &= n == size and bool(np.array_equal(out[:n], data))
+    return ok
+
+
+def case_roundtrip() -> dict:
+    comm = MPI.COMM_WORLD
+    sizes = [0, 1, 7, 4096, 16384, 16385, 100_000, 1 << 20, 3 * (1 << 20) + 5]
+    res = {}
+    for alg in ("crc32c", "xxh3", "fletcher64"):
+        t = CheckedComm(comm, alg, first_chunk_bytes=16384, max_chunk_bytes=65536)
+        res[alg] = _exchange(t, sizes, np.random.default_rng(5))
+        t.free()
+    return {"ok": all(res.values()), "by_algorithm": res}
+
+
+def case_ber() -> dict:
+    comm = MPI.COMM_WORLD
+    sizes = [64, 4096, 16384, 200_000, 1 << 20]
+    t = CheckedComm(comm, "crc32c", first_chunk_bytes=16384, max_chunk_bytes=65536,
+                    ber=2e-6, seed=11, max_retries=20)
+    ok = _exchange(t, sizes * 3, np.random.default_rng(6))
+    total = comm.reduce(t.stats["corrupted"], root=0)
+    resent = comm.reduce(t.stats["resent"], root=0)
+    injected = comm.reduce(t.stats["injected_bits"], root=0)
+    t.free()
+    n = NaiveComm(comm, "crc32c", ber=2e-6, seed=12, max_retries=20)
+    # The naive protocol resends whole messages: keep them small enough to get through.
+    ok_naive = _exchange(n, [64, 4096, 16384] * 3, np.random.default_rng(7))
+    naive_corrupted = comm.reduce(n.stats["corrupted"], root=0)
+    n.free()
+    return {"ok": ok and ok_naive and (total or 0) > 0 and (resent or 0) >= (total or 0),
+            "corrupted": total, "resent": resent, "injected_bits": injected,
+            "naive_corrupted": naive_corrupted}
+
+
+def case_errors() -> dict:
+    comm = MPI.COMM_WORLD
+    out = {}
+    t = CheckedComm(comm, "crc32c", max_message_bytes=1000)
+    try:
+        t.send(np.zeros(2000, np.uint8), 1 - comm.rank)
+    except SpecError as e:
+        out["too_large"] = "max_message_bytes" in str(e)
+    try:
+        t.send("not bytes", 1 - comm.rank)
+    except SpecError as e:
+        out["wrong_type"] = str(e).startswith("buf:")
+    try:
+        CheckedComm(comm, "md5")
+    except SpecError as e:
+        out["unknown_algorithm"] = "md5" in str(e)
+    # A receive buffer that is too small: both sides get a clear error.
+    big = np.zeros(50_000, np.uint8)
+    small = np.zeros(100, np.uint8)
+    try:
+        if comm.rank == 0:
+            t2 = CheckedComm(comm, "crc32c")
+            t2.send(big, 1)
+        else:
+            t2 = CheckedComm(comm, "crc32c")
+            t2.recv(small, 0)
+        out["small_buffer"] = False
+    except SpecError as e:
+        out["small_buffer"] = comm.rank == 1 and "buf:" in str(e)
+    except IntegrityError as e:
+        out["small_buffer"] = comm.rank == 0 and "larger than the receive buffer" in str(e)
+    # Every frame corrupted: retries run out, both sides raise IntegrityError.
+    t3 = CheckedComm(comm, "crc32c", ber=0.05, max_retries=2, seed=3)
+    try:
+        if comm.rank == 0:
+            t3.send(np.ones(5000, np.uint8), 1)
+        else:
+            t3.recv(np.zeros(5000, np.uint8), 0)
+        out["retries"] = False
+    except IntegrityError:
+        out["retries"] = True
+    everything = comm.gather(out, root=0)
+    if comm.rank == 0:
+        merged = {k: all(d.get(k, False) for d in everything) for k in everything[0]}
+        return {"ok": all(merged.values()), **merged}
+    return {}
+
+
+def main() -> int:
+    case = sys.argv[1]
+    result = {"roundtrip": case_roundtrip, "ber": case_ber, "errors": case_errors}[case]()
+    if MPI.COMM_WORLD.rank == 0:
+        print(json.dumps(result))
+        return 0 if result.get("ok") else 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,413 @@
+"""A checked message transport over an mpi4py communicator.
+
+``CheckedComm.send`` copies the message into its send buffer with the checksum computed inside
+the copy, and carries the checksum in a 64-byte header (itself protected by a CRC-32C). The
+receiver verifies inside its copy out of the receive buffer. A damaged frame is reported to the
+sender, which resends it from its copy, so ``recv`` returns intact data or raises
+``IntegrityError``. Messages up to ``eager_threshold_bytes`` travel as one frame; larger ones
+announce their length with a 32-byte request-to-send and follow at once as a pipeline of
+chunks whose sizes grow geometrically, so that checksums overlap the transfer of earlier
+chunks.
+
+``send`` returns once the receiver has verified every byte (synchronous mode, like
+``MPI_Ssend``): the cost is one small reply per message.
+
+``ber`` injects bit flips into received frames before verification, to prove detection and
+retransmission. ``NaiveComm`` (checksum, send, checksum) and ``PlainComm`` (no checksum) have
+the same interface, for comparison.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from mpi4py import MPI
+
+from fray import SpecError, _fray
+from fray.integrity.errors import IntegrityError
+
+HEADER = _fray.INTEGRITY_HEADER_BYTES
+RTS = _fray.INTEGRITY_RTS_BYTES
+KIND_FIRST, KIND_CHUNK, KIND_VERDICT = 0, 1, 2
+OK, NACK, ABORT, RTS_NACK = 0, 1, 2, 3
+ABORT_TOO_LARGE, ABORT_RETRIES, ABORT_PROTOCOL = 1, 2, 3
+_REASONS = {
+    ABORT_TOO_LARGE: "the message is larger than the receive buffer",
+    ABORT_RETRIES: "the message stayed corrupted after every retry",
+    ABORT_PROTOCOL: "the frames were out of step",
+}
+
+
+def _bytes_view(buf: Any, field: str, writable: bool = False) -> memoryview:
+    try:
+        mv = memoryview(buf)
+    except TypeError:
+        raise SpecError(f"{field}: expected a bytes-like object (bytes, bytearray, numpy "
+                        f"array), got {type(buf).__name__}") from None
+    if not mv.c_contiguous:
+        raise SpecError(f"{field}: buffer is not C-contiguous")
+    if writable and mv.readonly:
+        raise SpecError(f"{field}: buffer is read-only")
+    return mv.cast("B") if mv.format != "B" or mv.ndim != 1 else mv
+
+
+class _Base:
+    """Shared set-up: a private duplicate communicator, tags, statistics, fault injection."""
+
+    def __init__(self, comm: MPI.Comm, *, max_message_bytes: int = 1 << 30,
+                 max_retries: int = 8, ber: float = 0.0, seed: int = 0) -> None:
+        if max_message_bytes <= 0:
+            raise SpecError("max_message_bytes: must be > 0")
+        if max_retries < 0:
+            raise SpecError("max_retries: must be >= 0")
+        if not 0.0 <= ber <= 1.0:
+            raise SpecError(f"ber: bit error rate must be in [0, 1], got {ber}")
+        self.comm = comm.Dup()
+        self.rank = self.comm.Get_rank()
+        self.max_message_bytes = max_message_bytes
+        self.max_retries = max_retries
+        self.ber = ber
+        self.seed = seed
+        self.tag_ub = int(self.comm.Get_attr(MPI.TAG_UB) or 32767)
+        self._send_seq: dict[int, int] = {}
+        self._recv_seq: dict[int, int] = {}
+        self._verdict = np.zeros(2, dtype=np.int64)
+        self.stats = {"messages": 0, "corrupted": 0, "resent": 0, "injected_bits": 0,
+                      "undetected": 0}
+
+    def free(self) -> None:
+        """Frees the private communicator."""
+        self.comm.Free()
+
+    def _wire(self, tag: int, kind: int) -> int:
+        if tag < 0 or tag * 4 + 3 > self.tag_ub:
+            raise SpecError(f"tag: must be in [0, {(self.tag_ub - 3) // 4}], got {tag}")
+        return tag * 4 + kind
+
+    def _check_size(self, n: int) -> None:
+        if n > self.max_message_bytes:
+            raise SpecError(f"message: {n} bytes is larger than max_message_bytes "
+                            f"({self.max_message_bytes})")
+
+    def _inject(self, buf: Any, stream: int) -> int:
+        if self.ber <= 0.0:
+            return 0
+        flips = _fray.integrity_inject_ber(buf, self.ber, self.seed, stream)
+        self.stats["injected_bits"] += flips
+        return flips
+
+    def _stream(self, peer: int, seq: int, kind: int, index: int, attempt: int) -> int:
+        return (((((self.rank * 4099 + peer) * 1_000_003 + seq) * 8 + kind) * 65_537 + index)
+                * 64 + attempt) % (1 << 64)
+
+    def _send_verdict(self, code: int, detail: int, peer: int, tag: int,
+                      bad: list[int] | None = None) -> None:
+        msg = np.array([code, detail] + (bad or []), dtype=np.int64)
+        self.comm.Send(msg, dest=peer, tag=self._wire(tag, KIND_VERDICT))
+
+    def _recv_verdict(self, peer: int, tag: int, max_items: int = 0) -> tuple[int, int, list[int]]:
+        if len(self._verdict) < 2 + max_items:
+            self._verdict = np.zeros(2 + max_items, dtype=np.int64)
+        st = MPI.Status()
+        self.comm.Recv(self._verdict, source=peer, tag=self._wire(tag, KIND_VERDICT), status=st)
+        n = st.Get_count(MPI.INT64_T)
+        v = self._verdict[:n].tolist()
+        return int(v[0]), int(v[1]), [int(x) for x in v[2:]]
+
+    def _abort(self, detail: int, peer: int) -> IntegrityError:
+        return IntegrityError(f"rank {peer} aborted the message: {_REASONS.get(detail, detail)}")
+
+
+class CheckedComm(_Base):
+    """Checked point-to-point messages on ``comm`` (collective to build: every rank of
+    ``comm`` must create one). ``algorithm`` is a checksum name or ``"auto"`` (the tuned choice,
+    agreed by all ranks)."""
+
+    def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *,
+                 eager_threshold_bytes: int = 16 * 1024, first_chunk_bytes: int = 64 * 1024,
+                 ratio: float = 2.0, max_chunk_bytes: int = 256 * 1024,
+                 max_message_bytes: int = 1 << 30, max_retries: int = 8, ber: float = 0.0,
+                 seed: int = 0) -> None:
+        super().__init__(comm, max_message_bytes=max_message_bytes, max_retries=max_retries,
+                         ber=ber, seed=seed)
+        if algorithm == "auto":
+            from fray.integrity.tuner import tuned_algorithm
+
+            algorithm = self.comm.bcast(tuned_algorithm() if self.rank == 0 else None, root=0)
+        from fray.integrity.checksums import algorithms
+
+        if algorithm not in algorithms():
+            raise SpecError(f"algorithm: unknown checksum {algorithm!r} "
+                            f"(known: auto, {', '.join(algorithms())})")
+        if eager_threshold_bytes < 0:
+            raise SpecError("eager_threshold_bytes: must be >= 0")
+        self.algorithm = algorithm
+        self.eager_threshold_bytes = eager_threshold_bytes
+        self.plan = (first_chunk_bytes, ratio, max_chunk_bytes, 64)
+        _fray.integrity_chunk_plan(1, *self.plan)  # validates the plan, naming the bad field
+        self._eager_out = np.empty(HEADER + eager_threshold_bytes, dtype=np.uint8)
+        self._eager_in = np.empty(HEADER + eager_threshold_bytes, dtype=np.uint8)
+        self._stage_out = np.empty(0, dtype=np.uint8)
+        self._stage_in = np.empty(0, dtype=np.uint8)
+
+    # ---------------------------------------------------------------- sending
+    def send(self, buf: Any, dest: int, tag: int = 0) -> None:
+        """Sends ``buf`` (any contiguous bytes-like object); returns when ``dest`` has verified it."""
+        src = _bytes_view(buf, "buf")
+        n = src.nbytes
+        self._check_size(n)
+        seq = self._send_seq.get(dest, 0)
+        self._send_seq[dest] = seq + 1
+        self.stats["messages"] += 1
+        if n <= self.eager_threshold_bytes:
+            self._send_eager(src, n, dest, tag, seq)
+        else:
+            self._send_pipelined(src, n, dest, tag, seq)
+
+    def _send_eager(self, src: memoryview, n: int, dest: int, tag: int, seq: int) -> None:
+        frame = self._eager_out[:HEADER + n]
+        _fray.integrity_encode_chunk(frame, src, self.algorithm, seq, 0, 1, 0, n)
+        wire = self._wire(tag, KIND_FIRST)
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                self.stats["resent"] += 1
+            self.comm.Send(frame, dest=dest, tag=wire)
+            code, detail, _ = self._recv_verdict(dest, tag)
+            if code == OK:
+                return
+            if code == ABORT:
+                raise self._abort(detail, dest)
+        raise IntegrityError(f"message {seq} to rank {dest}: still corrupted after "
+                             f"{self.max_retries} retries")
+
+    def _send_pipelined(self, src: memoryview, n: int, dest: int, tag: int, seq: int) -> None:
+        # The request-to-send announces the length; the chunks follow at once (MPI queues
+        # them until the receiver posts its receives), so no round trip is spent waiting.
+        rts = np.empty(RTS, dtype=np.uint8)
+        _fray.integrity_encode_rts(rts, seq, n)
+        self.comm.Send(rts, dest=dest, tag=self._wire(tag, KIND_FIRST))
+        chunks = _fray.integrity_chunk_plan(n, *self.plan)
+        total = n + HEADER * len(chunks)
+        if self._stage_out.size < total:
+            self._stage_out = np.empty(total, dtype=np.uint8)
+        frames, reqs, off, pos = [], [], 0, 0
+        wire = self._wire(tag, KIND_CHUNK)
+        for i, c in enumerate(chunks):
+            frame = self._stage_out[pos:pos + HEADER + c]
+            _fray.integrity_encode_chunk(frame, src[off:off + c], self.algorithm, seq, i,
+                                         len(chunks), off, n)
+            reqs.append(self.comm.Isend(frame, dest=dest, tag=wire))
+            frames.append(frame)
+            off += c
+            pos += HEADER + c
+        rts_resends = 0
+        while True:
+            code, detail, bad = self._recv_verdict(dest, tag, len(chunks))
+            if code == RTS_NACK:
+                rts_resends += 1
+                if rts_resends > self.max_retries:
+                    MPI.Request.Waitall(reqs)
+                    raise IntegrityError(f"message {seq} to rank {dest}: request-to-send "
+                                         f"still corrupted after {self.max_retries} retries")
+                self.stats["resent"] += 1
+                self.comm.Send(rts, dest=dest, tag=self._wire(tag, KIND_FIRST))
+                continue
+            MPI.Request.Waitall(reqs)
+            reqs = []
+            if code == OK:
+                return
+            if code == ABORT:
+                raise self._abort(detail, dest)
+            self.stats["resent"] += len(bad)
+            reqs = [self.comm.Isend(frames[i], dest=dest, tag=wire) for i in bad]
+
+    # -------------------------------------------------------------- receiving
+    def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
+        """Receives into ``buf`` (writable, contiguous); returns the message length in bytes.
+        ``buf`` holds intact data, or ``IntegrityError`` is raised."""
+        dst = _bytes_view(buf, "buf", writable=True)
+        first = self._wire(tag, KIND_FIRST)
+        st = MPI.Status()
+        attempt = 0
+        while True:
+            self.comm.Recv(self._eager_in, source=source, tag=first, status=st)
+            source = st.Get_source()
+            count = st.Get_count(MPI.BYTE)
+            seq = self._recv_seq.get(source, 0)
+            frame = self._eager_in[:count]
+            self._inject(frame, self._stream(source, seq, KIND_FIRST, 0, attempt))
+            if count == RTS:
+                got = _fray.integrity_decode_rts(frame)
+                if got is None:
+                    self.stats["corrupted"] += 1
+                    attempt += 1
+                    self._send_verdict(RTS_NACK, 0, source, tag)
+                    continue
+                rseq, n = got
+                if rseq != seq or n > dst.nbytes:
+                    # Drain the chunks already on their way, then refuse the message.
+                    self._drain(n, source, tag)
+                    if rseq != seq:
+                        self._send_verdict(ABORT, ABORT_PROTOCOL, source, tag)
+                        raise IntegrityError(f"message from rank {source}: expected sequence "
+                                             f"{seq}, got {rseq}")
+                    self._send_verdict(ABORT, ABORT_TOO_LARGE, source, tag)
+                    raise SpecError(f"buf: the message from rank {source} has {n} bytes, "
+                                    f"the buffer holds {dst.nbytes}")
+                self._recv_pipelined(dst, n, source, tag, seq)
+                self._recv_seq[source] = seq + 1
+                self.stats["messages"] += 1
+                return n
+            n = count - HEADER
+            if n > dst.nbytes:
+                self._send_verdict(ABORT, ABORT_TOO_LARGE, source, tag)
+                raise SpecError(f"buf: the message from rank {source} has {n} bytes, the "
+                                f"buffer holds {dst.nbytes}")
+            status, _, _ = _fray.integrity_verify_copy_out(frame, dst[:n])
+            if status == "intact":
+                self._send_verdict(OK, 0, source, tag)
+                self._recv_seq[source] = seq + 1
+                self.stats["messages"] += 1
+                return n
+            self.stats["corrupted"] += 1
+            attempt += 1
+            if attempt > self.max_retries:
+                self._send_verdict(ABORT, ABORT_RETRIES, source, tag)
+                raise IntegrityError(f"message {seq} from rank {source}: still corrupted "
+                                     f"after {self.max_retries} retries")
+            self._send_verdict(NACK, 0, source, tag)
+
+    def _drain(self, n: int, source: int, tag: int) -> None:
+        for c in _fray.integrity_chunk_plan(n, *self.plan):
+            self.comm.Recv(np.empty(HEADER + c, dtype=np.uint8), source=source,
+                           tag=self._wire(tag, KIND_CHUNK))
+
+    def _recv_pipelined(self, dst: memoryview, n: int, source: int, tag: int, seq: int) -> None:
+        chunks = _fray.integrity_chunk_plan(n, *self.plan)
+        total = n + HEADER * len(chunks)
+        if self._stage_in.size < total:
+            self._stage_in = np.empty(total, dtype=np.uint8)
+        frames, outs, off, pos = [], [], 0, 0
+        for c in chunks:
+            frames.append(self._stage_in[pos:pos + HEADER + c])
+            outs.append(dst[off:off + c])
+            off += c
+            pos += HEADER + c
+        wire = self._wire(tag, KIND_CHUNK)
+        todo = list(range(len(chunks)))
+        for attempt in range(self.max_retries + 1):
+            reqs = [self.comm.Irecv(frames[i], source=source, tag=wire) for i in todo]
+            bad = []
+            for i, req in zip(todo, reqs):
+                req.Wait()
+                self._inject(frames[i], self._stream(source, seq, KIND_CHUNK, i, attempt))
+                status, _, idx = _fray.integrity_verify_copy_out(frames[i], outs[i])
+                if status != "intact" or idx != i:
+                    bad.append(i)
+            if not bad:
+                self._send_verdict(OK, 0, source, tag)
+                return
+            self.stats["corrupted"] += len(bad)
+            if attempt == self.max_retries:
+                break
+            self._send_verdict(NACK, len(bad), source, tag, bad)
+            todo = bad
+        self._send_verdict(ABORT, ABORT_RETRIES, source, tag)
+        raise IntegrityError(f"message {seq} from rank {source}: {len(bad)} chunk(s) still "
+                             f"corrupted after {self.max_retries} retries")
+
+
+class NaiveComm(_Base):
+    """The naive approach: checksum the whole message, send header and data, checksum the
+    whole message again on arrival; a mismatch resends everything."""
+
+    def __init__(self, comm: MPI.Comm, algorithm: str = "crc32c", **kw: Any) -> None:
+        super().__init__(comm, **kw)
+        from fray.integrity.checksums import algorithms
+
+        if algorithm not in algorithms():
+            raise SpecError(f"algorithm: unknown checksum {algorithm!r}")
+        self.algorithm = algorithm
+        self._header = np.empty(HEADER, dtype=np.uint8)
+
+    def send(self, buf: Any, dest: int, tag: int = 0) -> None:
+        """Sends ``buf``; returns when ``dest`` has verified it."""
+        src = _bytes_view(buf, "buf")
+        n = src.nbytes
+        self._check_size(n)
+        seq = self._send_seq.get(dest, 0)
+        self._send_seq[dest] = seq + 1
+        self.stats["messages"] += 1
+        c = _fray.integrity_checksum(src, self.algorithm, 0)
+        _fray.integrity_write_header(self._header, self.algorithm, seq, n, c)
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                self.stats["resent"] += 1
+            self.comm.Send(self._header, dest=dest, tag=self._wire(tag, KIND_FIRST))
+            self.comm.Send(src, dest=dest, tag=self._wire(tag, KIND_CHUNK))
+            code, detail, _ = self._recv_verdict(dest, tag)
+            if code == OK:
+                return
+            if code == ABORT:
+                raise self._abort(detail, dest)
+        raise IntegrityError(f"message {seq} to rank {dest}: still corrupted after "
+                             f"{self.max_retries} retries")
+
+    def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
+        """Receives into ``buf``; returns the message length in bytes."""
+        dst = _bytes_view(buf, "buf", writable=True)
+        st = MPI.Status()
+        for attempt in range(self.max_retries + 1):
+            self.comm.Recv(self._header, source=source, tag=self._wire(tag, KIND_FIRST), status=st)
+            source = st.Get_source()
+            seq = self._recv_seq.get(source, 0)
+            self.comm.Probe(source=source, tag=self._wire(tag, KIND_CHUNK), status=st)
+            n = st.Get_count(MPI.BYTE)
+            if n > dst.nbytes:
+                self.comm.Recv(np.empty(n, dtype=np.uint8), source=source,
+                               tag=self._wire(tag, KIND_CHUNK))
+                self._send_verdict(ABORT, ABORT_TOO_LARGE, source, tag)
+                raise SpecError(f"buf: the message from rank {source} has {n} bytes, the "
+                                f"buffer holds {dst.nbytes}")
+            self.comm.Recv(dst[:n], source=source, tag=self._wire(tag, KIND_CHUNK))
+            self._inject(self._header, self._stream(source, seq, KIND_FIRST, 0, attempt))
+            self._inject(dst[:n], self._stream(source, seq, KIND_CHUNK, 0, attempt))
+            head = _fray.integrity_read_header(self._header)
+            if head is not None and head[1] == n and \
+                    _fray.integrity_checksum(dst[:n], head[3], 0) == head[2]:
+                self._send_verdict(OK, 0, source, tag)
+                self._recv_seq[source] = seq + 1
+                self.stats["messages"] += 1
+                return n
+            self.stats["corrupted"] += 1
+            if attempt < self.max_retries:
+                self._send_verdict(NACK, 0, source, tag)
+        self._send_verdict(ABORT, ABORT_RETRIES, source, tag)
+        raise IntegrityError(f"message from rank {source}: still corrupted after "
+                             f"{self.max_retries} retries")
+
+
+class PlainComm(_Base):
+    """No checksum: plain ``Send``/``Recv``. Injected flips go undetected (counted in
+    ``stats["undetected"]``)."""
+
+    def send(self, buf: Any, dest: int, tag: int = 0) -> None:
+        """Sends ``buf``."""
+        src = _bytes_view(buf, "buf")
+        self._check_size(src.nbytes)
+        self.stats["messages"] += 1
+        self.comm.Send(src, dest=dest, tag=self._wire(tag, KIND_CHUNK))
+
+    def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
+        """Receives into ``buf``; returns the message length in bytes."""
+        dst = _bytes_view(buf, "buf", writable=True)
+        st = MPI.Status()
+        self.comm.Recv(dst, source=source, tag=self._wire(tag, KIND_CHUNK), status=st)
+        n = st.Get_count(MPI.BYTE)
+        seq = self._recv_seq.get(st.Get_source(), 0)
+        self._recv_seq[st.Get_source()] = seq + 1
+        flips = self._inject(dst[:n], self._stream(st.Get_source(), seq, KIND_CHUNK, 0, 0))
+        self.stats["undetected"] += 1 if flips else 0
+        self.stats["messages"] += 1
+        return n

@@ -1,0 +1,46 @@
+"""The checked transport on a real MPI (the mpich wheel), 2 ranks on localhost."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+MPIEXEC = shutil.which("mpiexec")
+pytestmark = pytest.mark.skipif(MPIEXEC is None, reason="mpiexec not found")
+
+
+def run(*args, timeout=180):
+    env = dict(os.environ)
+    env.setdefault("FRAY_CACHE_DIR", os.path.join(os.getcwd(), ".pytest_cache", "fray"))
+    return subprocess.run([MPIEXEC, "-n", "2", *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, check=False)
+
+
+@pytest.mark.parametrize("case", ["roundtrip", "ber", "errors"])
+def test_selftest(case):
+    r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", case)
+    assert r.returncode == 0, r.stdout + r.stderr
+    result = json.loads(r.stdout.strip().splitlines()[-1])
+    assert result["ok"], result
+    if case == "ber":
+        assert result["corrupted"] > 0 and result["resent"] >= result["corrupted"]
+
+
+def test_pingpong_json_with_injected_errors():
+    r = run(sys.executable, "-m", "fray", "integrity", "pingpong", "--checksum",
+            "none,naive,crc32c", "--sizes", "8B,64KiB,1MiB", "--ber", "1e-8", "--trials", "1",
+            "--json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert len(rows) == 9
+    for row in rows:
+        for key in ("size_bytes", "bandwidth_bytes_s", "checksum", "corrupted", "resent"):
+            assert key in row
+        assert row["bandwidth_bytes_s"] > 0
+    checked = [x for x in rows if x["mode"] == "checked"]
+    assert sum(x["corrupted"] for x in checked) > 0
+    assert all(x["resent"] >= x["corrupted"] for x in checked)
+    assert all(x["corrupted"] == 0 and x["resent"] == 0 for x in rows if x["mode"] == "none")
