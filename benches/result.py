@@ -29,6 +29,10 @@ class Result:
         return summary([s.wall_s for s in self.runs])
 
     @property
+    def cpu(self) -> dict:
+        return summary([s.cpu_s for s in self.runs])
+
+    @property
     def cores(self) -> dict:
         return summary([s.cores for s in self.runs])
 
@@ -50,6 +54,7 @@ class Result:
             "case": self.case,
             "runs": [s.to_dict() for s in self.runs],
             "wall_s": self.wall,
+            "cpu_s": self.cpu,
             "cores": self.cores,
             "work": self.work,
             "work_unit": self.work_unit,

@@ -2,10 +2,12 @@
 
     python benches/run.py [--quick] [--repeat N] [--json out.json]
 
-Every case runs several times; the tables show medians with [min-max], the cores kept busy
-(CPU time over wall time) and, for the spare curves, the time projected to the full-size
-problem next to its target. The tables are Markdown, ready for BENCHMARKS.md. The exit status
-is 1 if any scenario crashed (timings are never asserted).
+Every case runs several times; the tables show medians with [min-max], the CPU time (user +
+system, every thread and subprocess), the cores kept busy (CPU time over wall time), the
+1-minute load average before each run (others' work on a shared machine shows there) and, for
+the spare curves, the time projected to the full-size problem next to its target. The tables
+are Markdown, ready for BENCHMARKS.md. The exit status is 1 if any scenario crashed (timings
+are never asserted).
 """
 
 from __future__ import annotations
@@ -63,9 +65,9 @@ def _spread(stats: dict, fmt: Callable[[float], str]) -> str:
 
 def results_table(results: list[Result]) -> str:
     rows = [
-        "| scenario | case | runs | wall median [min-max] | cores (CPU/wall) | rate median"
-        + " | projected full | target | load avg before |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| scenario | case | runs | wall median [min-max] | CPU median | cores (CPU/wall)"
+        + " | rate median | projected full | target | load avg before |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         rate = r.rate
@@ -77,7 +79,7 @@ def results_table(results: list[Result]) -> str:
         projected = _time(r.projected_s) + (" (scaled)" if r.scale != 1 else "")
         rows.append(
             f"| {r.scenario} | {r.case} | {len(r.runs)} | {_spread(r.wall, _time)} "
-            f"| {_spread(r.cores, lambda c: f'{c:.2f}')} | {rate_text} "
+            f"| {_time(r.cpu['median'])} | {_spread(r.cores, lambda c: f'{c:.2f}')} | {rate_text} "
             f"| {projected if r.target_s else ''} | {target} "
             f"| {_spread(summary([s.load_before for s in r.runs]), lambda x: f'{x:.1f}')} |"
         )
@@ -89,7 +91,8 @@ def peer_table(results: list[Result]) -> str:
     fray_runs = {r.extra["fabric"]: r for r in results if r.scenario == "load-stencil"}
     rows = [
         "| fabric | SimGrid model | fray wall | SimGrid wall (in-process) | SimGrid/fray"
-        + " | SimGrid subprocess wall | fray phase time | SimGrid phase time | SimGrid/fray phase |",
+        + " | SimGrid subprocess wall | fray phase time | SimGrid phase time"
+        + " | SimGrid/fray phase |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in (r for r in results if r.scenario == "simgrid-stencil"):
