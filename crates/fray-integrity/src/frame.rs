@@ -24,7 +24,6 @@
 //! so a flipped bit in either is detected.
 
 use crate::algorithm::Algorithm;
-use crate::checksum::checksum;
 use crate::error::IntegrityError;
 use crate::fused::copy_checksum;
 
@@ -206,36 +205,6 @@ pub fn verify_copy_out(frame: &[u8], dst: &mut [u8]) -> Result<Verdict, Integrit
     } else {
         Verdict::BadPayload(header)
     })
-}
-
-/// Checks a chunk whose 64-byte `header` travelled apart from its payload, which already lies
-/// in the receiver's buffer: one checksum pass over `payload` (still in cache after the
-/// transfer), no copy. The header must be intact and name message `seq`, chunk `chunk_index`
-/// at `offset_bytes` with `payload.len()` bytes; anything else is [`Verdict::BadHeader`] (a
-/// damaged header and an out-of-step one are both resent).
-pub fn verify_in_place(
-    header: &[u8],
-    payload: &[u8],
-    seq: u64,
-    chunk_index: u32,
-    offset_bytes: u64,
-) -> Verdict {
-    let h = match ChunkHeader::read(header) {
-        Ok(h)
-            if h.seq == seq
-                && h.chunk_index == chunk_index
-                && h.offset_bytes == offset_bytes
-                && h.length_bytes == payload.len() as u64 =>
-        {
-            h
-        }
-        _ => return Verdict::BadHeader,
-    };
-    if checksum(payload, h.algorithm, 0) == h.checksum {
-        Verdict::Intact(h)
-    } else {
-        Verdict::BadPayload(h)
-    }
 }
 
 /// Writes a request-to-send for message `seq` of `message_bytes` into `out[..RTS_BYTES]`.

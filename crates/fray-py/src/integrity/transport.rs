@@ -1,8 +1,8 @@
 //! Frames of the checked transport and fault injection, on Python buffers.
 
 use fray_integrity::frame::{
-    decode_rts, encode_chunk, encode_rts, verify_copy_out, verify_in_place, ChunkHeader, Verdict,
-    HEADER_BYTES, RTS_BYTES,
+    decode_rts, encode_chunk, encode_rts, verify_copy_out, ChunkHeader, Verdict, HEADER_BYTES,
+    RTS_BYTES,
 };
 use fray_integrity::inject::{inject_ber, rng_for};
 use pyo3::prelude::*;
@@ -77,32 +77,6 @@ fn integrity_verify_copy_out(
     })
 }
 
-/// Checks a chunk in place: `header` (64 bytes, sent apart) against `payload`, already in the
-/// receive buffer; one checksum pass, no copy. True when intact and the header names message
-/// `seq`, chunk `chunk_index` at `offset_bytes`.
-#[pyfunction]
-fn integrity_verify_in_place(
-    py: Python<'_>,
-    header: &Bound<'_, PyAny>,
-    payload: &Bound<'_, PyAny>,
-    seq: u64,
-    chunk_index: u32,
-    offset_bytes: u64,
-) -> PyResult<bool> {
-    let h = Bytes::readable(header, "header")?;
-    let p = Bytes::readable(payload, "payload")?;
-    let (hraw, praw) = (h.raw(), p.raw());
-    // SAFETY: both exports live until the end; only read.
-    let run = move || unsafe {
-        verify_in_place(hraw.slice(), praw.slice(), seq, chunk_index, offset_bytes).is_intact()
-    };
-    Ok(if p.len() >= DETACH_BYTES {
-        py.detach(run)
-    } else {
-        run()
-    })
-}
-
 /// Writes a header carrying `checksum` (for the naive protocol, whose payload travels apart).
 #[pyfunction]
 fn integrity_write_header(
@@ -170,7 +144,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("INTEGRITY_RTS_BYTES", RTS_BYTES)?;
     m.add_function(wrap_pyfunction!(integrity_encode_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(integrity_verify_copy_out, m)?)?;
-    m.add_function(wrap_pyfunction!(integrity_verify_in_place, m)?)?;
     m.add_function(wrap_pyfunction!(integrity_write_header, m)?)?;
     m.add_function(wrap_pyfunction!(integrity_read_header, m)?)?;
     m.add_function(wrap_pyfunction!(integrity_encode_rts, m)?)?;
