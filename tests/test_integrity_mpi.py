@@ -5,14 +5,17 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
-MPIEXEC = shutil.which("mpiexec")
-pytestmark = pytest.mark.skipif(MPIEXEC is None, reason="mpiexec not found")
+# The mpich wheel (a dependency of fray) installs mpiexec beside the interpreter's scripts,
+# which need not be on PATH (pyenv shims, an unactivated virtual environment).
+MPIEXEC = shutil.which("mpiexec", path=sysconfig.get_path("scripts")) or shutil.which("mpiexec")
 
 
 def run(*args, timeout=180):
+    assert MPIEXEC, "mpiexec not found: the mpich wheel should have installed it"
     env = dict(os.environ)
     env.setdefault("FRAY_CACHE_DIR", os.path.join(os.getcwd(), ".pytest_cache", "fray"))
     return subprocess.run([MPIEXEC, "-n", "2", *args], capture_output=True, text=True,

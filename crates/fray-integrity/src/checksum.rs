@@ -2,9 +2,18 @@
 
 use crate::algorithm::Algorithm;
 use crate::algorithms::{
-    adler32::Adler32, crc32::Crc32, crc32c::Crc32c, fletcher64::Fletcher64, fnv1a::Fnv1a32,
-    fnv1a::Fnv1a64, jenkins::Jenkins, knuth::Knuth, murmur2a::Murmur2a, sum32::Sum32,
-    superfasthash::SuperFastHash, xor32::Xor32, xxh3::Xxh3,
+    adler32::Adler32,
+    crc32::Crc32,
+    crc32c::Crc32c,
+    fletcher64::Fletcher64,
+    fnv1a::Fnv1a32,
+    fnv1a::Fnv1a64,
+    jenkins::Jenkins,
+    knuth::Knuth,
+    murmur2a::Murmur2a,
+    superfasthash::SuperFastHash,
+    word_reduce::{Sum32, Xor32},
+    xxh3::Xxh3,
 };
 use crate::error::IntegrityError;
 use crate::kernel::Kernel;

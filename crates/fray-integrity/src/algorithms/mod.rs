@@ -8,7 +8,6 @@ pub(crate) mod fnv1a;
 pub(crate) mod jenkins;
 pub(crate) mod knuth;
 pub(crate) mod murmur2a;
-pub(crate) mod sum32;
 pub(crate) mod superfasthash;
-pub(crate) mod xor32;
+pub(crate) mod word_reduce;
 pub(crate) mod xxh3;
