@@ -52,6 +52,13 @@ def test_stencil_load_closed_forms():
     assert sum(r["histogram"]) == f.num_channels
 
 
+def test_builders_match_specs():
+    assert Fabric.torus([4, 3]).num_channels == Fabric.parse("torus:4x3").num_channels
+    assert Fabric.mesh([5]).num_channels == 8
+    with pytest.raises(fray.SpecError, match="at least 1"):
+        Fabric.mesh([4, 0])
+
+
 def test_bad_parameters_are_spec_errors():
     with pytest.raises(fray.SpecError, match="bandwidth"):
         Fabric.parse("mesh:4x4", bandwidth_bytes_s=0)

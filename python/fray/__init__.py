@@ -4,6 +4,6 @@ The compute lives in the Rust extension ``fray._fray``; this package validates i
 orchestrates runs, stores results and draws them.
 """
 
-from fray._fray import FrayError, SpecError, UnroutableError
+from fray._fray import Fabric, FrayError, SpecError, UnroutableError, stencil_load
 
-__all__ = ["FrayError", "SpecError", "UnroutableError"]
+__all__ = ["Fabric", "FrayError", "SpecError", "UnroutableError", "stencil_load"]

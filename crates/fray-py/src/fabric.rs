@@ -31,6 +31,25 @@ impl Fabric {
         ))
     }
 
+    /// A torus with the given dimension sizes, e.g. `Fabric.torus([12, 12, 12])` (the same
+    /// as `Fabric.parse("torus:12x12x12")`).
+    #[staticmethod]
+    #[pyo3(signature = (dims, bandwidth_bytes_s = 10e9, latency_s = 100e-9))]
+    fn torus(dims: Vec<usize>, bandwidth_bytes_s: f64, latency_s: f64) -> PyResult<Self> {
+        Self::parse(
+            &cartesian_spec("torus", &dims),
+            bandwidth_bytes_s,
+            latency_s,
+        )
+    }
+
+    /// A mesh with the given dimension sizes, e.g. `Fabric.mesh([100, 100])`.
+    #[staticmethod]
+    #[pyo3(signature = (dims, bandwidth_bytes_s = 10e9, latency_s = 100e-9))]
+    fn mesh(dims: Vec<usize>, bandwidth_bytes_s: f64, latency_s: f64) -> PyResult<Self> {
+        Self::parse(&cartesian_spec("mesh", &dims), bandwidth_bytes_s, latency_s)
+    }
+
     /// Number of routers (one endpoint each).
     #[getter]
     fn num_routers(&self) -> usize {
@@ -104,6 +123,12 @@ impl Fabric {
             self.0.channels().len()
         )
     }
+}
+
+/// The spec string of a mesh or torus, validated by the spec parser like any typed spec.
+fn cartesian_spec(family: &str, dims: &[usize]) -> String {
+    let sizes: Vec<String> = dims.iter().map(usize::to_string).collect();
+    format!("{family}:{}", sizes.join("x"))
 }
 
 /// Static load of one stencil exchange placed rank `i` on router `i` of the whole fabric,
