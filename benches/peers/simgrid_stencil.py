@@ -8,7 +8,9 @@ Every node sends ``size_bytes`` to each of its 6 torus neighbours at once and th
 when all messages have arrived. The platform is a SimGrid torus cluster whose links match
 fray's default channel (10 GB/s per direction, 100 ns per hop, full duplex). One actor starts
 all the host-to-host transfers (``Comm.sendto_async``) and waits for them, so the time measured
-is the network model's, not that of thousands of actor threads.
+is the network model's, not that of thousands of actor threads. The process pins itself to one
+core: SimGrid simulates sequentially, and the Python binding's thread contexts hand control to
+the simulation kernel at every call, which costs 3-4x more when the threads sit on two cores.
 
 Models (``--model``):
 
@@ -89,6 +91,7 @@ def main() -> None:
     for d in dims:
         num_nodes *= d
 
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     start = time.perf_counter()
     engine = simgrid.Engine(
         [sys.argv[0], "--log=root.thres:warning"] + [f"--cfg={c}" for c in MODELS[args.model]]
