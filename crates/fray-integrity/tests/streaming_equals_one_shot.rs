@@ -63,7 +63,17 @@ proptest! {
 fn large_buffers_cross_every_internal_block_size() {
     // Crosses the CRC-32C 3-lane rounds, the xxh3 1 KiB blocks and the Fletcher reductions,
     // up to a buffer larger than most caches.
-    for len in [1535, 1536, 1537, 4095, 4096, 16_385, 65_537, 1_000_003, (4 << 20) + 13] {
+    for len in [
+        1535,
+        1536,
+        1537,
+        4095,
+        4096,
+        16_385,
+        65_537,
+        1_000_003,
+        (4 << 20) + 13,
+    ] {
         let src: Vec<u8> = (0..len)
             .map(|i| ((i * 2_654_435_761usize) >> 13) as u8)
             .collect();

@@ -7,8 +7,20 @@
 use crate::words::{le32, WordFold};
 
 const MOD: u64 = 0xFFFF_FFFF;
-/// Words summed in u64 before a reduction; 4096 words keep `sum2` below 2^57.
+/// Words summed in u64 before a reduction; 4096 words keep every partial sum below 2^56.
 const BLOCK_WORDS: usize = 4096;
+/// Words folded side by side: eight u64 lanes, two AVX2 registers per sum.
+const LANES: usize = 8;
+const GROUP_BYTES: usize = 4 * LANES;
+/// Size from which the fused copy streams its stores past the cache (as `memcpy` does for
+/// large copies), in bytes.
+const STREAMING_BYTES: usize = 4 << 20;
+
+/// What a fold does with the words it reads: nothing, store them, or store them past the
+/// cache (32-byte aligned destination).
+const NO_STORE: u8 = 0;
+const STORE: u8 = 1;
+const STREAM: u8 = 2;
 
 /// The two sums, each kept reduced modulo 2^32 - 1 between blocks.
 #[derive(Clone)]
@@ -25,40 +37,158 @@ impl Fletcher64 {
             sum2: (seed >> 32) % MOD,
         }
     }
+
+    /// Folds one block of at most [`BLOCK_WORDS`] words, copying it to `dst` as `MODE` says.
+    ///
+    /// Word `i = LANES * j + l` of the `n` words goes to lane `l`: `a[l]` sums the lane's
+    /// words and `b[l]` the running `a[l]` after each group, so that
+    /// `sum(w) = sum(a)` and `sum((n - i) * w_i) = LANES * sum(b) - sum(l * a[l])`; then
+    /// `sum1 += sum(w)` and `sum2 += n * sum1 + sum((n - i) * w_i)`. Lanes make the loop
+    /// vectorisable; the leftover words (fewer than a group) fold one by one.
+    #[inline(always)]
+    fn fold_block<const MODE: u8>(&mut self, dst: &mut [u8], src: &[u8]) {
+        let grouped = src.len() / GROUP_BYTES * GROUP_BYTES;
+        let (a, b) = lanes::<MODE>(dst, &src[..grouped]);
+        let n = (grouped / 4) as u64;
+        let weighted = LANES as u64 * b.iter().sum::<u64>()
+            - a.iter()
+                .enumerate()
+                .map(|(l, &x)| l as u64 * x)
+                .sum::<u64>();
+        let mut s1 = self.sum1 + a.iter().sum::<u64>() % MOD;
+        let mut s2 = (self.sum2 + n * self.sum1 + weighted % MOD) % MOD;
+        s1 %= MOD;
+        for (k, w) in src[grouped..].chunks_exact(4).enumerate() {
+            s1 += u64::from(le32(w, 0));
+            s2 += s1;
+            if MODE != NO_STORE {
+                dst[grouped + 4 * k..grouped + 4 * k + 4].copy_from_slice(w);
+            }
+        }
+        self.sum1 = s1 % MOD;
+        self.sum2 = s2 % MOD;
+    }
+
+    fn fold_blocks<const COPY: bool>(&mut self, dst: &mut [u8], src: &[u8]) {
+        if !COPY {
+            for s in src.chunks(BLOCK_WORDS * 4) {
+                self.fold_block::<NO_STORE>(&mut [], s);
+            }
+            return;
+        }
+        let stream =
+            streaming_available() && src.len() >= STREAMING_BYTES && dst.as_ptr() as usize % 4 == 0;
+        // A head of whole words brings the destination to a 32-byte boundary for streaming.
+        let head = if stream {
+            dst.as_ptr().align_offset(32)
+        } else {
+            0
+        };
+        let (dst_head, dst) = dst.split_at_mut(head);
+        let (src_head, src) = src.split_at(head);
+        self.fold_block::<STORE>(dst_head, src_head);
+        for (d, s) in dst
+            .chunks_mut(BLOCK_WORDS * 4)
+            .zip(src.chunks(BLOCK_WORDS * 4))
+        {
+            if stream {
+                self.fold_block::<STREAM>(d, s);
+            } else {
+                self.fold_block::<STORE>(d, s);
+            }
+        }
+        if stream {
+            finish_streaming();
+        }
+    }
+}
+
+/// Whether streaming stores (AVX2) are available.
+fn streaming_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Orders the streamed stores before any later store.
+fn finish_streaming() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: sfence has no preconditions.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}
+
+/// Per-lane sums `(a, b)` of whole groups of [`LANES`] words (see `fold_block`), copying
+/// them to `dst` as `MODE` says; uses AVX2 where the CPU has it.
+#[inline(always)]
+fn lanes<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LANES], [u64; LANES]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2 (checked just above).
+        return unsafe { lanes_avx2::<MODE>(dst, src) };
+    }
+    {
+        let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
+        for (k, g) in src.chunks_exact(GROUP_BYTES).enumerate() {
+            for l in 0..LANES {
+                a[l] += u64::from(le32(g, 4 * l));
+                b[l] += a[l];
+            }
+            if MODE != NO_STORE {
+                dst[k * GROUP_BYTES..(k + 1) * GROUP_BYTES].copy_from_slice(g);
+            }
+        }
+        (a, b)
+    }
+}
+
+/// [`lanes`] with AVX2 intrinsics: per group, one 32-byte load (and store), two widenings to
+/// four u64 lanes each, four additions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn lanes_avx2<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LANES], [u64; LANES]) {
+    use std::arch::x86_64::*;
+    let (mut a_lo, mut a_hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    let (mut b_lo, mut b_hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    for k in 0..src.len() / GROUP_BYTES {
+        // SAFETY: group k lies inside `src` (and `dst` when copying, same length).
+        unsafe {
+            let v = _mm256_loadu_si256(src.as_ptr().add(k * GROUP_BYTES).cast());
+            let d = dst.as_mut_ptr().add(k * GROUP_BYTES).cast();
+            match MODE {
+                STORE => _mm256_storeu_si256(d, v),
+                STREAM => _mm256_stream_si256(d, v),
+                _ => {}
+            }
+            a_lo = _mm256_add_epi64(a_lo, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
+            a_hi = _mm256_add_epi64(
+                a_hi,
+                _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(v)),
+            );
+        }
+        b_lo = _mm256_add_epi64(b_lo, a_lo);
+        b_hi = _mm256_add_epi64(b_hi, a_hi);
+    }
+    let (mut a, mut b) = ([0u64; LANES], [0u64; LANES]);
+    // SAFETY: each array holds two 32-byte halves.
+    unsafe {
+        _mm256_storeu_si256(a.as_mut_ptr().cast(), a_lo);
+        _mm256_storeu_si256(a.as_mut_ptr().add(4).cast(), a_hi);
+        _mm256_storeu_si256(b.as_mut_ptr().cast(), b_lo);
+        _mm256_storeu_si256(b.as_mut_ptr().add(4).cast(), b_hi);
+    }
+    (a, b)
 }
 
 impl WordFold for Fletcher64 {
     fn fold(&mut self, src: &[u8]) {
-        let (mut s1, mut s2) = (self.sum1, self.sum2);
-        for block in src.chunks(BLOCK_WORDS * 4) {
-            for w in block.chunks_exact(4) {
-                s1 += u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-                s2 += s1;
-            }
-            s1 %= MOD;
-            s2 %= MOD;
-        }
-        self.sum1 = s1;
-        self.sum2 = s2;
+        self.fold_blocks::<false>(&mut [], src);
     }
 
     fn fold_copy(&mut self, dst: &mut [u8], src: &[u8]) {
-        let (mut s1, mut s2) = (self.sum1, self.sum2);
-        for (db, sb) in dst
-            .chunks_mut(BLOCK_WORDS * 4)
-            .zip(src.chunks(BLOCK_WORDS * 4))
-        {
-            for (d, s) in db.chunks_exact_mut(4).zip(sb.chunks_exact(4)) {
-                let w = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
-                s1 += u64::from(w);
-                s2 += s1;
-                d.copy_from_slice(&w.to_le_bytes());
-            }
-            s1 %= MOD;
-            s2 %= MOD;
-        }
-        self.sum1 = s1;
-        self.sum2 = s2;
+        self.fold_blocks::<true>(dst, src);
     }
 
     fn finish(&self, tail: &[u8], _total_bytes: u64) -> u64 {
