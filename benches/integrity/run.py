@@ -89,13 +89,18 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    choice = tune()
+    # The target is for 64 MiB messages, so the tuner is asked about 64 MiB messages (and,
+    # for the record, about the default sizes).
+    choice = tune([64 * 2**20])
+    default_choice = tune()
     local = run_local(args.runs, args.min_sample, args.samples)
     pp = [] if args.skip_pingpong else run_pingpong(args.runs, args.pingpong_sizes, args.modes)
     report = {
         "machine": {"cpu_model": cpu_model(), "cores": os.cpu_count(),
                     "python": platform.python_version()},
-        "tuned": {"algorithm": choice.algorithm, "strategy": choice.strategy},
+        "tuned": {"algorithm": choice.algorithm, "strategy": choice.strategy, "for": "64MiB"},
+        "tuned_default_sizes": {"algorithm": default_choice.algorithm,
+                                "strategy": default_choice.strategy},
         "raw": {"local": local, "pingpong": pp},
         "median": summarise(local, pp),
         "elapsed_s": time.time() - t0,
@@ -103,9 +108,10 @@ def main() -> int:
     (out / "results.json").write_text(json.dumps(report, indent=1))
     med = report["median"]
     memcpy = med["copy_64MiB"]["memcpy/memcpy"]
-    tuned = med["copy_64MiB"][f"{choice.algorithm}/fused"]
-    print(f"tuned: {choice.algorithm} ({choice.strategy}); 64 MiB memcpy {memcpy / 1e9:.2f} GB/s,"
-          f" fused {tuned / 1e9:.2f} GB/s, ratio {tuned / memcpy:.3f}")
+    for label, c in (("tuned for 64 MiB", choice), ("tuned for default sizes", default_choice)):
+        fused = med["copy_64MiB"][f"{c.algorithm}/fused"]
+        print(f"{label}: {c.algorithm} ({c.strategy}); 64 MiB memcpy {memcpy / 1e9:.2f} GB/s,"
+              f" fused {fused / 1e9:.2f} GB/s, ratio {fused / memcpy:.3f}")
     print(f"results in {out / 'results.json'}")
     return 0
 
