@@ -1,17 +1,25 @@
 //! Incremental collision counting: only the routes of messages whose ranks moved change.
 
+use std::sync::Arc;
+
 use super::placement::{Move, Placement};
 use crate::routing::DimensionOrder;
+
+/// The messages and which ranks they touch: fixed for a study, shared by every case's tracker.
+#[derive(Debug)]
+struct Messages {
+    /// `incident[incident_offsets[r]..incident_offsets[r+1]]`: messages sent or received by rank `r`.
+    incident_offsets: Vec<u32>,
+    incident: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
+}
 
 /// Route counts on every directed channel for a fixed set of rank-to-rank messages, kept
 /// up to date as ranks move. The maximum is tracked through a histogram of counts, so
 /// reading it costs O(1) and an update costs O(path length).
 #[derive(Debug, Clone)]
 pub struct CollisionTracker {
-    /// `incident[incident_offsets[r]..incident_offsets[r+1]]`: messages sent or received by rank `r`.
-    incident_offsets: Vec<u32>,
-    incident: Vec<u32>,
-    pairs: Vec<(u32, u32)>,
+    messages: Arc<Messages>,
     load: Vec<u32>,
     histogram: Vec<u32>,
     max: u32,
@@ -47,18 +55,20 @@ impl CollisionTracker {
             }
         }
         let mut t = Self {
-            incident_offsets,
-            incident,
             histogram: vec![0; pairs.len() + 1],
             stamp: vec![0; pairs.len()],
-            pairs,
+            messages: Arc::new(Messages {
+                incident_offsets,
+                incident,
+                pairs,
+            }),
             load: vec![0; num_channels],
             max: 0,
             epoch: 0,
             pending: Vec::new(),
         };
         t.histogram[0] = num_channels as u32;
-        for i in 0..t.pairs.len() {
+        for i in 0..t.messages.pairs.len() {
             t.route(routing, placement, i as u32, true);
         }
         t
@@ -91,8 +101,9 @@ impl CollisionTracker {
         self.pending.clear();
         for m in moves {
             let r = m.rank as usize;
-            for k in self.incident_offsets[r]..self.incident_offsets[r + 1] {
-                let msg = self.incident[k as usize];
+            let m = &*self.messages;
+            for k in m.incident_offsets[r]..m.incident_offsets[r + 1] {
+                let msg = m.incident[k as usize];
                 if self.stamp[msg as usize] != self.epoch {
                     self.stamp[msg as usize] = self.epoch;
                     self.pending.push(msg);
@@ -112,7 +123,7 @@ impl CollisionTracker {
     }
 
     fn route(&mut self, routing: &DimensionOrder, placement: &Placement, msg: u32, add: bool) {
-        let (a, b) = self.pairs[msg as usize];
+        let (a, b) = self.messages.pairs[msg as usize];
         let (src, dst) = (placement.node_of(a), placement.node_of(b));
         let (load, histogram, max) = (&mut self.load, &mut self.histogram, &mut self.max);
         routing.for_each_hop(src, dst, |ch, _| {
