@@ -44,40 +44,29 @@ fn stencil_on_its_own_torus_has_no_collision_and_closed_form_time() {
     )
     .unwrap();
     let routing = DimensionOrder::new(&fabric).unwrap();
-    let messages = Stencil {
-        kind: StencilKind::SevenP,
-        periodic: true,
-    }
-    .messages(&[6, 6, 6], 1e6)
-    .unwrap();
     let placement: Vec<u32> = (0..216).collect();
-    let r = static_load(
-        &fabric,
-        &Faults::none(&fabric),
-        &routing,
-        &placement,
-        &messages,
-    )
-    .unwrap();
+    let exchange = |kind, size_bytes| {
+        let messages = Stencil {
+            kind,
+            periodic: true,
+        }
+        .messages(&[6, 6, 6], size_bytes)
+        .unwrap();
+        static_load(
+            &fabric,
+            &Faults::none(&fabric),
+            &routing,
+            &placement,
+            &messages,
+        )
+        .unwrap()
+    };
+    let r = exchange(StencilKind::SevenP, 1e6);
     assert_eq!(r.max_routes, 1);
     assert_eq!(r.total_hops, 6 * 216);
     // One message per channel: 1 MB at 1 GB/s plus one hop of 1 us.
     assert!((r.phase_time_s - (1e-3 + 1e-6)).abs() < 1e-12);
-    // A 9-point stencil's diagonal messages share channels with the face messages: 27P on a
-    // 3D torus puts 9 routes on the busiest channel (1 face + 4 edge + 4 corner messages).
-    let messages = Stencil {
-        kind: StencilKind::TwentySevenP,
-        periodic: true,
-    }
-    .messages(&[6, 6, 6], 1.0)
-    .unwrap();
-    let r = static_load(
-        &fabric,
-        &Faults::none(&fabric),
-        &routing,
-        &placement,
-        &messages,
-    )
-    .unwrap();
-    assert_eq!(r.max_routes, 9);
+    // A 27-point stencil's edge and corner messages share channels with the face messages:
+    // 9 routes on the busiest channel (1 face + 4 edge + 4 corner messages leave that way).
+    assert_eq!(exchange(StencilKind::TwentySevenP, 1.0).max_routes, 9);
 }

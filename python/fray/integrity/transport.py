@@ -90,6 +90,17 @@ class _Base:
             raise SpecError(f"message: {n} bytes is larger than max_message_bytes "
                             f"({self.max_message_bytes})")
 
+    def _start_send(self, buf: Any, dest: int) -> tuple[memoryview, int, int]:
+        """Views ``buf``, checks its size and numbers the message to ``dest``: ``(view,
+        length in bytes, sequence number)``."""
+        src = _bytes_view(buf, "buf")
+        n = src.nbytes
+        self._check_size(n)
+        seq = self._send_seq.get(dest, 0)
+        self._send_seq[dest] = seq + 1
+        self.stats["messages"] += 1
+        return src, n, seq
+
     def _inject(self, buf: Any, stream: int) -> int:
         if self.ber <= 0.0:
             return 0
@@ -154,12 +165,7 @@ class CheckedComm(_Base):
     # ---------------------------------------------------------------- sending
     def send(self, buf: Any, dest: int, tag: int = 0) -> None:
         """Sends ``buf`` (any contiguous bytes-like object); returns when ``dest`` has verified it."""
-        src = _bytes_view(buf, "buf")
-        n = src.nbytes
-        self._check_size(n)
-        seq = self._send_seq.get(dest, 0)
-        self._send_seq[dest] = seq + 1
-        self.stats["messages"] += 1
+        src, n, seq = self._start_send(buf, dest)
         if n <= self.eager_threshold_bytes:
             self._send_eager(src, n, dest, tag, seq)
         else:
@@ -333,12 +339,7 @@ class NaiveComm(_Base):
 
     def send(self, buf: Any, dest: int, tag: int = 0) -> None:
         """Sends ``buf``; returns when ``dest`` has verified it."""
-        src = _bytes_view(buf, "buf")
-        n = src.nbytes
-        self._check_size(n)
-        seq = self._send_seq.get(dest, 0)
-        self._send_seq[dest] = seq + 1
-        self.stats["messages"] += 1
+        src, n, seq = self._start_send(buf, dest)
         c = _fray.integrity_checksum(src, self.algorithm, 0)
         _fray.integrity_write_header(self._header, self.algorithm, seq, n, c)
         for attempt in range(self.max_retries + 1):
