@@ -122,9 +122,8 @@ pub fn measure(
     let mut src = vec![0u8; size_bytes];
     rng_for(0x5eed, size_bytes as u64).fill_bytes(&mut src);
     let mut dst = vec![0u8; size_bytes];
-    // Warm up (page faults, caches) and calibrate the repeat count.
-    let mut reps: u64 = 1;
-    loop {
+    // Wall time of `reps` back-to-back operations.
+    let mut time_reps = |reps: u64| {
         let t0 = Instant::now();
         for _ in 0..reps {
             std::hint::black_box(run_once(
@@ -134,7 +133,12 @@ pub fn measure(
                 std::hint::black_box(&src),
             ));
         }
-        let dt = t0.elapsed();
+        t0.elapsed()
+    };
+    // Warm up (page faults, caches) and calibrate the repeat count.
+    let mut reps: u64 = 1;
+    loop {
+        let dt = time_reps(reps);
         if dt >= Duration::from_secs_f64(cfg.min_sample_s / 4.0) || reps >= 1 << 30 {
             let per = dt.as_secs_f64() / reps as f64;
             reps = ((cfg.min_sample_s / per.max(1e-12)).ceil() as u64).max(1);
@@ -142,19 +146,9 @@ pub fn measure(
         }
         reps *= 4;
     }
-    let mut samples_s = Vec::with_capacity(cfg.samples);
-    for _ in 0..cfg.samples {
-        let t0 = Instant::now();
-        for _ in 0..reps {
-            std::hint::black_box(run_once(
-                op,
-                algorithm,
-                &mut dst,
-                std::hint::black_box(&src),
-            ));
-        }
-        samples_s.push(t0.elapsed().as_secs_f64() / reps as f64);
-    }
+    let samples_s: Vec<f64> = (0..cfg.samples)
+        .map(|_| time_reps(reps).as_secs_f64() / reps as f64)
+        .collect();
     let median_s = median(&samples_s);
     Ok(Measurement {
         algorithm,

@@ -107,3 +107,19 @@ fn unknown_algorithm_names_the_field() {
         assert_eq!(Algorithm::from_id(a.id()), Some(a));
     }
 }
+
+#[test]
+fn adler32_seed_halves_are_reduced_on_every_path() {
+    // 65521 is not a reduced Adler-32 half: it stands for 0, on the empty buffer too.
+    for seed in [65_521u64, 65_521 << 16, (65_530 << 16) | 65_535] {
+        for len in [0usize, 1, 7] {
+            let src = vec![3u8; len];
+            let mut dst = vec![0u8; len];
+            assert_eq!(
+                copy_checksum(&mut dst, &src, Algorithm::Adler32, seed).unwrap(),
+                checksum(&src, Algorithm::Adler32, seed),
+                "seed {seed:#x}, {len} bytes"
+            );
+        }
+    }
+}

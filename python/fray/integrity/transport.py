@@ -101,6 +101,21 @@ class _Base:
         self.stats["messages"] += 1
         return src, n, seq
 
+    def _send_until_verified(self, send: Any, dest: int, tag: int, seq: int) -> None:
+        """Calls ``send()`` until ``dest`` answers OK: a NACK resends (up to ``max_retries``
+        times), an ABORT raises the receiver's reason."""
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                self.stats["resent"] += 1
+            send()
+            code, detail, _ = self._recv_verdict(dest, tag)
+            if code == OK:
+                return
+            if code == ABORT:
+                raise self._abort(detail, dest)
+        raise IntegrityError(f"message {seq} to rank {dest}: still corrupted after "
+                             f"{self.max_retries} retries")
+
     def _inject(self, buf: Any, stream: int) -> int:
         if self.ber <= 0.0:
             return 0
@@ -175,17 +190,8 @@ class CheckedComm(_Base):
         frame = self._eager_out[:HEADER + n]
         _fray.integrity_encode_chunk(frame, src, self.algorithm, seq, 0, 1, 0, n)
         wire = self._wire(tag, KIND_FIRST)
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                self.stats["resent"] += 1
-            self.comm.Send(frame, dest=dest, tag=wire)
-            code, detail, _ = self._recv_verdict(dest, tag)
-            if code == OK:
-                return
-            if code == ABORT:
-                raise self._abort(detail, dest)
-        raise IntegrityError(f"message {seq} to rank {dest}: still corrupted after "
-                             f"{self.max_retries} retries")
+        self._send_until_verified(lambda: self.comm.Send(frame, dest=dest, tag=wire),
+                                  dest, tag, seq)
 
     def _send_pipelined(self, src: memoryview, n: int, dest: int, tag: int, seq: int) -> None:
         # The request-to-send announces the length; the chunks follow at once (MPI queues
@@ -342,18 +348,11 @@ class NaiveComm(_Base):
         src, n, seq = self._start_send(buf, dest)
         c = _fray.integrity_checksum(src, self.algorithm, 0)
         _fray.integrity_write_header(self._header, self.algorithm, seq, n, c)
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                self.stats["resent"] += 1
+        def send_whole() -> None:
             self.comm.Send(self._header, dest=dest, tag=self._wire(tag, KIND_FIRST))
             self.comm.Send(src, dest=dest, tag=self._wire(tag, KIND_CHUNK))
-            code, detail, _ = self._recv_verdict(dest, tag)
-            if code == OK:
-                return
-            if code == ABORT:
-                raise self._abort(detail, dest)
-        raise IntegrityError(f"message {seq} to rank {dest}: still corrupted after "
-                             f"{self.max_retries} retries")
+
+        self._send_until_verified(send_whole, dest, tag, seq)
 
     def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
         """Receives into ``buf``; returns the message length in bytes."""

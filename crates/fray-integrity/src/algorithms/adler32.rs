@@ -18,8 +18,11 @@ pub(crate) struct Adler32 {
 
 impl Adler32 {
     /// A fresh state; `seed` is the value to continue from (0 means the standard start 1).
+    /// Both 16-bit halves are reduced modulo 65521, as every Adler-32 value is, so that the
+    /// checksum and the fused copy agree even on an empty buffer.
     pub(crate) fn new(seed: u64) -> Self {
-        let start = if seed == 0 { 1 } else { seed as u32 };
+        let raw = if seed == 0 { 1 } else { seed as u32 };
+        let start = (((raw >> 16) % BASE) << 16) | ((raw & 0xFFFF) % BASE);
         Adler32 {
             state: adler2::Adler32::from_checksum(start),
         }
