@@ -103,54 +103,15 @@ impl SpareStudy {
             "unrecoverable",
             rows.iter().map(|r| r.unrecoverable).collect::<Vec<_>>(),
         )?;
-        let defined = |r: &fray_core::spares::CurveRow, v: f64| {
-            if r.recovered() > 0 {
-                Some(v)
-            } else {
-                None
-            }
+        let column = |f: &dyn Fn(&fray_core::spares::CurveRow) -> Option<f64>| {
+            rows.iter().map(f).collect::<Vec<_>>()
         };
-        out.set_item(
-            "best",
-            rows.iter()
-                .map(|r| defined(r, f64::from(r.best)))
-                .collect::<Vec<_>>(),
-        )?;
-        out.set_item(
-            "mean",
-            rows.iter()
-                .map(|r| defined(r, r.mean()))
-                .collect::<Vec<_>>(),
-        )?;
-        out.set_item(
-            "worst",
-            rows.iter()
-                .map(|r| defined(r, f64::from(r.worst)))
-                .collect::<Vec<_>>(),
-        )?;
+        out.set_item("best", column(&|r| r.best_collisions().map(f64::from)))?;
+        out.set_item("mean", column(&|r| r.mean_collisions()))?;
+        out.set_item("worst", column(&|r| r.worst_collisions().map(f64::from)))?;
         for k in 0..self.degrees {
-            let rate: Vec<Option<f64>> = rows
-                .iter()
-                .map(|r| {
-                    if r.failures == 0 {
-                        None
-                    } else {
-                        defined(r, r.rate(k))
-                    }
-                })
-                .collect();
-            out.set_item(format!("rate_{k}D"), rate)?;
-            let cum: Vec<Option<f64>> = rows
-                .iter()
-                .map(|r| {
-                    if r.failures == 0 {
-                        None
-                    } else {
-                        defined(r, r.cumulative_rate(k))
-                    }
-                })
-                .collect();
-            out.set_item(format!("cumrate_{k}D"), cum)?;
+            out.set_item(format!("rate_{k}D"), column(&|r| r.rate(k)))?;
+            out.set_item(format!("cumrate_{k}D"), column(&|r| r.cumulative_rate(k)))?;
         }
         Ok(out)
     }

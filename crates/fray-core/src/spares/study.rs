@@ -127,21 +127,38 @@ impl CurveRow {
         self.cases - self.unrecoverable
     }
 
-    /// Mean collisions over the recovered cases (NaN when none).
-    pub fn mean(&self) -> f64 {
-        self.sum as f64 / self.recovered() as f64
+    /// `value` when some case was recovered, else `None` (nothing to summarise).
+    fn over_recovered<T>(&self, value: impl FnOnce() -> T) -> Option<T> {
+        (self.recovered() > 0).then(value)
+    }
+
+    /// Fewest collisions over the recovered cases.
+    pub fn best_collisions(&self) -> Option<u32> {
+        self.over_recovered(|| self.best)
+    }
+
+    /// Most collisions over the recovered cases.
+    pub fn worst_collisions(&self) -> Option<u32> {
+        self.over_recovered(|| self.worst)
+    }
+
+    /// Mean collisions over the recovered cases.
+    pub fn mean_collisions(&self) -> Option<f64> {
+        self.over_recovered(|| self.sum as f64 / self.recovered() as f64)
     }
 
     /// Share of the recovered cases whose last substitution used degree `k` (the paper's
-    /// selection rate, Figure 14).
-    pub fn rate(&self, k: usize) -> f64 {
-        self.last_degree[k] as f64 / self.recovered() as f64
+    /// selection rate, Figure 14); `None` for the fault-free row.
+    pub fn rate(&self, k: usize) -> Option<f64> {
+        let made = self.failures > 0 && self.recovered() > 0;
+        made.then(|| self.last_degree[k] as f64 / self.recovered() as f64)
     }
 
     /// Share of degree `k` among all substitutions of the recovered cases (the paper's
-    /// accumulated selection rate, Figure 15).
-    pub fn cumulative_rate(&self, k: usize) -> f64 {
-        self.all_degrees[k] as f64 / self.all_degrees.iter().sum::<u64>() as f64
+    /// accumulated selection rate, Figure 15); `None` for the fault-free row.
+    pub fn cumulative_rate(&self, k: usize) -> Option<f64> {
+        let made = self.failures > 0 && self.recovered() > 0;
+        made.then(|| self.all_degrees[k] as f64 / self.all_degrees.iter().sum::<u64>() as f64)
     }
 
     fn record(&mut self, collisions: u32, last: usize, counts: &[u64]) {

@@ -24,6 +24,6 @@ pub fn exhaustive(fabric: &str, alloc: &str, method: &str, max_failures: usize) 
 pub fn worst_and_unrecoverable(s: &Study) -> Vec<(u32, u64)> {
     s.curve().rows[1..]
         .iter()
-        .map(|r| (if r.recovered() > 0 { r.worst } else { 0 }, r.unrecoverable))
+        .map(|r| (r.worst_collisions().unwrap_or(0), r.unrecoverable))
         .collect()
 }
