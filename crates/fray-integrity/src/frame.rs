@@ -16,8 +16,8 @@
 //! | 32..40 | chunk payload length (bytes) |
 //! | 40..48 | message length (bytes) |
 //! | 48..56 | payload checksum |
-//! | 56..60 | CRC-32C of bytes 0..56 |
-//! | 60..64 | reserved, must be 0 |
+//! | 56..60 | message tag |
+//! | 60..64 | CRC-32C of bytes 0..60 |
 //!
 //! The payload checksum is computed inside the copy into the frame ([`encode_chunk`]) and
 //! verified inside the copy out of it ([`verify_copy_out`]); the header has its own CRC-32C,
@@ -33,7 +33,7 @@ pub const HEADER_BYTES: usize = 64;
 pub const RTS_BYTES: usize = 32;
 const MAGIC: u32 = u32::from_le_bytes(*b"FRAY");
 const RTS_MAGIC: u32 = u32::from_le_bytes(*b"FRTS");
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 
 /// The fields of a chunk header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +54,8 @@ pub struct ChunkHeader {
     pub message_bytes: u64,
     /// Checksum of the payload.
     pub checksum: u64,
+    /// Tag of the message, as the application gave it.
+    pub tag: u32,
 }
 
 fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
@@ -95,8 +97,9 @@ impl ChunkHeader {
         put(h, 32, &self.length_bytes.to_le_bytes());
         put(h, 40, &self.message_bytes.to_le_bytes());
         put(h, 48, &self.checksum.to_le_bytes());
-        let crc = crc32c::crc32c(&h[..56]);
-        put(h, 56, &crc.to_le_bytes());
+        put(h, 56, &self.tag.to_le_bytes());
+        let crc = crc32c::crc32c(&h[..60]);
+        put(h, 60, &crc.to_le_bytes());
         Ok(())
     }
 
@@ -112,11 +115,8 @@ impl ChunkHeader {
         if get32(h, 0) != MAGIC {
             return Err(bad("wrong magic"));
         }
-        if crc32c::crc32c(&h[..56]) != get32(h, 56) {
+        if crc32c::crc32c(&h[..60]) != get32(h, 60) {
             return Err(bad("header checksum mismatch"));
-        }
-        if get32(h, 60) != 0 {
-            return Err(bad("reserved header bytes are not zero"));
         }
         if h[4] != VERSION {
             return Err(bad(format!("unknown version {}", h[4])));
@@ -132,6 +132,7 @@ impl ChunkHeader {
             length_bytes: get64(h, 32),
             message_bytes: get64(h, 40),
             checksum: get64(h, 48),
+            tag: get32(h, 56),
         })
     }
 }

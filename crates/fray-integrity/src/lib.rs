@@ -41,6 +41,7 @@ pub mod measure;
 pub mod model;
 pub mod pipeline;
 pub mod quality;
+pub mod ring;
 pub mod tune;
 mod words;
 

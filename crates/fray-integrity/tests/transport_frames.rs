@@ -15,6 +15,7 @@ fn header(a: Algorithm) -> ChunkHeader {
         length_bytes: 0,
         message_bytes: 400,
         checksum: 0,
+        tag: 9,
     }
 }
 

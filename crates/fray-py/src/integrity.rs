@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod buffers;
 mod checksums;
+mod rings;
 mod study;
 mod transport;
 
@@ -15,5 +16,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     checksums::register(m)?;
     study::register(m)?;
     transport::register(m)?;
+    rings::register(m)?;
     Ok(())
 }

@@ -1,20 +1,26 @@
 """A checked message transport over an mpi4py communicator.
 
-``CheckedComm.send`` copies the message into its send buffer with the checksum computed inside
-the copy, and carries the checksum in a 64-byte header (itself protected by a CRC-32C). The
-receiver verifies inside its copy out of the receive buffer. A damaged frame is reported to the
-sender, which resends it from its copy, so ``recv`` returns intact data or raises
-``IntegrityError``. Messages up to ``eager_threshold_bytes`` travel as one frame; larger ones
-announce their length with a 32-byte request-to-send and follow at once as a pipeline of
-chunks whose sizes grow geometrically, so that checksums overlap the transfer of earlier
-chunks.
+``CheckedComm.send`` copies the message with the checksum computed inside the copy and carries
+the checksum in a 64-byte header (itself protected by a CRC-32C); the receiver verifies inside
+its copy out. A damaged chunk is reported to the sender, which copies it again from the user's
+buffer, so ``recv`` returns intact data or raises ``IntegrityError``. ``send`` returns once the
+receiver has verified every byte (synchronous mode, like ``MPI_Ssend``).
 
-``send`` returns once the receiver has verified every byte (synchronous mode, like
-``MPI_Ssend``): the cost is one small reply per message.
+Two paths carry the frames:
 
-``ber`` injects bit flips into received frames before verification, to prove detection and
-retransmission. ``NaiveComm`` (checksum, send, checksum) and ``PlainComm`` (no checksum) have
-the same interface, for comparison.
+* ``shared-memory`` (ranks on one node): a ring of frames per pair of ranks in an MPI
+  shared-memory window. The sender's copy into the ring and the receiver's copy out of it are
+  the two copies any shared-memory transport makes; the checksums ride inside them (the
+  paper's point), and chunks whose sizes grow geometrically let the receiver copy out while the
+  sender still copies in. Messages between two ranks are received in the order sent.
+* ``mpi`` (any placement): frames travel as MPI messages. Messages up to
+  ``eager_threshold_bytes`` go as one frame; larger ones announce their length with a 32-byte
+  request-to-send and follow at once as a pipeline of chunks.
+
+``path="auto"`` takes the shared-memory path when every rank of the communicator is on one
+node. ``ber`` injects bit flips into arriving frames before verification, to prove detection
+and retransmission. ``NaiveComm`` (checksum, send, checksum) and ``PlainComm`` (no checksum)
+have the same interface, for comparison.
 """
 
 from __future__ import annotations
@@ -150,9 +156,9 @@ class CheckedComm(_Base):
     ``comm`` must create one). ``algorithm`` is a checksum name or ``"auto"`` (the tuned choice,
     agreed by all ranks)."""
 
-    def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *,
+    def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *, path: str = "auto",
                  eager_threshold_bytes: int = 16 * 1024, first_chunk_bytes: int = 64 * 1024,
-                 ratio: float = 2.0, max_chunk_bytes: int = 256 * 1024,
+                 ratio: float = 2.0, max_chunk_bytes: int = 256 * 1024, ring_slots: int = 8,
                  max_message_bytes: int = 1 << 30, max_retries: int = 8, ber: float = 0.0,
                  seed: int = 0) -> None:
         super().__init__(comm, max_message_bytes=max_message_bytes, max_retries=max_retries,
@@ -172,14 +178,69 @@ class CheckedComm(_Base):
         self.eager_threshold_bytes = eager_threshold_bytes
         self.plan = (first_chunk_bytes, ratio, max_chunk_bytes, 64)
         _fray.integrity_chunk_plan(1, *self.plan)  # validates the plan, naming the bad field
+        self.path = self._choose_path(path)
+        self._rings: Any = None
+        self._window: MPI.Win | None = None
+        if self.path == "shared-memory":
+            self._open_rings(ring_slots)
         self._eager_out = np.empty(HEADER + eager_threshold_bytes, dtype=np.uint8)
         self._eager_in = np.empty(HEADER + eager_threshold_bytes, dtype=np.uint8)
         self._stage_out = np.empty(0, dtype=np.uint8)
         self._stage_in = np.empty(0, dtype=np.uint8)
 
+    def _choose_path(self, path: str) -> str:
+        node = self.comm.Split_type(MPI.COMM_TYPE_SHARED)
+        one_node = node.Get_size() == self.comm.Get_size()
+        node.Free()
+        if path == "auto":
+            return "shared-memory" if one_node and self.comm.Get_size() > 1 else "mpi"
+        if path == "shared-memory" and not one_node:
+            raise SpecError("path: shared-memory needs every rank on one node")
+        if path not in ("shared-memory", "mpi"):
+            raise SpecError(f"path: expected auto, shared-memory or mpi, got {path!r}")
+        return path
+
+    def _open_rings(self, slots: int) -> None:
+        """Allocates one ring per ordered pair of ranks in a shared window (collective)."""
+        size, rank = self.comm.Get_size(), self.rank
+        first, ratio, slot_bytes, _ = self.plan
+        ring = _fray.SharedMemoryRings.region_bytes(slots, slot_bytes)
+        info = MPI.Info.Create()
+        info.Set("alloc_shared_noncontig", "true")
+        self._window = MPI.Win.Allocate_shared(ring * (size - 1), 1, info=info, comm=self.comm)
+        info.Free()
+
+        def region(owner: int, peer: int) -> np.ndarray:
+            mem = np.frombuffer(self._window.Shared_query(owner)[0], dtype=np.uint8)
+            k = peer if peer < owner else peer - 1
+            return mem[k * ring:(k + 1) * ring]
+
+        np.frombuffer(self._window.Shared_query(rank)[0], dtype=np.uint8)[:] = 0
+        self.comm.Barrier()
+        peers = [p for p in range(size) if p != rank]
+        self._rings = _fray.SharedMemoryRings(
+            rank, [(p, region(rank, p)) for p in peers], [(p, region(p, rank)) for p in peers],
+            slots=slots, slot_bytes=slot_bytes, algorithm=self.algorithm,
+            first_chunk_bytes=first, ratio=ratio, max_retries=self.max_retries,
+            max_message_bytes=self.max_message_bytes, ber=self.ber, seed=self.seed)
+
+    def free(self) -> None:
+        """Frees the rings, the shared window and the private communicator (collective)."""
+        self._rings = None
+        if self._window is not None:
+            self._window.Free()
+            self._window = None
+        super().free()
+
     # ---------------------------------------------------------------- sending
     def send(self, buf: Any, dest: int, tag: int = 0) -> None:
         """Sends ``buf`` (any contiguous bytes-like object); returns when ``dest`` has verified it."""
+        if self._rings is not None:
+            self._wire(tag, 0)  # validates the tag
+            _, resent = self._rings.send(buf, dest, tag)
+            self.stats["messages"] += 1
+            self.stats["resent"] += resent
+            return
         src, n, seq = self._start_send(buf, dest)
         if n <= self.eager_threshold_bytes:
             self._send_eager(src, n, dest, tag, seq)
@@ -188,7 +249,7 @@ class CheckedComm(_Base):
 
     def _send_eager(self, src: memoryview, n: int, dest: int, tag: int, seq: int) -> None:
         frame = self._eager_out[:HEADER + n]
-        _fray.integrity_encode_chunk(frame, src, self.algorithm, seq, 0, 1, 0, n)
+        _fray.integrity_encode_chunk(frame, src, self.algorithm, seq, 0, 1, 0, n, tag)
         wire = self._wire(tag, KIND_FIRST)
         self._send_until_verified(lambda: self.comm.Send(frame, dest=dest, tag=wire),
                                   dest, tag, seq)
@@ -208,7 +269,7 @@ class CheckedComm(_Base):
         for i, c in enumerate(chunks):
             frame = self._stage_out[pos:pos + HEADER + c]
             _fray.integrity_encode_chunk(frame, src[off:off + c], self.algorithm, seq, i,
-                                         len(chunks), off, n)
+                                         len(chunks), off, n, tag)
             reqs.append(self.comm.Isend(frame, dest=dest, tag=wire))
             frames.append(frame)
             off += c
@@ -238,6 +299,14 @@ class CheckedComm(_Base):
     def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
         """Receives into ``buf`` (writable, contiguous); returns the message length in bytes.
         ``buf`` holds intact data, or ``IntegrityError`` is raised."""
+        if self._rings is not None:
+            self._wire(tag, 0)
+            _, n, corrupted, injected = self._rings.recv(
+                buf, None if source == MPI.ANY_SOURCE else source, tag)
+            self.stats["messages"] += 1
+            self.stats["corrupted"] += corrupted
+            self.stats["injected_bits"] += injected
+            return n
         dst = _bytes_view(buf, "buf", writable=True)
         first = self._wire(tag, KIND_FIRST)
         st = MPI.Status()
@@ -347,7 +416,7 @@ class NaiveComm(_Base):
         """Sends ``buf``; returns when ``dest`` has verified it."""
         src, n, seq = self._start_send(buf, dest)
         c = _fray.integrity_checksum(src, self.algorithm, 0)
-        _fray.integrity_write_header(self._header, self.algorithm, seq, n, c)
+        _fray.integrity_write_header(self._header, self.algorithm, seq, n, c, tag)
         def send_whole() -> None:
             self.comm.Send(self._header, dest=dest, tag=self._wire(tag, KIND_FIRST))
             self.comm.Send(src, dest=dest, tag=self._wire(tag, KIND_CHUNK))

@@ -129,6 +129,16 @@ impl Bytes {
 }
 
 impl Raw {
+    /// Address of the first byte.
+    pub fn addr(self) -> usize {
+        self.addr
+    }
+
+    /// Length in bytes.
+    pub fn len(self) -> usize {
+        self.len
+    }
+
     /// The bytes.
     ///
     /// # Safety

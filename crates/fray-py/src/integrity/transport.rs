@@ -26,6 +26,7 @@ fn integrity_encode_chunk(
     chunk_count: u32,
     offset_bytes: u64,
     message_bytes: u64,
+    tag: u32,
 ) -> PyResult<u64> {
     let header = ChunkHeader {
         algorithm: self::algorithm(algorithm)?,
@@ -36,6 +37,7 @@ fn integrity_encode_chunk(
         length_bytes: 0,
         message_bytes,
         checksum: 0,
+        tag,
     };
     let o = Bytes::writable(out, "out")?;
     let p = Bytes::readable(payload, "payload")?;
@@ -85,6 +87,7 @@ fn integrity_write_header(
     seq: u64,
     message_bytes: u64,
     checksum: u64,
+    tag: u32,
 ) -> PyResult<()> {
     let o = Bytes::writable(out, "out")?;
     let h = ChunkHeader {
@@ -96,6 +99,7 @@ fn integrity_write_header(
         length_bytes: message_bytes,
         message_bytes,
         checksum,
+        tag,
     };
     // SAFETY: the export lives until the end; `out` writable.
     h.write(unsafe { o.raw().slice_mut() })

@@ -1,0 +1,731 @@
+//! A checked channel through shared memory: the node-local path of the checked transport.
+//!
+//! Two processes on one node share a region (an MPI shared-memory window, or any mapping both
+//! can see). One [`RingSender`] and one [`RingReceiver`] use it as a ring of `slots` frames,
+//! each a 64-byte [`ChunkHeader`] and up to `slot_payload_bytes` of payload. The sender copies
+//! each chunk of the user's message into a free slot with the checksum computed inside the copy
+//! and publishes it; the receiver copies it out into the user's buffer, verifying inside that
+//! copy, and answers with a verdict. These two copies are the ones any shared-memory transport
+//! makes; the checksums ride inside them, which is the paper's point.
+//!
+//! A damaged chunk is answered with a NACK and the sender copies it again from the user's
+//! buffer (which it keeps until every chunk is verified: `send` is synchronous), so the
+//! receiver gets intact data or an error, never damaged data. Chunk sizes follow a
+//! [`ChunkPlan`] (geometric growth), so the receiver starts copying out while the sender is
+//! still copying in.
+//!
+//! Region layout, for each slot `i` at `i * slot_stride`:
+//!
+//! | bytes | content |
+//! |-------|---------|
+//! | 0..8 | `full`: 0, or `g + 1` once chunk number `g` is published (written by the sender) |
+//! | 64..72 | `verdict`: 0, or `(g + 1) << 2 \| code` (written by the receiver) |
+//! | 128.. | the frame: header, then payload |
+//!
+//! `g` counts chunks over the life of the ring; chunk `g` lives in slot `g % slots`. The
+//! region must be zeroed before either end is built.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::algorithm::Algorithm;
+use crate::error::IntegrityError;
+use crate::frame::{encode_chunk, verify_copy_out, ChunkHeader, Verdict, HEADER_BYTES};
+use crate::inject::{inject_ber, rng_for};
+use crate::pipeline::ChunkPlan;
+
+const LINE: usize = 64;
+const FRAME_OFFSET: usize = 2 * LINE;
+const OK: u64 = 0;
+const NACK: u64 = 1;
+const ABORT_TOO_LARGE: u64 = 2;
+const ABORT_RETRIES: u64 = 3;
+/// Busy-wait iterations before a waiting end starts yielding its core.
+const SPINS_BEFORE_YIELD: u32 = 1 << 14;
+/// Yields between two calls of the caller's "keep waiting?" hook.
+const YIELDS_PER_CHECK: u32 = 1 << 10;
+
+/// Shape of a ring: number of slots and the largest payload of one slot (bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RingGeometry {
+    /// Number of frames in flight at most (at least 2).
+    pub slots: usize,
+    /// Largest chunk payload a slot holds (bytes, a multiple of 64).
+    pub slot_payload_bytes: usize,
+}
+
+impl RingGeometry {
+    /// Checks the geometry; names the bad field.
+    pub fn validate(&self) -> Result<(), IntegrityError> {
+        if self.slots < 2 {
+            return Err(IntegrityError::invalid(
+                "slots",
+                "a ring needs at least 2 slots",
+            ));
+        }
+        if self.slot_payload_bytes == 0 || self.slot_payload_bytes % LINE != 0 {
+            return Err(IntegrityError::invalid(
+                "slot_bytes",
+                format!(
+                    "must be a positive multiple of {LINE} bytes, got {}",
+                    self.slot_payload_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Distance between two slots (bytes).
+    pub fn slot_stride(&self) -> usize {
+        FRAME_OFFSET + HEADER_BYTES + self.slot_payload_bytes
+    }
+
+    /// Bytes of shared memory one ring needs.
+    pub fn region_bytes(&self) -> usize {
+        self.slots * self.slot_stride()
+    }
+}
+
+/// Why a receive did not deliver a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RingError {
+    /// The message is larger than the receive buffer (both lengths in bytes); it was drained.
+    TooLarge {
+        /// Length of the message (bytes).
+        message_bytes: u64,
+        /// Length of the receive buffer (bytes), when this end knows it.
+        capacity_bytes: Option<u64>,
+    },
+    /// A chunk stayed damaged after `max_retries` resends; the message was drained.
+    Retries {
+        /// Sequence number of the message.
+        seq: u64,
+    },
+    /// The next message carries another tag than the receiver asked for; nothing was consumed.
+    TagMismatch {
+        /// Tag the receiver asked for.
+        expected: u32,
+        /// Tag of the next message.
+        got: u32,
+    },
+    /// The frames contradict the protocol (a bug, or memory damaged outside the frames): the
+    /// ring can no longer be used.
+    Protocol(String),
+    /// The caller's hook asked to stop waiting (e.g. a signal): the ring can no longer be used.
+    Interrupted,
+    /// Bad arguments (message too long for the plan, wrong region size).
+    Invalid(IntegrityError),
+}
+
+impl std::fmt::Display for RingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RingError::TooLarge {
+                message_bytes,
+                capacity_bytes: Some(c),
+            } => write!(
+                f,
+                "the message has {message_bytes} bytes, the receive buffer holds {c}"
+            ),
+            RingError::TooLarge {
+                message_bytes,
+                capacity_bytes: None,
+            } => write!(
+                f,
+                "the receiver refused the message of {message_bytes} bytes: its buffer is smaller"
+            ),
+            RingError::Retries { seq } => {
+                write!(f, "message {seq} stayed corrupted after every retry")
+            }
+            RingError::TagMismatch { expected, got } => write!(
+                f,
+                "the next message has tag {got}, not {expected} (on the shared-memory path \
+                 messages between two ranks are received in the order they were sent)"
+            ),
+            RingError::Protocol(why) => write!(f, "protocol error: {why}"),
+            RingError::Interrupted => write!(f, "interrupted while waiting"),
+            RingError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RingError {}
+
+impl From<IntegrityError> for RingError {
+    fn from(e: IntegrityError) -> Self {
+        RingError::Invalid(e)
+    }
+}
+
+/// What one message cost, for statistics.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Transfer {
+    /// Length of the message (bytes).
+    pub message_bytes: u64,
+    /// Chunks published, first attempts only.
+    pub chunks: u64,
+    /// Chunks found damaged by the receiver (each one was resent).
+    pub corrupted: u64,
+    /// Bits flipped by fault injection on the way.
+    pub injected_bits: u64,
+}
+
+/// Fault injection at the receiver: each bit of each arriving frame flips with probability
+/// `ber`, from the RNG of `(seed, stream)`; the stream is unique per chunk and attempt.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Injection {
+    /// Bit error rate (probability per bit, 0 for none).
+    pub ber: f64,
+    /// Seed of the run.
+    pub seed: u64,
+    /// Distinguishes this ring from others of the same run.
+    pub ring_id: u64,
+}
+
+/// The shared region seen by one end.
+struct Region {
+    base: *mut u8,
+    geometry: RingGeometry,
+}
+
+impl Region {
+    /// # Safety
+    /// `base..base + len` must stay mapped and shared with the other end only, for the life of
+    /// the end built on it.
+    unsafe fn new(
+        base: *mut u8,
+        len: usize,
+        geometry: RingGeometry,
+    ) -> Result<Self, IntegrityError> {
+        geometry.validate()?;
+        if len < geometry.region_bytes() {
+            return Err(IntegrityError::invalid(
+                "region",
+                format!(
+                    "holds {len} bytes, the ring needs {}",
+                    geometry.region_bytes()
+                ),
+            ));
+        }
+        if (base as usize) % LINE != 0 {
+            return Err(IntegrityError::invalid(
+                "region",
+                "must be aligned to 64 bytes",
+            ));
+        }
+        Ok(Region { base, geometry })
+    }
+
+    fn slot(&self, g: u64) -> *mut u8 {
+        let i = (g % self.geometry.slots as u64) as usize;
+        // SAFETY: i < slots, and the region holds slots * stride bytes.
+        unsafe { self.base.add(i * self.geometry.slot_stride()) }
+    }
+
+    fn full(&self, g: u64) -> &AtomicU64 {
+        // SAFETY: 64-byte aligned word inside the region, accessed only atomically.
+        unsafe { &*(self.slot(g) as *const AtomicU64) }
+    }
+
+    fn verdict(&self, g: u64) -> &AtomicU64 {
+        // SAFETY: as for `full`.
+        unsafe { &*(self.slot(g).add(LINE) as *const AtomicU64) }
+    }
+
+    /// The frame area of chunk `g`'s slot.
+    ///
+    /// # Safety
+    /// The caller must own the slot under the protocol (sender before publishing, receiver
+    /// after seeing it published and before answering).
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn frame(&self, g: u64, payload_bytes: usize) -> &mut [u8] {
+        std::slice::from_raw_parts_mut(self.slot(g).add(FRAME_OFFSET), HEADER_BYTES + payload_bytes)
+    }
+}
+
+/// Waits until `ready()` holds: spins, then yields the core, asking `keep_waiting` now and
+/// then whether to go on.
+fn wait_until(
+    mut ready: impl FnMut() -> bool,
+    keep_waiting: &mut dyn FnMut() -> bool,
+) -> Result<(), RingError> {
+    for _ in 0..SPINS_BEFORE_YIELD {
+        if ready() {
+            return Ok(());
+        }
+        std::hint::spin_loop();
+    }
+    loop {
+        for _ in 0..YIELDS_PER_CHECK {
+            if ready() {
+                return Ok(());
+            }
+            std::thread::yield_now();
+        }
+        if !keep_waiting() {
+            return Err(RingError::Interrupted);
+        }
+    }
+}
+
+/// One chunk of the message being sent, until its verdict arrives.
+#[derive(Clone, Copy)]
+struct InFlight {
+    g: u64,
+    index: u32,
+    offset: usize,
+    len: usize,
+}
+
+/// The sending end of a ring.
+pub struct RingSender {
+    region: Region,
+    plan: ChunkPlan,
+    algorithm: Algorithm,
+    next_chunk: u64,
+    next_seq: u64,
+    broken: bool,
+}
+
+// SAFETY: the region pointer is only dereferenced through the protocol; the end can move to
+// another thread with its owner.
+unsafe impl Send for RingSender {}
+
+impl RingSender {
+    /// Builds the sending end on a zeroed shared region.
+    ///
+    /// # Safety
+    /// `base..base + len` must stay mapped, be zeroed before either end is used, and be shared
+    /// with exactly one [`RingReceiver`] built with the same geometry.
+    pub unsafe fn new(
+        base: *mut u8,
+        len: usize,
+        geometry: RingGeometry,
+        plan: ChunkPlan,
+        algorithm: Algorithm,
+    ) -> Result<Self, IntegrityError> {
+        plan.validate()?;
+        if plan.max_chunk_bytes > geometry.slot_payload_bytes {
+            return Err(IntegrityError::invalid(
+                "max_chunk",
+                format!(
+                    "{} bytes do not fit a slot of {} bytes",
+                    plan.max_chunk_bytes, geometry.slot_payload_bytes
+                ),
+            ));
+        }
+        Ok(RingSender {
+            region: Region::new(base, len, geometry)?,
+            plan,
+            algorithm,
+            next_chunk: 0,
+            next_seq: 0,
+            broken: false,
+        })
+    }
+
+    /// Sends `msg` with `tag`; returns once the receiver has verified every byte, or reports
+    /// why the receiver refused it. `keep_waiting` is asked now and then during long waits.
+    pub fn send(
+        &mut self,
+        msg: &[u8],
+        tag: u32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, RingError> {
+        if self.broken {
+            return Err(RingError::Protocol(
+                "the ring was left out of step earlier".into(),
+            ));
+        }
+        let result = self.send_inner(msg, tag, keep_waiting);
+        if matches!(result, Err(RingError::Protocol(_) | RingError::Interrupted)) {
+            self.broken = true;
+        }
+        result
+    }
+
+    fn send_inner(
+        &mut self,
+        msg: &[u8],
+        tag: u32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, RingError> {
+        let chunks = self.plan.chunks(msg.len())?;
+        let count = u32::try_from(chunks.len())
+            .map_err(|_| IntegrityError::invalid("message", "too many chunks"))?;
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let slots = self.region.geometry.slots;
+        let mut inflight = std::collections::VecDeque::with_capacity(slots);
+        let mut refused: Option<u64> = None;
+        let mut report = Transfer {
+            message_bytes: msg.len() as u64,
+            chunks: u64::from(count),
+            ..Transfer::default()
+        };
+        let mut offset = 0;
+        for (index, &len) in chunks.iter().enumerate() {
+            if inflight.len() == slots {
+                let oldest = inflight.pop_front().expect("ring is full");
+                self.settle(
+                    oldest,
+                    msg,
+                    seq,
+                    count,
+                    tag,
+                    &mut refused,
+                    &mut report,
+                    keep_waiting,
+                )?;
+            }
+            let chunk = InFlight {
+                g: self.next_chunk,
+                index: index as u32,
+                offset,
+                len,
+            };
+            // Once refused, the rest of the message goes as headers only, to keep both ends in
+            // step without copying what nobody will read.
+            let payload = if refused.is_some() { 0 } else { len };
+            self.publish(
+                chunk,
+                &msg[offset..offset + payload],
+                seq,
+                count,
+                msg.len(),
+                tag,
+            );
+            inflight.push_back(chunk);
+            self.next_chunk += 1;
+            offset += len;
+        }
+        while let Some(chunk) = inflight.pop_front() {
+            self.settle(
+                chunk,
+                msg,
+                seq,
+                count,
+                tag,
+                &mut refused,
+                &mut report,
+                keep_waiting,
+            )?;
+        }
+        match refused {
+            None => Ok(report),
+            Some(ABORT_TOO_LARGE) => Err(RingError::TooLarge {
+                message_bytes: msg.len() as u64,
+                capacity_bytes: None,
+            }),
+            Some(_) => Err(RingError::Retries { seq }),
+        }
+    }
+
+    /// Copies `payload` into chunk `c`'s slot (checksum inside the copy) and publishes it.
+    fn publish(&self, c: InFlight, payload: &[u8], seq: u64, count: u32, msg_len: usize, tag: u32) {
+        let header = ChunkHeader {
+            algorithm: self.algorithm,
+            seq,
+            chunk_index: c.index,
+            chunk_count: count,
+            offset_bytes: c.offset as u64,
+            length_bytes: 0,
+            message_bytes: msg_len as u64,
+            checksum: 0,
+            tag,
+        };
+        // SAFETY: the sender owns the slot: it is fresh (its previous chunk was settled) or
+        // was answered with a NACK.
+        let frame = unsafe { self.region.frame(c.g, payload.len()) };
+        encode_chunk(frame, &header, payload).expect("frame sized for the payload");
+        self.region.full(c.g).store(c.g + 1, Ordering::Release);
+    }
+
+    /// Waits for chunk `c`'s verdict; a NACK resends it from `msg`, a refusal is remembered.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        &self,
+        c: InFlight,
+        msg: &[u8],
+        seq: u64,
+        count: u32,
+        tag: u32,
+        refused: &mut Option<u64>,
+        report: &mut Transfer,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<(), RingError> {
+        let verdict = self.region.verdict(c.g);
+        loop {
+            let mut v = 0;
+            wait_until(
+                || {
+                    v = verdict.load(Ordering::Acquire);
+                    v >> 2 == c.g + 1
+                },
+                keep_waiting,
+            )?;
+            match v & 3 {
+                OK => return Ok(()),
+                NACK => {
+                    report.corrupted += 1;
+                    verdict.store(0, Ordering::Relaxed);
+                    let payload = if refused.is_some() { 0 } else { c.len };
+                    self.publish(
+                        c,
+                        &msg[c.offset..c.offset + payload],
+                        seq,
+                        count,
+                        msg.len(),
+                        tag,
+                    );
+                }
+                code => {
+                    refused.get_or_insert(code);
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// The receiving end of a ring.
+pub struct RingReceiver {
+    region: Region,
+    injection: Injection,
+    max_retries: u32,
+    next_chunk: u64,
+    next_seq: u64,
+    broken: bool,
+}
+
+// SAFETY: as for RingSender.
+unsafe impl Send for RingReceiver {}
+
+impl RingReceiver {
+    /// Builds the receiving end on a zeroed shared region.
+    ///
+    /// # Safety
+    /// As for [`RingSender::new`].
+    pub unsafe fn new(
+        base: *mut u8,
+        len: usize,
+        geometry: RingGeometry,
+        max_retries: u32,
+        injection: Injection,
+    ) -> Result<Self, IntegrityError> {
+        if !(injection.ber.is_finite() && (0.0..=1.0).contains(&injection.ber)) {
+            return Err(IntegrityError::invalid(
+                "ber",
+                format!("bit error rate must be in [0, 1], got {}", injection.ber),
+            ));
+        }
+        Ok(RingReceiver {
+            region: Region::new(base, len, geometry)?,
+            injection,
+            max_retries,
+            next_chunk: 0,
+            next_seq: 0,
+            broken: false,
+        })
+    }
+
+    /// True when the first chunk of the next message has been published (a receive would
+    /// start at once).
+    pub fn ready(&self) -> bool {
+        self.region.full(self.next_chunk).load(Ordering::Acquire) == self.next_chunk + 1
+    }
+
+    /// Receives the next message into the front of `dst`, verifying inside the copy out;
+    /// returns what it cost. The message must carry `tag`.
+    pub fn recv(
+        &mut self,
+        dst: &mut [u8],
+        tag: u32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, RingError> {
+        if self.broken {
+            return Err(RingError::Protocol(
+                "the ring was left out of step earlier".into(),
+            ));
+        }
+        let result = self.recv_inner(dst, tag, keep_waiting);
+        if matches!(result, Err(RingError::Protocol(_) | RingError::Interrupted)) {
+            self.broken = true;
+        }
+        result
+    }
+
+    fn recv_inner(
+        &mut self,
+        dst: &mut [u8],
+        tag: u32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, RingError> {
+        let seq = self.next_seq;
+        let mut report = Transfer::default();
+        let mut refusal: Option<u64> = None;
+        let mut count = 1u32;
+        let mut offset = 0u64;
+        let mut index = 0u32;
+        self.wait_published(self.next_chunk, keep_waiting)?;
+        // SAFETY: published, not yet answered: the receiver owns the slot (reading only).
+        if let Ok(h) = ChunkHeader::read(unsafe { self.region.frame(self.next_chunk, 0) }) {
+            if h.tag != tag {
+                // Leave the message where it is, for a receive with the right tag.
+                return Err(RingError::TagMismatch {
+                    expected: tag,
+                    got: h.tag,
+                });
+            }
+        }
+        let mut started = false;
+        while index < count {
+            let g = self.next_chunk;
+            let mut attempt = 0u32;
+            loop {
+                self.wait_published(g, keep_waiting)?;
+                if let Some(code) = refusal {
+                    self.answer(g, code);
+                    break;
+                }
+                let header = self.arrive(g, attempt, &mut report);
+                let Some(h) = header else {
+                    // A damaged header: ask again.
+                    report.corrupted += 1;
+                    attempt += 1;
+                    if attempt > self.max_retries {
+                        // Release the sender, but without the header the rest of the message
+                        // cannot be drained: the ring ends here.
+                        self.answer(g, ABORT_RETRIES);
+                        return Err(RingError::Protocol(format!(
+                            "the header of chunk {index} of message {seq} stayed damaged after \
+                             every retry"
+                        )));
+                    }
+                    self.answer(g, NACK);
+                    continue;
+                };
+                if !started {
+                    if h.tag != tag {
+                        return Err(RingError::TagMismatch {
+                            expected: tag,
+                            got: h.tag,
+                        });
+                    }
+                    started = true;
+                    count = h.chunk_count;
+                    report.message_bytes = h.message_bytes;
+                    if h.message_bytes > dst.len() as u64 {
+                        refusal = Some(ABORT_TOO_LARGE);
+                        self.answer(g, ABORT_TOO_LARGE);
+                        break;
+                    }
+                }
+                self.check_step(&h, seq, index, count, offset, report.message_bytes)?;
+                let range = h.offset_bytes as usize..(h.offset_bytes + h.length_bytes) as usize;
+                // SAFETY: published, not yet answered: the receiver owns the slot.
+                let frame = unsafe { self.region.frame(g, h.length_bytes as usize) };
+                match verify_copy_out(frame, &mut dst[range])
+                    .map_err(|e| RingError::Protocol(e.to_string()))?
+                {
+                    Verdict::Intact(_) => {
+                        self.answer(g, OK);
+                        offset += h.length_bytes;
+                        break;
+                    }
+                    Verdict::BadHeader | Verdict::BadPayload(_) => {
+                        report.corrupted += 1;
+                        attempt += 1;
+                        if attempt > self.max_retries {
+                            refusal = Some(ABORT_RETRIES);
+                            self.answer(g, ABORT_RETRIES);
+                            break;
+                        }
+                        self.answer(g, NACK);
+                    }
+                }
+            }
+            self.next_chunk += 1;
+            index += 1;
+        }
+        self.next_seq += 1;
+        report.chunks = u64::from(count);
+        match refusal {
+            None => Ok(report),
+            Some(ABORT_TOO_LARGE) => Err(RingError::TooLarge {
+                message_bytes: report.message_bytes,
+                capacity_bytes: Some(dst.len() as u64),
+            }),
+            Some(_) => Err(RingError::Retries { seq }),
+        }
+    }
+
+    fn wait_published(
+        &self,
+        g: u64,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<(), RingError> {
+        let full = self.region.full(g);
+        wait_until(|| full.load(Ordering::Acquire) == g + 1, keep_waiting)
+    }
+
+    /// Injects faults into chunk `g`'s frame as it arrives and reads its header (`None`
+    /// when the header is damaged).
+    fn arrive(&self, g: u64, attempt: u32, report: &mut Transfer) -> Option<ChunkHeader> {
+        let slot_payload = self.region.geometry.slot_payload_bytes;
+        // SAFETY: published, not yet answered: the receiver owns the slot.
+        let head = unsafe { self.region.frame(g, 0) };
+        let stream = (self.injection.ring_id << 40) ^ (g << 8) ^ u64::from(attempt);
+        let mut rng = rng_for(self.injection.seed, stream);
+        let ber = self.injection.ber;
+        if ber > 0.0 {
+            report.injected_bits += inject_ber(head, ber, &mut rng).expect("ber checked");
+        }
+        let h = ChunkHeader::read(head).ok()?;
+        if h.length_bytes > slot_payload as u64 {
+            return None;
+        }
+        if ber > 0.0 {
+            // SAFETY: as above; the length is within the slot.
+            let frame = unsafe { self.region.frame(g, h.length_bytes as usize) };
+            report.injected_bits +=
+                inject_ber(&mut frame[HEADER_BYTES..], ber, &mut rng).expect("ber checked");
+        }
+        Some(h)
+    }
+
+    /// Checks that chunk `h` is the one expected next.
+    fn check_step(
+        &self,
+        h: &ChunkHeader,
+        seq: u64,
+        index: u32,
+        count: u32,
+        offset: u64,
+        message_bytes: u64,
+    ) -> Result<(), RingError> {
+        if h.seq != seq
+            || h.chunk_index != index
+            || h.chunk_count != count
+            || h.offset_bytes != offset
+            || h.message_bytes != message_bytes
+            || h.offset_bytes + h.length_bytes > message_bytes
+        {
+            return Err(RingError::Protocol(format!(
+                "expected chunk {index}/{count} of message {seq} at offset {offset}, got chunk \
+                 {}/{} of message {} at offset {}",
+                h.chunk_index, h.chunk_count, h.seq, h.offset_bytes
+            )));
+        }
+        Ok(())
+    }
+
+    /// Answers chunk `g` with `code`; a NACK first hands the slot back as empty.
+    fn answer(&self, g: u64, code: u64) {
+        if code == NACK {
+            self.region.full(g).store(0, Ordering::Relaxed);
+        }
+        self.region
+            .verdict(g)
+            .store(((g + 1) << 2) | code, Ordering::Release);
+    }
+}

@@ -1,0 +1,242 @@
+//! The node-local path of the checked transport: rings in a shared-memory window.
+
+use std::collections::BTreeMap;
+
+use fray_integrity::pipeline::ChunkPlan;
+use fray_integrity::ring::{
+    Injection, RingError, RingGeometry, RingReceiver, RingSender, Transfer,
+};
+use pyo3::prelude::*;
+
+use super::buffers::Bytes;
+use super::checksums::algorithm;
+use crate::errors::{integrity_error, SpecError};
+
+/// Maps a ring error: the user's mistakes are `SpecError`, the rest the transport's
+/// `fray.integrity.IntegrityError` (a signal that stopped a wait is raised as itself).
+fn ring_error(py: Python<'_>, e: RingError, peer: i32, signal: Option<PyErr>) -> PyErr {
+    match e {
+        RingError::Interrupted => signal
+            .unwrap_or_else(|| integrity_exception(py, format!("rank {peer}: wait interrupted"))),
+        RingError::Invalid(inner) => integrity_error(inner),
+        RingError::TooLarge {
+            capacity_bytes: Some(_),
+            ..
+        } => SpecError::new_err(format!("buf: from rank {peer}: {e}")),
+        RingError::TagMismatch { .. } => SpecError::new_err(format!("tag: from rank {peer}: {e}")),
+        other => integrity_exception(py, format!("rank {peer}: {other}")),
+    }
+}
+
+fn integrity_exception(py: Python<'_>, msg: String) -> PyErr {
+    match py
+        .import("fray.integrity.errors")
+        .and_then(|m| m.getattr("IntegrityError"))
+        .and_then(|cls| cls.call1((msg,)))
+    {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(e) => e,
+    }
+}
+
+/// Runs `op` without the GIL; during long waits it takes the GIL back now and then to check
+/// for signals (Ctrl-C), which stop the wait and are raised.
+fn without_gil<F>(py: Python<'_>, peer: i32, op: F) -> PyResult<Transfer>
+where
+    F: FnOnce(&mut dyn FnMut() -> bool) -> Result<Transfer, RingError> + Send,
+{
+    let (result, signal) = py.detach(|| {
+        let mut signal = None;
+        let mut keep_waiting = || {
+            Python::attach(|py| match py.check_signals() {
+                Ok(()) => true,
+                Err(e) => {
+                    signal = Some(e);
+                    false
+                }
+            })
+        };
+        let r = op(&mut keep_waiting);
+        (r, signal)
+    });
+    result.map_err(|e| ring_error(py, e, peer, signal))
+}
+
+/// Checked rings to and from the other ranks of one node, over shared memory that the caller
+/// maps (an MPI shared-memory window) and keeps alive as long as this object lives.
+///
+/// It stays on the thread that built it (like the communicator it serves).
+#[pyclass(module = "fray._fray", unsendable)]
+pub struct SharedMemoryRings {
+    senders: BTreeMap<i32, RingSender>,
+    receivers: BTreeMap<i32, RingReceiver>,
+    /// Largest message `send` accepts (bytes).
+    max_message_bytes: usize,
+    /// The exports of the regions, held so the buffers stay valid.
+    _regions: Vec<Bytes>,
+}
+
+#[pymethods]
+impl SharedMemoryRings {
+    /// `outbound` and `inbound` map a peer rank to its ring's region (zeroed, writable, 64-byte
+    /// aligned, `region_bytes(slots, slot_bytes)` long). Sizes in bytes.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (rank, outbound, inbound, *, slots, slot_bytes, algorithm,
+                        first_chunk_bytes, ratio, max_retries, max_message_bytes, ber, seed))]
+    fn new(
+        rank: i32,
+        outbound: Vec<(i32, Bound<'_, PyAny>)>,
+        inbound: Vec<(i32, Bound<'_, PyAny>)>,
+        slots: usize,
+        slot_bytes: usize,
+        algorithm: &str,
+        first_chunk_bytes: usize,
+        ratio: f64,
+        max_retries: u32,
+        max_message_bytes: usize,
+        ber: f64,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let geometry = RingGeometry {
+            slots,
+            slot_payload_bytes: slot_bytes,
+        };
+        let plan = ChunkPlan {
+            first_chunk_bytes,
+            ratio,
+            max_chunk_bytes: slot_bytes,
+            align_bytes: 64,
+        };
+        let alg = self::algorithm(algorithm)?;
+        let mut regions = Vec::new();
+        let mut senders = BTreeMap::new();
+        for (peer, obj) in outbound {
+            let b = Bytes::writable(&obj, "outbound")?;
+            let raw = b.raw();
+            // SAFETY: the export is held in `_regions`; the caller keeps the mapping alive.
+            let s =
+                unsafe { RingSender::new(raw.addr() as *mut u8, raw.len(), geometry, plan, alg) }
+                    .map_err(integrity_error)?;
+            senders.insert(peer, s);
+            regions.push(b);
+        }
+        let mut receivers = BTreeMap::new();
+        for (peer, obj) in inbound {
+            let b = Bytes::writable(&obj, "inbound")?;
+            let raw = b.raw();
+            let injection = Injection {
+                ber,
+                seed,
+                ring_id: (peer as u64) << 20 | rank as u64,
+            };
+            // SAFETY: as above.
+            let r = unsafe {
+                RingReceiver::new(
+                    raw.addr() as *mut u8,
+                    raw.len(),
+                    geometry,
+                    max_retries,
+                    injection,
+                )
+            }
+            .map_err(integrity_error)?;
+            receivers.insert(peer, r);
+            regions.push(b);
+        }
+        Ok(SharedMemoryRings {
+            senders,
+            receivers,
+            max_message_bytes,
+            _regions: regions,
+        })
+    }
+
+    /// Bytes of shared memory one ring of `slots` slots of `slot_bytes` bytes needs.
+    #[staticmethod]
+    fn region_bytes(slots: usize, slot_bytes: usize) -> PyResult<usize> {
+        let g = RingGeometry {
+            slots,
+            slot_payload_bytes: slot_bytes,
+        };
+        g.validate().map_err(integrity_error)?;
+        Ok(g.region_bytes())
+    }
+
+    /// Sends `buf` to `dest` with `tag`; returns `(chunks, resent)` once `dest` verified it.
+    fn send(
+        &mut self,
+        py: Python<'_>,
+        buf: &Bound<'_, PyAny>,
+        dest: i32,
+        tag: u32,
+    ) -> PyResult<(u64, u64)> {
+        let src = Bytes::readable(buf, "buf")?;
+        let raw = src.raw();
+        if raw.len() > self.max_message_bytes {
+            return Err(SpecError::new_err(format!(
+                "message: {} bytes is larger than max_message_bytes ({})",
+                raw.len(),
+                self.max_message_bytes
+            )));
+        }
+        let ring = self
+            .senders
+            .get_mut(&dest)
+            .ok_or_else(|| SpecError::new_err(format!("dest: no ring to rank {dest}")))?;
+        // SAFETY: the export lives until the end of this call.
+        let t = without_gil(py, dest, |k| ring.send(unsafe { raw.slice() }, tag, k))?;
+        Ok((t.chunks, t.corrupted))
+    }
+
+    /// Receives the next message from `source` (or from whichever rank is first, when `None`)
+    /// into `buf`; returns `(source, bytes, corrupted, injected_bits)`.
+    #[pyo3(signature = (buf, source, tag))]
+    fn recv(
+        &mut self,
+        py: Python<'_>,
+        buf: &Bound<'_, PyAny>,
+        source: Option<i32>,
+        tag: u32,
+    ) -> PyResult<(i32, u64, u64, u64)> {
+        let dst = Bytes::writable(buf, "buf")?;
+        let raw = dst.raw();
+        let peer = match source {
+            Some(p) if self.receivers.contains_key(&p) => p,
+            Some(p) => return Err(SpecError::new_err(format!("source: no ring from rank {p}"))),
+            None => self.first_ready(py)?,
+        };
+        let ring = self.receivers.get_mut(&peer).expect("checked above");
+        // SAFETY: the export lives until the end of this call; `buf` is writable.
+        let t = without_gil(py, peer, |k| ring.recv(unsafe { raw.slice_mut() }, tag, k))?;
+        Ok((peer, t.message_bytes, t.corrupted, t.injected_bits))
+    }
+}
+
+impl SharedMemoryRings {
+    /// Waits until some peer has a message published; returns that peer.
+    fn first_ready(&self, py: Python<'_>) -> PyResult<i32> {
+        if self.receivers.is_empty() {
+            return Err(SpecError::new_err(
+                "source: this rank has no peer on its node",
+            ));
+        }
+        let mut spins: u64 = 0;
+        loop {
+            if let Some((&p, _)) = self.receivers.iter().find(|(_, r)| r.ready()) {
+                return Ok(p);
+            }
+            spins += 1;
+            if spins % (1 << 16) == 0 {
+                py.check_signals()?;
+                py.detach(std::thread::yield_now);
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<SharedMemoryRings>()
+}
