@@ -22,9 +22,10 @@ def run(*args, timeout=180):
                           timeout=timeout, env=env, check=False)
 
 
+@pytest.mark.parametrize("path", ["shared-memory", "mpi"])
 @pytest.mark.parametrize("case", ["roundtrip", "ber", "errors"])
-def test_selftest(case):
-    r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", case)
+def test_selftest(case, path):
+    r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", case, path)
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(r.stdout.strip().splitlines()[-1])
     assert result["ok"], result

@@ -38,8 +38,9 @@ const VERSION: u8 = 2;
 /// The fields of a chunk header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChunkHeader {
-    /// Checksum algorithm of the payload.
-    pub algorithm: Algorithm,
+    /// Checksum algorithm of the payload; `None` for frames without one (id 0: a baseline for
+    /// measurements, whose damaged payloads go unnoticed).
+    pub algorithm: Option<Algorithm>,
     /// Message sequence number.
     pub seq: u64,
     /// Index of this chunk in the message.
@@ -89,7 +90,7 @@ impl ChunkHeader {
         h.fill(0);
         put(h, 0, &MAGIC.to_le_bytes());
         h[4] = VERSION;
-        h[5] = self.algorithm.id();
+        h[5] = self.algorithm.map_or(0, Algorithm::id);
         put(h, 8, &self.seq.to_le_bytes());
         put(h, 16, &self.chunk_index.to_le_bytes());
         put(h, 20, &self.chunk_count.to_le_bytes());
@@ -121,8 +122,12 @@ impl ChunkHeader {
         if h[4] != VERSION {
             return Err(bad(format!("unknown version {}", h[4])));
         }
-        let algorithm = Algorithm::from_id(h[5])
-            .ok_or_else(|| bad(format!("unknown algorithm id {}", h[5])))?;
+        let algorithm = match h[5] {
+            0 => None,
+            id => Some(
+                Algorithm::from_id(id).ok_or_else(|| bad(format!("unknown algorithm id {id}")))?,
+            ),
+        };
         Ok(ChunkHeader {
             algorithm,
             seq: get64(h, 8),
@@ -134,6 +139,22 @@ impl ChunkHeader {
             checksum: get64(h, 48),
             tag: get32(h, 56),
         })
+    }
+}
+
+/// Copies `src` to `dst` with the checksum inside the copy, or a plain copy (checksum 0)
+/// without an algorithm.
+fn copy_maybe_checksum(
+    dst: &mut [u8],
+    src: &[u8],
+    algorithm: Option<Algorithm>,
+) -> Result<u64, IntegrityError> {
+    match algorithm {
+        Some(a) => copy_checksum(dst, src, a, 0),
+        None => {
+            dst.copy_from_slice(src);
+            Ok(0)
+        }
     }
 }
 
@@ -152,7 +173,7 @@ pub fn encode_chunk(
             out.len()
         )));
     }
-    let csum = copy_checksum(&mut out[HEADER_BYTES..], payload, header.algorithm, 0)?;
+    let csum = copy_maybe_checksum(&mut out[HEADER_BYTES..], payload, header.algorithm)?;
     let h = ChunkHeader {
         length_bytes: payload.len() as u64,
         checksum: csum,
@@ -200,7 +221,7 @@ pub fn verify_copy_out(frame: &[u8], dst: &mut [u8]) -> Result<Verdict, Integrit
             dst.len()
         )));
     }
-    let got = copy_checksum(dst, payload, header.algorithm, 0)?;
+    let got = copy_maybe_checksum(dst, payload, header.algorithm)?;
     Ok(if got == header.checksum {
         Verdict::Intact(header)
     } else {

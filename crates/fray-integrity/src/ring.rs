@@ -131,7 +131,7 @@ impl std::fmt::Display for RingError {
                 capacity_bytes: None,
             } => write!(
                 f,
-                "the receiver refused the message of {message_bytes} bytes: its buffer is smaller"
+                "the message of {message_bytes} bytes is larger than the receive buffer"
             ),
             RingError::Retries { seq } => {
                 write!(f, "message {seq} stayed corrupted after every retry")
@@ -280,7 +280,7 @@ struct InFlight {
 pub struct RingSender {
     region: Region,
     plan: ChunkPlan,
-    algorithm: Algorithm,
+    algorithm: Option<Algorithm>,
     next_chunk: u64,
     next_seq: u64,
     broken: bool,
@@ -301,7 +301,7 @@ impl RingSender {
         len: usize,
         geometry: RingGeometry,
         plan: ChunkPlan,
-        algorithm: Algorithm,
+        algorithm: Option<Algorithm>,
     ) -> Result<Self, IntegrityError> {
         plan.validate()?;
         if plan.max_chunk_bytes > geometry.slot_payload_bytes {

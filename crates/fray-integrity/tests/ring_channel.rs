@@ -60,7 +60,7 @@ fn ends(region: &Region, ber: f64, seed: u64, max_retries: u32) -> (RingSender, 
                 len,
                 GEOMETRY,
                 plan(1024, 2.0),
-                Algorithm::Crc32c,
+                Some(Algorithm::Crc32c),
             )
             .unwrap(),
             RingReceiver::new(
@@ -257,11 +257,19 @@ fn bad_geometry_and_regions_name_the_field() {
             GEOMETRY.region_bytes(),
             small,
             plan(64, 1.0),
-            Algorithm::Crc32c,
+            Some(Algorithm::Crc32c),
         )
     };
     assert!(e.err().unwrap().to_string().starts_with("slots:"));
-    let e = unsafe { RingSender::new(region.ptr, 100, GEOMETRY, plan(64, 1.0), Algorithm::Crc32c) };
+    let e = unsafe {
+        RingSender::new(
+            region.ptr,
+            100,
+            GEOMETRY,
+            plan(64, 1.0),
+            Some(Algorithm::Crc32c),
+        )
+    };
     assert!(e.err().unwrap().to_string().starts_with("region:"));
     let big = ChunkPlan {
         max_chunk_bytes: 32 * 1024,
@@ -273,7 +281,7 @@ fn bad_geometry_and_regions_name_the_field() {
             GEOMETRY.region_bytes(),
             GEOMETRY,
             big,
-            Algorithm::Crc32c,
+            Some(Algorithm::Crc32c),
         )
     };
     assert!(e.err().unwrap().to_string().starts_with("max_chunk:"));
@@ -293,4 +301,29 @@ proptest! {
             prop_assert!(sent[i].is_ok());
         }
     }
+}
+
+#[test]
+fn without_a_checksum_flipped_bits_are_delivered() {
+    // The unchecked baseline: the same ring, plain copies; damage goes through unnoticed.
+    let region = Region::new(GEOMETRY.region_bytes());
+    let len = GEOMETRY.region_bytes();
+    // SAFETY: the region outlives both ends.
+    let (mut tx, mut rx) = unsafe {
+        (
+            RingSender::new(region.ptr, len, GEOMETRY, plan(1024, 2.0), None).unwrap(),
+            RingReceiver::new(region.ptr, len, GEOMETRY, 4, Injection { ber: 1e-4, seed: 3, ring_id: 0 })
+                .unwrap(),
+        )
+    };
+    let msg = message(60_000, 1);
+    let mut buf = vec![0u8; 60_000];
+    let t = thread::scope(|s| {
+        let m = &msg;
+        s.spawn(move || tx.send(m, 0, &mut || true).unwrap());
+        rx.recv(&mut buf, 0, &mut || true).unwrap()
+    });
+    assert!(t.injected_bits > 0);
+    assert_eq!(t.corrupted, 0);
+    assert_ne!(buf, msg);
 }

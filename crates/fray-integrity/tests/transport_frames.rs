@@ -7,7 +7,7 @@ use fray_integrity::Algorithm;
 
 fn header(a: Algorithm) -> ChunkHeader {
     ChunkHeader {
-        algorithm: a,
+        algorithm: Some(a),
         seq: 7,
         chunk_index: 1,
         chunk_count: 3,

@@ -14,11 +14,11 @@ def _modes(text: str) -> list[str]:
     from fray.integrity import algorithms
 
     names = [m.strip() for m in text.split(",") if m.strip()]
-    known = ["none", "naive", "auto", *algorithms()]
+    known = ["none", "naive", "unchecked", "auto", *algorithms()]
     for m in names:
         if m not in known:
-            raise SpecError(f"checksum: unknown mode {m!r} (known: none, naive, auto or an "
-                            f"algorithm name)")
+            raise SpecError(f"checksum: unknown mode {m!r} (known: none, naive, unchecked, "
+                            f"auto or an algorithm name)")
     if not names:
         raise SpecError("checksum: expected auto, none, naive or an algorithm name")
     return names
@@ -31,17 +31,20 @@ def _pingpong(args: argparse.Namespace) -> int:
         raise SpecError(f"ber: bit error rate must be in [0, 1], got {args.ber}")
     from fray.integrity.pingpong import pingpong
 
-    rows = pingpong(sizes, modes, ber=args.ber, seed=args.seed, trials=args.trials)
+    if args.path not in ("auto", "shared-memory", "mpi"):
+        raise SpecError(f"path: expected auto, shared-memory or mpi, got {args.path!r}")
+    rows = pingpong(sizes, modes, ber=args.ber, seed=args.seed, trials=args.trials,
+                    path=args.path)
     if not rows:
         return 0
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()
         return 0
-    print(f"{'size':>10} {'mode':<8}{'checksum':<10}{'one-way us':>12}{'MB/s':>10}"
+    print(f"{'size':>10} {'mode':<10}{'checksum':<11}{'one-way us':>12}{'MB/s':>10}"
           f"{'corrupted':>10}{'resent':>8}")
     for r in rows:
-        print(f"{r['size_bytes']:>10} {r['mode']:<8}{r['checksum']:<10}"
+        print(f"{r['size_bytes']:>10} {r['mode']:<10}{r['checksum']:<11}"
               f"{r['one_way_s'] * 1e6:>12.2f}{r['bandwidth_bytes_s'] / 1e6:>10.1f}"
               f"{r['corrupted']:>10}{r['resent']:>8}")
     return 0
@@ -53,7 +56,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s = p.add_subparsers(dest="integrity_command", metavar="ACTION", required=True)
     pp = s.add_parser("pingpong", help="NetPIPE-style ping-pong between 2 MPI ranks")
     pp.add_argument("--checksum", default="auto",
-                    help="auto, none, naive, an algorithm name, or several separated by commas")
+                    help="auto, none (plain MPI), naive, unchecked (fray's transport without "
+                         "checksums), an algorithm name, or several separated by commas")
+    pp.add_argument("--path", default="auto",
+                    help="checked transport path: auto, shared-memory (ranks on one node) or mpi")
     pp.add_argument("--ber", type=float, default=0.0, help="bit error rate injected in flight")
     pp.add_argument("--sizes", default="8B..64MiB", help="message sizes (default 8B..64MiB)")
     pp.add_argument("--trials", type=int, default=3, help="interleaved trials; median kept")

@@ -1,5 +1,6 @@
-"""Checks run under ``mpiexec -n 2 python -m fray.integrity.mpi_selftest CASE``; the tests
-launch them. Each case prints one JSON line on rank 0 and exits 0 when it holds."""
+"""Checks run under ``mpiexec -n 2 python -m fray.integrity.mpi_selftest CASE PATH``; the
+tests launch them. ``PATH`` is the transport path (``shared-memory`` or ``mpi``). Each case
+prints one JSON line on rank 0 and exits 0 when it holds."""
 
 from __future__ import annotations
 
@@ -30,22 +31,22 @@ def _exchange(t, sizes, rng):
     return ok
 
 
-def case_roundtrip() -> dict:
+def case_roundtrip(path: str) -> dict:
     comm = MPI.COMM_WORLD
     sizes = [0, 1, 7, 4096, 16384, 16385, 100_000, 1 << 20, 3 * (1 << 20) + 5]
     res = {}
     for alg in ("crc32c", "xxh3", "fletcher64"):
-        t = CheckedComm(comm, alg, first_chunk_bytes=16384, max_chunk_bytes=65536)
+        t = CheckedComm(comm, alg, path=path, first_chunk_bytes=16384, max_chunk_bytes=65536)
         res[alg] = _exchange(t, sizes, np.random.default_rng(5))
         t.free()
     return {"ok": all(res.values()), "by_algorithm": res}
 
 
-def case_ber() -> dict:
+def case_ber(path: str) -> dict:
     comm = MPI.COMM_WORLD
     sizes = [64, 4096, 16384, 200_000, 1 << 20]
-    t = CheckedComm(comm, "crc32c", first_chunk_bytes=16384, max_chunk_bytes=65536,
-                    ber=2e-6, seed=11, max_retries=20)
+    t = CheckedComm(comm, "crc32c", path=path, first_chunk_bytes=16384,
+                    max_chunk_bytes=65536, ber=2e-6, seed=11, max_retries=20)
     ok = _exchange(t, sizes * 3, np.random.default_rng(6))
     total = comm.reduce(t.stats["corrupted"], root=0)
     resent = comm.reduce(t.stats["resent"], root=0)
@@ -61,10 +62,10 @@ def case_ber() -> dict:
             "naive_corrupted": naive_corrupted}
 
 
-def case_errors() -> dict:
+def case_errors(path: str) -> dict:
     comm = MPI.COMM_WORLD
     out = {}
-    t = CheckedComm(comm, "crc32c", max_message_bytes=1000)
+    t = CheckedComm(comm, "crc32c", path=path, max_message_bytes=1000)
     try:
         t.send(np.zeros(2000, np.uint8), 1 - comm.rank)
     except SpecError as e:
@@ -82,10 +83,10 @@ def case_errors() -> dict:
     small = np.zeros(100, np.uint8)
     try:
         if comm.rank == 0:
-            t2 = CheckedComm(comm, "crc32c")
+            t2 = CheckedComm(comm, "crc32c", path=path)
             t2.send(big, 1)
         else:
-            t2 = CheckedComm(comm, "crc32c")
+            t2 = CheckedComm(comm, "crc32c", path=path)
             t2.recv(small, 0)
         out["small_buffer"] = False
     except SpecError as e:
@@ -93,7 +94,7 @@ def case_errors() -> dict:
     except IntegrityError as e:
         out["small_buffer"] = comm.rank == 0 and "larger than the receive buffer" in str(e)
     # Every frame corrupted: retries run out, both sides raise IntegrityError.
-    t3 = CheckedComm(comm, "crc32c", ber=0.05, max_retries=2, seed=3)
+    t3 = CheckedComm(comm, "crc32c", path=path, ber=0.05, max_retries=2, seed=3)
     try:
         if comm.rank == 0:
             t3.send(np.ones(5000, np.uint8), 1)
@@ -102,6 +103,27 @@ def case_errors() -> dict:
         out["retries"] = False
     except IntegrityError:
         out["retries"] = True
+    try:
+        CheckedComm(comm, "crc32c", path="carrier-pigeon")
+    except SpecError as e:
+        out["unknown_path"] = str(e).startswith("path:")
+    if path == "shared-memory":
+        # Messages between two ranks are received in order: a receive with another tag is
+        # refused without consuming the message, which the right receive then gets.
+        t4 = CheckedComm(comm, "crc32c", path=path)
+        if comm.rank == 0:
+            t4.send(np.arange(300, dtype=np.uint8), 1, tag=5)
+            out["tag_order"] = True
+        else:
+            got = np.zeros(300, np.uint8)
+            try:
+                t4.recv(got, 0, tag=4)
+                out["tag_order"] = False
+            except SpecError as e:
+                out["tag_order"] = str(e).startswith("tag:")
+            out["tag_order"] &= t4.recv(got, 0, tag=5) == 300 and bool(
+                np.array_equal(got, np.arange(300, dtype=np.uint8)))
+        t4.free()
     everything = comm.gather(out, root=0)
     if comm.rank == 0:
         merged = {k: all(d.get(k, False) for d in everything) for k in everything[0]}
@@ -110,8 +132,10 @@ def case_errors() -> dict:
 
 
 def main() -> int:
-    case = sys.argv[1]
-    result = {"roundtrip": case_roundtrip, "ber": case_ber, "errors": case_errors}[case]()
+    case, path = sys.argv[1], sys.argv[2]
+    result = {"roundtrip": case_roundtrip, "ber": case_ber, "errors": case_errors}[case](path)
+    if MPI.COMM_WORLD.rank == 0:
+        result["path"] = path
     if MPI.COMM_WORLD.rank == 0:
         print(json.dumps(result))
         return 0 if result.get("ok") else 1

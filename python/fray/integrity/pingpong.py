@@ -16,7 +16,7 @@ from mpi4py import MPI
 from fray import SpecError
 from fray.integrity.transport import CheckedComm, NaiveComm, PlainComm
 
-MODES = ("none", "naive", "auto")
+MODES = ("none", "naive", "unchecked", "auto")
 
 
 def _reps(size: int, target_bytes: int) -> int:
@@ -26,13 +26,15 @@ def _reps(size: int, target_bytes: int) -> int:
 def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
              ber: float = 0.0, seed: int = 1, trials: int = 3,
              target_bytes: int = 32 * 1024 * 1024, naive_algorithm: str | None = None,
-             max_retries: int = 16,
+             max_retries: int = 16, path: str = "auto",
              comm: MPI.Comm | None = None) -> list[dict]:
     """Runs the ping-pong; returns rows on rank 0 (an empty list elsewhere).
 
     Modes: ``none`` (plain MPI), ``naive`` (checksum, send, checksum, with the same algorithm
-    as ``auto``), ``auto`` (checked transport with the tuned algorithm) or an algorithm name
-    (checked transport with that algorithm).
+    as ``auto``), ``unchecked`` (fray's transport with the checksum switched off: what the
+    checksums cost inside it), ``auto`` (checked transport with the tuned algorithm) or an
+    algorithm name (checked transport with that algorithm). ``path`` picks the checked
+    transport's path (``auto``, ``shared-memory`` or ``mpi``).
     """
     comm = comm or MPI.COMM_WORLD
     if comm.Get_size() != 2:
@@ -53,13 +55,15 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
         elif mode == "naive":
             transports[mode] = None  # built once the tuned algorithm is known
         else:
-            transports[mode] = CheckedComm(comm, mode, max_message_bytes=max(biggest, 1),
+            transports[mode] = CheckedComm(comm, "none" if mode == "unchecked" else mode,
+                                           path=path, max_message_bytes=max(biggest, 1),
                                            ber=ber, seed=seed, max_retries=max_retries)
     if "naive" in transports:
         alg = naive_algorithm
         if alg is None:
-            checked = [t for t in transports.values() if isinstance(t, CheckedComm)]
-            alg = checked[0].algorithm if checked else CheckedComm(comm, "auto").algorithm
+            checked = [t for t in transports.values()
+                       if isinstance(t, CheckedComm) and t.algorithm != "none"]
+            alg = checked[0].algorithm if checked else _tuned(comm)
         transports["naive"] = NaiveComm(comm, alg, max_message_bytes=max(biggest, 1), ber=ber,
                                         seed=seed, max_retries=max_retries)
     sendbuf = np.random.default_rng(seed).integers(0, 256, max(biggest, 1), dtype=np.uint8)
@@ -96,7 +100,8 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
                 one_way = float(np.median(samples[mode]))
                 rows.append({
                     "size_bytes": size,
-                    "mode": mode if mode in ("none", "naive") else "checked",
+                    "mode": mode if mode in ("none", "naive", "unchecked") else "checked",
+                    "path": getattr(t, "path", "mpi"),
                     "checksum": ("none" if mode == "none" else t.algorithm),
                     "one_way_s": one_way,
                     "bandwidth_bytes_s": size / one_way if one_way > 0 else 0.0,
@@ -110,6 +115,13 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
     for t in transports.values():
         t.free()
     return rows
+
+
+def _tuned(comm: MPI.Comm) -> str:
+    """The tuned algorithm, agreed by all ranks."""
+    from fray.integrity.tuner import tuned_algorithm
+
+    return comm.bcast(tuned_algorithm() if comm.Get_rank() == 0 else None, root=0)
 
 
 def _sum(a: dict, b: dict, _datatype=None) -> dict:

@@ -153,8 +153,13 @@ class _Base:
 
 class CheckedComm(_Base):
     """Checked point-to-point messages on ``comm`` (collective to build: every rank of
-    ``comm`` must create one). ``algorithm`` is a checksum name or ``"auto"`` (the tuned choice,
-    agreed by all ranks)."""
+    ``comm`` must create one). ``algorithm`` is a checksum name, ``"auto"`` (the tuned choice,
+    agreed by all ranks) or ``"none"`` (the same transport without checksums: a baseline for
+    measurements, which detects nothing).
+
+    Sizes are in bytes: ``max_chunk_bytes`` is the largest chunk of a pipeline (and the slot
+    size of a shared-memory ring of ``ring_slots`` slots); chunks start at
+    ``first_chunk_bytes`` and grow by ``ratio``."""
 
     def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *, path: str = "auto",
                  eager_threshold_bytes: int = 16 * 1024, first_chunk_bytes: int = 64 * 1024,
@@ -169,9 +174,9 @@ class CheckedComm(_Base):
             algorithm = self.comm.bcast(tuned_algorithm() if self.rank == 0 else None, root=0)
         from fray.integrity.checksums import algorithms
 
-        if algorithm not in algorithms():
+        if algorithm not in algorithms() and algorithm != "none":
             raise SpecError(f"algorithm: unknown checksum {algorithm!r} "
-                            f"(known: auto, {', '.join(algorithms())})")
+                            f"(known: auto, none, {', '.join(algorithms())})")
         if eager_threshold_bytes < 0:
             raise SpecError("eager_threshold_bytes: must be >= 0")
         self.algorithm = algorithm

@@ -13,6 +13,14 @@ pub fn algorithm(name: &str) -> PyResult<Algorithm> {
     name.parse::<Algorithm>().map_err(integrity_error)
 }
 
+/// The algorithm of a transport frame: a name, or `"none"` for frames without a checksum.
+pub fn frame_algorithm(name: &str) -> PyResult<Option<Algorithm>> {
+    if name == "none" {
+        return Ok(None);
+    }
+    algorithm(name).map(Some)
+}
+
 /// `[(name, bits, description, reference_only)]` for every algorithm.
 #[pyfunction]
 fn integrity_algorithms() -> Vec<(&'static str, u32, &'static str, bool)> {

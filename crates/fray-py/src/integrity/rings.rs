@@ -9,7 +9,7 @@ use fray_integrity::ring::{
 use pyo3::prelude::*;
 
 use super::buffers::Bytes;
-use super::checksums::algorithm;
+use super::checksums::frame_algorithm;
 use crate::errors::{integrity_error, SpecError};
 
 /// Maps a ring error: the user's mistakes are `SpecError`, the rest the transport's
@@ -108,7 +108,7 @@ impl SharedMemoryRings {
             max_chunk_bytes: slot_bytes,
             align_bytes: 64,
         };
-        let alg = self::algorithm(algorithm)?;
+        let alg = frame_algorithm(algorithm)?;
         let mut regions = Vec::new();
         let mut senders = BTreeMap::new();
         for (peer, obj) in outbound {

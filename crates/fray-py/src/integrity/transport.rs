@@ -8,7 +8,7 @@ use fray_integrity::inject::{inject_ber, rng_for};
 use pyo3::prelude::*;
 
 use super::buffers::Bytes;
-use super::checksums::algorithm;
+use super::checksums::frame_algorithm;
 use crate::errors::integrity_error;
 
 const DETACH_BYTES: usize = 64 * 1024;
@@ -29,7 +29,7 @@ fn integrity_encode_chunk(
     tag: u32,
 ) -> PyResult<u64> {
     let header = ChunkHeader {
-        algorithm: self::algorithm(algorithm)?,
+        algorithm: frame_algorithm(algorithm)?,
         seq,
         chunk_index,
         chunk_count,
@@ -91,7 +91,7 @@ fn integrity_write_header(
 ) -> PyResult<()> {
     let o = Bytes::writable(out, "out")?;
     let h = ChunkHeader {
-        algorithm: self::algorithm(algorithm)?,
+        algorithm: frame_algorithm(algorithm)?,
         seq,
         chunk_index: 0,
         chunk_count: 1,
@@ -113,9 +113,14 @@ fn integrity_read_header(
 ) -> PyResult<Option<(u64, u64, u64, &'static str)>> {
     let f = Bytes::readable(frame, "frame")?;
     // SAFETY: the export lives until the end.
-    Ok(ChunkHeader::read(unsafe { f.raw().slice() })
-        .ok()
-        .map(|h| (h.seq, h.message_bytes, h.checksum, h.algorithm.name())))
+    Ok(ChunkHeader::read(unsafe { f.raw().slice() }).ok().map(|h| {
+        (
+            h.seq,
+            h.message_bytes,
+            h.checksum,
+            h.algorithm.map_or("none", |a| a.name()),
+        )
+    }))
 }
 
 /// Writes a request-to-send frame.
