@@ -33,13 +33,15 @@ def test_selftest(case, path):
         assert result["corrupted"] > 0 and result["resent"] >= result["corrupted"]
 
 
-def test_pingpong_json_with_injected_errors():
+@pytest.mark.parametrize("path", ["shared-memory", "mpi"])
+def test_pingpong_json_with_injected_errors(path):
     r = run(sys.executable, "-m", "fray", "integrity", "pingpong", "--checksum",
-            "none,naive,crc32c", "--sizes", "8B,64KiB,1MiB", "--ber", "1e-8", "--trials", "1",
-            "--json")
+            "none,naive,unchecked,crc32c", "--sizes", "8B,64KiB,1MiB", "--ber", "1e-8",
+            "--trials", "1", "--path", path, "--json")
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)
-    assert len(rows) == 9
+    assert len(rows) == 12
+    assert {x["path"] for x in rows if x["mode"] in ("checked", "unchecked")} == {path}
     for row in rows:
         for key in ("size_bytes", "bandwidth_bytes_s", "checksum", "corrupted", "resent"):
             assert key in row

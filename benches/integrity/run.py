@@ -1,5 +1,6 @@
 """Integrity benchmarks: checksum speed (the paper's Fig. 1), fused copy+checksum against
-memcpy on 64 MiB buffers, and the NetPIPE-style ping-pong over MPI (none / naive / checked).
+memcpy on 64 MiB buffers, and the NetPIPE-style ping-pong over MPI (none / naive / unchecked /
+checked).
 
 Timings of checksums and copies are taken in Rust (``fray._fray.integrity_measure``); the
 ping-pong is timed with ``MPI.Wtime``. Every point is the median of several samples, and the
@@ -83,7 +84,7 @@ def main() -> int:
     ap.add_argument("--samples", type=int, default=5)
     ap.add_argument("--min-sample", type=float, default=0.05)
     ap.add_argument("--pingpong-sizes", default="8B..64MiB")
-    ap.add_argument("--modes", default="none,naive,auto")
+    ap.add_argument("--modes", default="none,naive,unchecked,auto")
     ap.add_argument("--skip-pingpong", action="store_true")
     args = ap.parse_args()
     out = Path(args.out)

@@ -312,8 +312,18 @@ fn without_a_checksum_flipped_bits_are_delivered() {
     let (mut tx, mut rx) = unsafe {
         (
             RingSender::new(region.ptr, len, GEOMETRY, plan(1024, 2.0), None).unwrap(),
-            RingReceiver::new(region.ptr, len, GEOMETRY, 4, Injection { ber: 1e-4, seed: 3, ring_id: 0 })
-                .unwrap(),
+            RingReceiver::new(
+                region.ptr,
+                len,
+                GEOMETRY,
+                4,
+                Injection {
+                    ber: 1e-4,
+                    seed: 3,
+                    ring_id: 0,
+                },
+            )
+            .unwrap(),
         )
     };
     let msg = message(60_000, 1);

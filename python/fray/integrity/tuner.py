@@ -2,11 +2,14 @@
 
 The choice is stored in ``$FRAY_CACHE_DIR/integrity-tune.json`` (default: the user cache
 directory, ``$XDG_CACHE_HOME/fray`` or ``~/.cache/fray``), keyed by CPU model, the CPU features
-the code paths use, the message sizes and the detection requirement.
+the code paths use, the build of fray's compiled core (a new build may have faster kernels, so
+it tunes again), the message sizes and the detection requirement.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import tempfile
@@ -48,9 +51,15 @@ def cache_path() -> Path:
     return root / "fray" / CACHE_FILE
 
 
+@functools.lru_cache(maxsize=1)
+def _build_id() -> str:
+    """A digest of the compiled core: the kernels the measurements were taken with."""
+    return hashlib.sha256(Path(_fray.__file__).read_bytes()).hexdigest()[:16]
+
+
 def _key(cpu_model: str, features: Sequence[str], sizes: Sequence[int],
          requirement: Sequence[str]) -> str:
-    return "|".join([cpu_model, ",".join(features), ",".join(map(str, sizes)),
+    return "|".join([cpu_model, ",".join(features), _build_id(), ",".join(map(str, sizes)),
                      ",".join(requirement)])
 
 

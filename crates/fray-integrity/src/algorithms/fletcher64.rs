@@ -7,11 +7,13 @@
 use crate::words::{le32, WordFold};
 
 const MOD: u64 = 0xFFFF_FFFF;
-/// Words summed in u64 before a reduction; 4096 words keep every partial sum below 2^56.
+/// Words summed in u64 before a reduction; 4096 words (128 per lane) keep every partial sum
+/// below 2^56.
 const BLOCK_WORDS: usize = 4096;
-/// Words folded side by side: sixteen u64 lanes, one group of 64 bytes (one AVX-512
-/// register, or two AVX2 registers).
-const LANES: usize = 16;
+/// Words folded side by side: 32 u64 lanes, one group of 128 bytes (two AVX-512 registers,
+/// or four AVX2 registers). Two or more independent registers per sum hide the latency of
+/// the vector additions, which otherwise bounds the loop.
+const LANES: usize = 32;
 const GROUP_BYTES: usize = 4 * LANES;
 /// Size from which the fused copy streams its stores past the cache (as `memcpy` does for
 /// large copies), in bytes.
@@ -154,30 +156,32 @@ fn lanes_scalar<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LANES], [u
     (a, b)
 }
 
-/// Spreads per-register sums back to word lanes: 64-bit lane `k` of register `r` (of 32
-/// bytes) held word `8r + 2k` in its low half (`even`) and word `8r + 2k + 1` in its high half
-/// (`odd`).
-fn interleave(even: &[u64], odd: &[u64]) -> [u64; LANES] {
+/// Spreads per-register sums back to word lanes. `even` and `odd` list the registers' u64
+/// lanes register after register; u64 lane `i` of that list held word `2i` of the group in
+/// its low half (`even`) and word `2i + 1` in its high half (`odd`).
+fn interleave(even: &[u64; LANES / 2], odd: &[u64; LANES / 2]) -> [u64; LANES] {
     let mut out = [0u64; LANES];
-    for (k, (&e, &o)) in even.iter().zip(odd).enumerate() {
-        out[2 * k] = e;
-        out[2 * k + 1] = o;
+    for i in 0..LANES / 2 {
+        out[2 * i] = even[i];
+        out[2 * i + 1] = odd[i];
     }
     out
 }
 
-/// [`lanes`] with AVX2: per group, two 32-byte loads (and stores); the even words of each
+/// [`lanes`] with AVX2: per group, four 32-byte loads (and stores); the even words of each
 /// register are its u64 lanes masked, the odd ones its lanes shifted right by 32, so no
 /// shuffle is needed.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn lanes_avx2<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LANES], [u64; LANES]) {
     use std::arch::x86_64::*;
+    const REGS: usize = GROUP_BYTES / 32;
     let low = _mm256_set1_epi64x(0xFFFF_FFFF);
     let z = _mm256_setzero_si256();
-    let (mut a, mut b) = ([z; 4], [z; 4]);
+    let (mut a_even, mut a_odd, mut b_even, mut b_odd) =
+        ([z; REGS], [z; REGS], [z; REGS], [z; REGS]);
     for k in 0..src.len() / GROUP_BYTES {
-        for r in 0..2 {
+        for r in 0..REGS {
             let at = k * GROUP_BYTES + 32 * r;
             // SAFETY: the register's 32 bytes lie inside `src` (and `dst`, same length).
             let v = unsafe {
@@ -190,63 +194,68 @@ unsafe fn lanes_avx2<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LANES
                 }
                 v
             };
-            a[2 * r] = _mm256_add_epi64(a[2 * r], _mm256_and_si256(v, low));
-            a[2 * r + 1] = _mm256_add_epi64(a[2 * r + 1], _mm256_srli_epi64::<32>(v));
-            b[2 * r] = _mm256_add_epi64(b[2 * r], a[2 * r]);
-            b[2 * r + 1] = _mm256_add_epi64(b[2 * r + 1], a[2 * r + 1]);
+            a_even[r] = _mm256_add_epi64(a_even[r], _mm256_and_si256(v, low));
+            a_odd[r] = _mm256_add_epi64(a_odd[r], _mm256_srli_epi64::<32>(v));
+            b_even[r] = _mm256_add_epi64(b_even[r], a_even[r]);
+            b_odd[r] = _mm256_add_epi64(b_odd[r], a_odd[r]);
         }
     }
-    let spill = |regs: [__m256i; 4]| {
-        let mut x = [[0u64; 4]; 4];
-        for (out, reg) in x.iter_mut().zip(regs) {
-            // SAFETY: `out` holds 32 bytes.
-            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), reg) };
+    let spill = |regs: [__m256i; REGS]| {
+        let mut x = [0u64; LANES / 2];
+        for (r, reg) in regs.into_iter().enumerate() {
+            // SAFETY: `x` holds REGS * 32 bytes.
+            unsafe { _mm256_storeu_si256(x.as_mut_ptr().add(4 * r).cast(), reg) };
         }
-        let (mut even, mut odd) = ([0u64; 8], [0u64; 8]);
-        for k in 0..4 {
-            (even[k], even[4 + k]) = (x[0][k], x[2][k]);
-            (odd[k], odd[4 + k]) = (x[1][k], x[3][k]);
-        }
-        interleave(&even, &odd)
+        x
     };
-    (spill(a), spill(b))
+    (
+        interleave(&spill(a_even), &spill(a_odd)),
+        interleave(&spill(b_even), &spill(b_odd)),
+    )
 }
 
-/// [`lanes`] with AVX-512: per group, one 64-byte load (and store), a mask and a shift.
+/// [`lanes`] with AVX-512: per group, two 64-byte loads (and stores), a mask and a shift each.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn lanes_avx512<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LANES], [u64; LANES]) {
     use std::arch::x86_64::*;
+    const REGS: usize = GROUP_BYTES / 64;
     let low = _mm512_set1_epi64(0xFFFF_FFFF);
-    let (mut a_even, mut a_odd) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-    let (mut b_even, mut b_odd) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+    let z = _mm512_setzero_si512();
+    let (mut a_even, mut a_odd, mut b_even, mut b_odd) =
+        ([z; REGS], [z; REGS], [z; REGS], [z; REGS]);
     for k in 0..src.len() / GROUP_BYTES {
-        // SAFETY: group k lies inside `src` (and `dst` when copying, same length).
-        let v = unsafe {
-            let v = _mm512_loadu_si512(src.as_ptr().add(k * GROUP_BYTES).cast());
-            let d = dst.as_mut_ptr().add(k * GROUP_BYTES).cast();
-            match MODE {
-                STORE => _mm512_storeu_si512(d, v),
-                STREAM => _mm512_stream_si512(d, v),
-                _ => {}
-            }
-            v
-        };
-        a_even = _mm512_add_epi64(a_even, _mm512_and_si512(v, low));
-        a_odd = _mm512_add_epi64(a_odd, _mm512_srli_epi64::<32>(v));
-        b_even = _mm512_add_epi64(b_even, a_even);
-        b_odd = _mm512_add_epi64(b_odd, a_odd);
-    }
-    let spill = |even: __m512i, odd: __m512i| {
-        let (mut e, mut o) = ([0u64; 8], [0u64; 8]);
-        // SAFETY: each array holds 64 bytes.
-        unsafe {
-            _mm512_storeu_si512(e.as_mut_ptr().cast(), even);
-            _mm512_storeu_si512(o.as_mut_ptr().cast(), odd);
+        for r in 0..REGS {
+            let at = k * GROUP_BYTES + 64 * r;
+            // SAFETY: the register's 64 bytes lie inside `src` (and `dst`, same length).
+            let v = unsafe {
+                let v = _mm512_loadu_si512(src.as_ptr().add(at).cast());
+                let d = dst.as_mut_ptr().add(at).cast();
+                match MODE {
+                    STORE => _mm512_storeu_si512(d, v),
+                    STREAM => _mm512_stream_si512(d, v),
+                    _ => {}
+                }
+                v
+            };
+            a_even[r] = _mm512_add_epi64(a_even[r], _mm512_and_si512(v, low));
+            a_odd[r] = _mm512_add_epi64(a_odd[r], _mm512_srli_epi64::<32>(v));
+            b_even[r] = _mm512_add_epi64(b_even[r], a_even[r]);
+            b_odd[r] = _mm512_add_epi64(b_odd[r], a_odd[r]);
         }
-        interleave(&e, &o)
+    }
+    let spill = |regs: [__m512i; REGS]| {
+        let mut x = [0u64; LANES / 2];
+        for (r, reg) in regs.into_iter().enumerate() {
+            // SAFETY: `x` holds REGS * 64 bytes.
+            unsafe { _mm512_storeu_si512(x.as_mut_ptr().add(8 * r).cast(), reg) };
+        }
+        x
     };
-    (spill(a_even, a_odd), spill(b_even, b_odd))
+    (
+        interleave(&spill(a_even), &spill(a_odd)),
+        interleave(&spill(b_even), &spill(b_odd)),
+    )
 }
 
 impl WordFold for Fletcher64 {
