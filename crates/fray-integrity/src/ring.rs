@@ -62,7 +62,7 @@ impl RingGeometry {
                 "a ring needs at least 2 slots",
             ));
         }
-        if self.slot_payload_bytes == 0 || self.slot_payload_bytes % LINE != 0 {
+        if self.slot_payload_bytes == 0 || !self.slot_payload_bytes.is_multiple_of(LINE) {
             return Err(IntegrityError::invalid(
                 "slot_bytes",
                 format!(
@@ -206,7 +206,7 @@ impl Region {
                 ),
             ));
         }
-        if (base as usize) % LINE != 0 {
+        if !(base as usize).is_multiple_of(LINE) {
             return Err(IntegrityError::invalid(
                 "region",
                 "must be aligned to 64 bytes",
@@ -267,6 +267,30 @@ fn wait_until(
     }
 }
 
+/// An end of a ring, which a protocol error or an interrupted wait leaves out of step.
+trait End {
+    /// Whether the end is out of step for good.
+    fn broken(&mut self) -> &mut bool;
+}
+
+/// Runs one operation of `end`; refuses to run on an end out of step, and marks it so when
+/// the operation leaves it there.
+fn in_step<E: End>(
+    end: &mut E,
+    op: impl FnOnce(&mut E) -> Result<Transfer, RingError>,
+) -> Result<Transfer, RingError> {
+    if *end.broken() {
+        return Err(RingError::Protocol(
+            "the ring was left out of step earlier".into(),
+        ));
+    }
+    let result = op(end);
+    if matches!(result, Err(RingError::Protocol(_) | RingError::Interrupted)) {
+        *end.broken() = true;
+    }
+    result
+}
+
 /// One chunk of the message being sent, until its verdict arrives.
 #[derive(Clone, Copy)]
 struct InFlight {
@@ -289,6 +313,12 @@ pub struct RingSender {
 // SAFETY: the region pointer is only dereferenced through the protocol; the end can move to
 // another thread with its owner.
 unsafe impl Send for RingSender {}
+
+impl End for RingSender {
+    fn broken(&mut self) -> &mut bool {
+        &mut self.broken
+    }
+}
 
 impl RingSender {
     /// Builds the sending end on a zeroed shared region.
@@ -331,16 +361,7 @@ impl RingSender {
         tag: u32,
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<Transfer, RingError> {
-        if self.broken {
-            return Err(RingError::Protocol(
-                "the ring was left out of step earlier".into(),
-            ));
-        }
-        let result = self.send_inner(msg, tag, keep_waiting);
-        if matches!(result, Err(RingError::Protocol(_) | RingError::Interrupted)) {
-            self.broken = true;
-        }
-        result
+        in_step(self, |end| end.send_inner(msg, tag, keep_waiting))
     }
 
     fn send_inner(
@@ -500,6 +521,12 @@ pub struct RingReceiver {
 // SAFETY: as for RingSender.
 unsafe impl Send for RingReceiver {}
 
+impl End for RingReceiver {
+    fn broken(&mut self) -> &mut bool {
+        &mut self.broken
+    }
+}
+
 impl RingReceiver {
     /// Builds the receiving end on a zeroed shared region.
     ///
@@ -542,16 +569,7 @@ impl RingReceiver {
         tag: u32,
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<Transfer, RingError> {
-        if self.broken {
-            return Err(RingError::Protocol(
-                "the ring was left out of step earlier".into(),
-            ));
-        }
-        let result = self.recv_inner(dst, tag, keep_waiting);
-        if matches!(result, Err(RingError::Protocol(_) | RingError::Interrupted)) {
-            self.broken = true;
-        }
-        result
+        in_step(self, |end| end.recv_inner(dst, tag, keep_waiting))
     }
 
     fn recv_inner(

@@ -79,8 +79,9 @@ impl Fletcher64 {
             }
             return;
         }
-        let stream =
-            streaming_available() && src.len() >= STREAMING_BYTES && dst.as_ptr() as usize % 4 == 0;
+        let stream = streaming_available()
+            && src.len() >= STREAMING_BYTES
+            && (dst.as_ptr() as usize).is_multiple_of(4);
         // A head of whole words brings the destination to a 64-byte boundary for streaming.
         let head = if stream {
             dst.as_ptr().align_offset(64)

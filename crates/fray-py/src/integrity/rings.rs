@@ -227,7 +227,7 @@ impl SharedMemoryRings {
                 return Ok(p);
             }
             spins += 1;
-            if spins % (1 << 16) == 0 {
+            if spins.is_multiple_of(1 << 16) {
                 py.check_signals()?;
                 py.detach(std::thread::yield_now);
             } else {
