@@ -14,7 +14,7 @@ import numpy as np
 from mpi4py import MPI
 
 from fray import SpecError
-from fray.integrity.transport import CheckedComm, NaiveComm, PlainComm
+from fray.integrity.transport import CheckedComm, NaiveComm, PlainComm, agreed_tuned_algorithm
 
 MODES = ("none", "naive", "unchecked", "auto")
 
@@ -63,7 +63,7 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
         if alg is None:
             checked = [t for t in transports.values()
                        if isinstance(t, CheckedComm) and t.algorithm != "none"]
-            alg = checked[0].algorithm if checked else _tuned(comm)
+            alg = checked[0].algorithm if checked else agreed_tuned_algorithm(comm)
         transports["naive"] = NaiveComm(comm, alg, max_message_bytes=max(biggest, 1), ber=ber,
                                         seed=seed, max_retries=max_retries)
     sendbuf = np.random.default_rng(seed).integers(0, 256, max(biggest, 1), dtype=np.uint8)
@@ -115,13 +115,6 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
     for t in transports.values():
         t.free()
     return rows
-
-
-def _tuned(comm: MPI.Comm) -> str:
-    """The tuned algorithm, agreed by all ranks."""
-    from fray.integrity.tuner import tuned_algorithm
-
-    return comm.bcast(tuned_algorithm() if comm.Get_rank() == 0 else None, root=0)
 
 
 def _sum(a: dict, b: dict, _datatype=None) -> dict:

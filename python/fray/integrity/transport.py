@@ -151,6 +151,13 @@ class _Base:
         return IntegrityError(f"rank {peer} aborted the message: {_REASONS.get(detail, detail)}")
 
 
+def agreed_tuned_algorithm(comm: MPI.Comm) -> str:
+    """The tuned algorithm of rank 0, agreed by every rank of ``comm`` (collective)."""
+    from fray.integrity.tuner import tuned_algorithm
+
+    return comm.bcast(tuned_algorithm() if comm.Get_rank() == 0 else None, root=0)
+
+
 class CheckedComm(_Base):
     """Checked point-to-point messages on ``comm`` (collective to build: every rank of
     ``comm`` must create one). ``algorithm`` is a checksum name, ``"auto"`` (the tuned choice,
@@ -169,9 +176,7 @@ class CheckedComm(_Base):
         super().__init__(comm, max_message_bytes=max_message_bytes, max_retries=max_retries,
                          ber=ber, seed=seed)
         if algorithm == "auto":
-            from fray.integrity.tuner import tuned_algorithm
-
-            algorithm = self.comm.bcast(tuned_algorithm() if self.rank == 0 else None, root=0)
+            algorithm = agreed_tuned_algorithm(self.comm)
         from fray.integrity.checksums import algorithms
 
         if algorithm not in algorithms() and algorithm != "none":
