@@ -4,6 +4,7 @@
 //! Seed: the Adler-32 value to continue from, as zlib's `adler32(adler, buf, len)`, except that
 //! seed 0 stands for the standard start value 1.
 
+use crate::algorithms::bytewise::copy_fold_bytes;
 use crate::kernel::Kernel;
 
 const BASE: u32 = 65_521;
@@ -39,11 +40,10 @@ impl Kernel for Adler32 {
         let v = self.state.checksum();
         let (mut a, mut b) = (v & 0xFFFF, v >> 16);
         for (db, sb) in dst.chunks_mut(NMAX).zip(src.chunks(NMAX)) {
-            for (d, &s) in db.iter_mut().zip(sb) {
+            copy_fold_bytes(db, sb, |s| {
                 a += u32::from(s);
                 b += a;
-                *d = s;
-            }
+            });
             a %= BASE;
             b %= BASE;
         }

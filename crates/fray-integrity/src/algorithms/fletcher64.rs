@@ -72,6 +72,8 @@ impl Fletcher64 {
         self.sum2 = s2 % MOD;
     }
 
+    /// Folds `src`, copying it to `dst` when `COPY`; the stores stream past the cache when the
+    /// copy is large ([`STREAMING_BYTES`]).
     fn fold_blocks<const COPY: bool>(&mut self, dst: &mut [u8], src: &[u8]) {
         if !COPY {
             for s in src.chunks(BLOCK_WORDS * 4) {
@@ -79,12 +81,12 @@ impl Fletcher64 {
             }
             return;
         }
-        let stream = streaming_available()
-            && src.len() >= STREAMING_BYTES
-            && (dst.as_ptr() as usize).is_multiple_of(4);
-        // A head of whole words brings the destination to a 64-byte boundary for streaming.
-        let head = if stream {
-            dst.as_ptr().align_offset(64)
+        let aligned_words = (dst.as_ptr() as usize).is_multiple_of(4);
+        let stream = streaming_available() && src.len() >= STREAMING_BYTES && aligned_words;
+        // A head of whole words brings the destination to a 64-byte boundary, so that no
+        // vector store splits a cache line (and streaming stores can be used).
+        let head = if aligned_words {
+            dst.as_ptr().align_offset(64).min(dst.len())
         } else {
             0
         };
@@ -189,7 +191,13 @@ unsafe fn lanes_avx2<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LANES
                 let v = _mm256_loadu_si256(src.as_ptr().add(at).cast());
                 let d = dst.as_mut_ptr().add(at).cast();
                 match MODE {
-                    STORE => _mm256_storeu_si256(d, v),
+                    // In assembly, as in `lanes_avx512`.
+                    STORE => std::arch::asm!(
+                        "vmovdqu [{d}], {v}",
+                        d = in(reg) d,
+                        v = in(ymm_reg) v,
+                        options(nostack, preserves_flags)
+                    ),
                     STREAM => _mm256_stream_si256(d, v),
                     _ => {}
                 }
@@ -233,7 +241,14 @@ unsafe fn lanes_avx512<const MODE: u8>(dst: &mut [u8], src: &[u8]) -> ([u64; LAN
                 let v = _mm512_loadu_si512(src.as_ptr().add(at).cast());
                 let d = dst.as_mut_ptr().add(at).cast();
                 match MODE {
-                    STORE => _mm512_storeu_si512(d, v),
+                    // In assembly: written as an intrinsic, LLVM merges the loop's stores
+                    // into one `memcpy` call before the loop (a second pass over the data).
+                    STORE => std::arch::asm!(
+                        "vmovdqu64 [{d}], {v}",
+                        d = in(reg) d,
+                        v = in(zmm_reg) v,
+                        options(nostack, preserves_flags)
+                    ),
                     STREAM => _mm512_stream_si512(d, v),
                     _ => {}
                 }

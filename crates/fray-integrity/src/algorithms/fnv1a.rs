@@ -3,6 +3,7 @@
 //! Seed: XORed into the offset basis, as in SMHasher's `FNV32a`/`FNV64a`; seed 0 gives the
 //! standard FNV-1a.
 
+use crate::algorithms::bytewise::copy_fold_bytes;
 use crate::kernel::Kernel;
 
 const OFFSET32: u32 = 0x811c_9dc5;
@@ -35,12 +36,8 @@ impl Kernel for Fnv1a32 {
     }
 
     fn update_copy(&mut self, dst: &mut [u8], src: &[u8]) {
-        assert_eq!(dst.len(), src.len(), "dst and src lengths differ");
         let mut h = self.h;
-        for (d, &s) in dst.iter_mut().zip(src) {
-            h = (h ^ u32::from(s)).wrapping_mul(PRIME32);
-            *d = s;
-        }
+        copy_fold_bytes(dst, src, |b| h = (h ^ u32::from(b)).wrapping_mul(PRIME32));
         self.h = h;
     }
 
@@ -72,12 +69,8 @@ impl Kernel for Fnv1a64 {
     }
 
     fn update_copy(&mut self, dst: &mut [u8], src: &[u8]) {
-        assert_eq!(dst.len(), src.len(), "dst and src lengths differ");
         let mut h = self.h;
-        for (d, &s) in dst.iter_mut().zip(src) {
-            h = (h ^ u64::from(s)).wrapping_mul(PRIME64);
-            *d = s;
-        }
+        copy_fold_bytes(dst, src, |b| h = (h ^ u64::from(b)).wrapping_mul(PRIME64));
         self.h = h;
     }
 

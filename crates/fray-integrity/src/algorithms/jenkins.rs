@@ -3,6 +3,7 @@
 //! Seed: the initial hash, as in SMHasher's `JenkinsOOAT_perl` (the classic form: add the
 //! byte, then mix; final avalanche after the last byte).
 
+use crate::algorithms::bytewise::copy_fold_bytes;
 use crate::kernel::Kernel;
 
 /// The running hash.
@@ -35,12 +36,8 @@ impl Kernel for Jenkins {
     }
 
     fn update_copy(&mut self, dst: &mut [u8], src: &[u8]) {
-        assert_eq!(dst.len(), src.len(), "dst and src lengths differ");
         let mut h = self.h;
-        for (d, &s) in dst.iter_mut().zip(src) {
-            h = mix(h, s);
-            *d = s;
-        }
+        copy_fold_bytes(dst, src, |b| h = mix(h, b));
         self.h = h;
     }
 

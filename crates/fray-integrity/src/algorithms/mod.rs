@@ -1,6 +1,7 @@
 //! One module per checksum algorithm; each gives a streaming state with a fused copy.
 
 pub(crate) mod adler32;
+pub(crate) mod bytewise;
 pub(crate) mod crc32;
 pub(crate) mod crc32c;
 pub(crate) mod fletcher64;
