@@ -14,11 +14,12 @@ import pytest
 MPIEXEC = shutil.which("mpiexec", path=sysconfig.get_path("scripts")) or shutil.which("mpiexec")
 
 
-def run(*args, timeout=180):
+def run(*args, timeout=180, launch=()):
+    """Runs ``args`` on 2 ranks; ``launch`` adds options of mpiexec."""
     assert MPIEXEC, "mpiexec not found: the mpich wheel should have installed it"
     env = dict(os.environ)
     env.setdefault("FRAY_CACHE_DIR", os.path.join(os.getcwd(), ".pytest_cache", "fray"))
-    return subprocess.run([MPIEXEC, "-n", "2", *args], capture_output=True, text=True,
+    return subprocess.run([MPIEXEC, *launch, "-n", "2", *args], capture_output=True, text=True,
                           timeout=timeout, env=env, check=False)
 
 
@@ -50,3 +51,14 @@ def test_pingpong_json_with_injected_errors(path):
     assert sum(x["corrupted"] for x in checked) > 0
     assert all(x["resent"] >= x["corrupted"] for x in checked)
     assert all(x["corrupted"] == 0 and x["resent"] == 0 for x in rows if x["mode"] == "none")
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="pinning 2 ranks needs 2 cores")
+@pytest.mark.parametrize("launch", [(), ("--bind-to", "core")])
+def test_pingpong_says_whether_ranks_are_pinned(launch):
+    r = run(sys.executable, "-m", "fray", "integrity", "pingpong", "--checksum", "unchecked",
+            "--sizes", "1KiB", "--trials", "1", "--json", launch=launch)
+    assert r.returncode == 0, r.stderr
+    pinned = bool(launch)
+    assert [row["pinned"] for row in json.loads(r.stdout)] == [pinned]
+    assert ("not pinned" in r.stderr) == (not pinned)

@@ -49,9 +49,11 @@ def run_pingpong(runs: int, sizes: str, modes: str) -> list:
     if mpiexec is None:
         return out
     for _ in range(runs):
-        r = subprocess.run([mpiexec, "-n", "2", sys.executable, "-m", "fray", "integrity",
-                            "pingpong", "--checksum", modes, "--sizes", sizes, "--trials", "3",
-                            "--json"], capture_output=True, text=True, timeout=1800, check=False)
+        # One core per rank: ranks that busy-poll and move between cores vary by 2x.
+        r = subprocess.run([mpiexec, "--bind-to", "core", "-n", "2", sys.executable, "-m",
+                            "fray", "integrity", "pingpong", "--checksum", modes, "--sizes",
+                            sizes, "--trials", "3", "--json"],
+                           capture_output=True, text=True, timeout=1800, check=False)
         if r.returncode != 0:
             raise SystemExit(r.stderr)
         out.append(json.loads(r.stdout))

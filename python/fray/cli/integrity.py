@@ -37,6 +37,9 @@ def _pingpong(args: argparse.Namespace) -> int:
                     path=args.path)
     if not rows:
         return 0
+    if not rows[0]["pinned"]:
+        print("fray integrity pingpong: note: the ranks are not pinned to cores, so timings "
+              "vary from run to run; run it as mpiexec --bind-to core -n 2 ...", file=sys.stderr)
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()

@@ -3,11 +3,14 @@ the checked transport, measured in the same run.
 
 Run with ``mpiexec -n 2 fray integrity pingpong``. Rank 0 times ``reps`` round trips with
 ``MPI.Wtime`` and reports the one-way time (half a round trip); each (size, mode) is measured
-``trials`` times, interleaved, and the median is kept.
+``trials`` times, interleaved, and the median is kept. Pin each rank to a core
+(``mpiexec --bind-to core``): unpinned ranks that busy-poll move between cores and their
+timings vary by 2x from run to run.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -46,6 +49,7 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
         raise SpecError("trials: must be >= 1")
     rank = comm.Get_rank()
     peer = 1 - rank
+    pinned = comm.allreduce(ranks_pinned(), op=MPI.LAND)
     biggest = max(sizes_bytes)
     transports = {}
     for mode in modes:
@@ -107,6 +111,7 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
                     "bandwidth_bytes_s": size / one_way if one_way > 0 else 0.0,
                     "samples_s": samples[mode],
                     "round_trips": reps * trials,
+                    "pinned": pinned,
                     "corrupted": total["corrupted"],
                     "resent": total["resent"],
                     "injected_bits": total["injected_bits"],
@@ -115,6 +120,15 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
     for t in transports.values():
         t.free()
     return rows
+
+
+def ranks_pinned() -> bool:
+    """True when this process may run on one core only (as ``mpiexec --bind-to core``
+    leaves it); False where the platform cannot tell."""
+    try:
+        return len(os.sched_getaffinity(0)) == 1
+    except AttributeError:
+        return False
 
 
 def _sum(a: dict, b: dict, _datatype=None) -> dict:
