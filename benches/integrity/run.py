@@ -60,7 +60,25 @@ def run_pingpong(runs: int, sizes: str, modes: str) -> list:
     return out
 
 
-def summarise(results: dict, pp: list) -> dict:
+def run_ring(runs: int, algorithms: str) -> list:
+    """The shared-memory ring alone (two pinned threads, no MPI): one table per run,
+    ``{algorithm: {size_kib: GB/s}}``."""
+    root = Path(__file__).resolve().parents[2]
+    out = []
+    for _ in range(runs):
+        r = subprocess.run(["cargo", "run", "--quiet", "--release", "-p", "fray-integrity",
+                            "--example", "ring_pingpong", "--", "--algorithms", algorithms],
+                           cwd=root, capture_output=True, text=True, timeout=1800, check=False)
+        if r.returncode != 0:
+            raise SystemExit(r.stderr)
+        head, *rows = r.stdout.split("\n")
+        sizes = [int(c.removesuffix("KiB")) for c in head.split()[1:]]
+        out.append({cells[0]: dict(zip(sizes, map(float, cells[1:])))
+                    for cells in (row.split() for row in rows if row.strip())})
+    return out
+
+
+def summarise(results: dict, pp: list, ring: list) -> dict:
     def med(rows_per_run, key):
         by = {}
         for rows in rows_per_run:
@@ -76,7 +94,22 @@ def summarise(results: dict, pp: list) -> dict:
     }
     if pp:
         s["pingpong"] = med(pp, lambda r: f"{r['size_bytes']}/{r['mode']}")
+    if ring:
+        s["ring_GB_s"] = {f"{size}KiB/{alg}": statistics.median(run[alg][size] for run in ring)
+                          for alg, row in ring[0].items() for size in row}
     return s
+
+
+def print_pingpong(pp: dict) -> None:
+    """The median ping-pong bandwidths (MB/s) and the checked transport's ratios."""
+    modes = ("none", "naive", "unchecked", "checked")
+    sizes = sorted({int(k.split("/")[0]) for k in pp})
+    print(f"{'size':>10}" + "".join(f"{m:>11}" for m in modes) + f"{'chk/none':>10}"
+          f"{'chk/unchk':>10}")
+    for n in sizes:
+        bw = {m: pp.get(f"{n}/{m}", float("nan")) / 1e6 for m in modes}
+        print(f"{n:>10}" + "".join(f"{bw[m]:>11.1f}" for m in modes)
+              + f"{bw['checked'] / bw['none']:>10.2f}{bw['checked'] / bw['unchecked']:>10.2f}")
 
 
 def main() -> int:
@@ -88,6 +121,8 @@ def main() -> int:
     ap.add_argument("--pingpong-sizes", default="8B..64MiB")
     ap.add_argument("--modes", default="none,naive,unchecked,auto")
     ap.add_argument("--skip-pingpong", action="store_true")
+    ap.add_argument("--ring-algorithms", default="none,fletcher64,crc32c")
+    ap.add_argument("--skip-ring", action="store_true", help="skip the ring alone (needs cargo)")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -98,14 +133,15 @@ def main() -> int:
     default_choice = tune()
     local = run_local(args.runs, args.min_sample, args.samples)
     pp = [] if args.skip_pingpong else run_pingpong(args.runs, args.pingpong_sizes, args.modes)
+    ring = [] if args.skip_ring else run_ring(args.runs, args.ring_algorithms)
     report = {
         "machine": {"cpu_model": cpu_model(), "cores": os.cpu_count(),
                     "python": platform.python_version()},
         "tuned": {"algorithm": choice.algorithm, "strategy": choice.strategy, "for": "64MiB"},
         "tuned_default_sizes": {"algorithm": default_choice.algorithm,
                                 "strategy": default_choice.strategy},
-        "raw": {"local": local, "pingpong": pp},
-        "median": summarise(local, pp),
+        "raw": {"local": local, "pingpong": pp, "ring": ring},
+        "median": summarise(local, pp, ring),
         "elapsed_s": time.time() - t0,
     }
     (out / "results.json").write_text(json.dumps(report, indent=1))
@@ -115,6 +151,8 @@ def main() -> int:
         fused = med["copy_64MiB"][f"{c.algorithm}/fused"]
         print(f"{label}: {c.algorithm} ({c.strategy}); 64 MiB memcpy {memcpy / 1e9:.2f} GB/s,"
               f" fused {fused / 1e9:.2f} GB/s, ratio {fused / memcpy:.3f}")
+    if "pingpong" in med:
+        print_pingpong(med["pingpong"])
     print(f"results in {out / 'results.json'}")
     return 0
 

@@ -1,0 +1,240 @@
+//! Ping-pong through two shared-memory rings between two threads pinned to cores 0 and 1: the
+//! checked transport's node-local path alone, without MPI or Python around it.
+//!
+//! ```text
+//! cargo run --release -p fray-integrity --example ring_pingpong -- \
+//!     [--algorithms none,fletcher64,crc32c] [--sizes-kib 16,64,256,1024,4096] [--trials 7] \
+//!     [--first-chunk-kib 64] [--max-chunk-kib 256] [--slots 8]
+//! ```
+//!
+//! `none` copies without a checksum (the baseline). Each (algorithm, size) is timed `trials`
+//! times, algorithms interleaved within a trial; the table shows the median one-way
+//! bandwidth in GB/s (10^9 bytes per second; one-way = half a round trip).
+
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::sync::{Arc, Barrier};
+use std::time::Instant;
+
+use fray_integrity::pipeline::ChunkPlan;
+use fray_integrity::ring::{Injection, RingGeometry, RingReceiver, RingSender};
+use fray_integrity::Algorithm;
+
+/// Bytes moved per (algorithm, size, trial), to size the number of round trips.
+const TARGET_BYTES: usize = 64 << 20;
+
+/// A zeroed, page-aligned region both threads see, freed on drop.
+struct Region {
+    ptr: *mut u8,
+    layout: Layout,
+}
+
+// SAFETY: each ring end touches the region only through the ring protocol.
+unsafe impl Send for Region {}
+unsafe impl Sync for Region {}
+
+impl Region {
+    fn new(bytes: usize) -> Self {
+        let layout = Layout::from_size_align(bytes, 4096).expect("valid layout");
+        // SAFETY: non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        assert!(!ptr.is_null(), "out of memory");
+        Region { ptr, layout }
+    }
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        // SAFETY: allocated with this layout.
+        unsafe { dealloc(self.ptr, self.layout) }
+    }
+}
+
+/// Command-line settings.
+struct Settings {
+    algorithms: Vec<Option<Algorithm>>,
+    sizes_bytes: Vec<usize>,
+    trials: usize,
+    plan: ChunkPlan,
+    geometry: RingGeometry,
+}
+
+fn parse_list<T>(value: &str, flag: &str, item: impl Fn(&str) -> Result<T, String>) -> Vec<T> {
+    value
+        .split(',')
+        .map(|v| item(v.trim()).unwrap_or_else(|e| fail(&format!("{flag}: {e}"))))
+        .collect()
+}
+
+fn count(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("expected a positive whole number, got {v:?}")),
+    }
+}
+
+fn kib(v: &str) -> Result<usize, String> {
+    count(v).map(|n| n << 10)
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("ring_pingpong: error: {message}");
+    std::process::exit(2)
+}
+
+fn settings() -> Settings {
+    let mut algorithms = "none,fletcher64".to_string();
+    let mut sizes = "16,64,256,1024,4096".to_string();
+    let (mut trials, mut first, mut max, mut slots) = (7usize, 64usize << 10, 256usize << 10, 8);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    for pair in args.chunks(2) {
+        let [flag, value] = pair else {
+            fail(&format!("{} needs a value", pair[0]))
+        };
+        match flag.as_str() {
+            "--algorithms" => algorithms = value.clone(),
+            "--sizes-kib" => sizes = value.clone(),
+            "--trials" => trials = parse_list(value, flag, count)[0],
+            "--first-chunk-kib" => first = parse_list(value, flag, kib)[0],
+            "--max-chunk-kib" => max = parse_list(value, flag, kib)[0],
+            "--slots" => slots = parse_list(value, flag, count)[0],
+            _ => fail(&format!("unknown option {flag}")),
+        }
+    }
+    let algorithms = parse_list(&algorithms, "--algorithms", |v| {
+        if v == "none" {
+            Ok(None)
+        } else {
+            v.parse::<Algorithm>().map(Some).map_err(|e| e.to_string())
+        }
+    });
+    let plan = ChunkPlan {
+        first_chunk_bytes: first,
+        ratio: 2.0,
+        max_chunk_bytes: max,
+        align_bytes: 64,
+    };
+    let geometry = RingGeometry {
+        slots,
+        slot_payload_bytes: max,
+    };
+    plan.validate().unwrap_or_else(|e| fail(&e.to_string()));
+    geometry.validate().unwrap_or_else(|e| fail(&e.to_string()));
+    Settings {
+        algorithms,
+        sizes_bytes: parse_list(&sizes, "--sizes-kib", kib),
+        trials,
+        plan,
+        geometry,
+    }
+}
+
+/// Pins the calling thread to `core`; false where that is not possible.
+fn pin_to(core: usize) -> bool {
+    #[cfg(target_os = "linux")]
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; the call only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(core, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = core;
+        false
+    }
+}
+
+fn round_trips(size_bytes: usize) -> usize {
+    (TARGET_BYTES / size_bytes.max(1)).clamp(20, 2000)
+}
+
+/// One trial of one algorithm: the one-way time (s) per size.
+fn trial(s: &Settings, algorithm: Option<Algorithm>) -> Vec<f64> {
+    let bytes = s.geometry.region_bytes();
+    let (forth, back) = (Region::new(bytes), Region::new(bytes));
+    let injection = Injection {
+        ber: 0.0,
+        seed: 0,
+        ring_id: 0,
+    };
+    let build = |r: &Region| {
+        // SAFETY: both regions outlive both threads (joined below), zeroed, one end each.
+        unsafe {
+            (
+                RingSender::new(r.ptr, bytes, s.geometry, s.plan, algorithm),
+                RingReceiver::new(r.ptr, bytes, s.geometry, 8, injection),
+            )
+        }
+    };
+    let (send_forth, recv_forth) = build(&forth);
+    let (send_back, recv_back) = build(&back);
+    let (mut send_forth, mut recv_forth) = (send_forth.unwrap(), recv_forth.unwrap());
+    let (mut send_back, mut recv_back) = (send_back.unwrap(), recv_back.unwrap());
+    let largest = *s.sizes_bytes.iter().max().expect("at least one size");
+    let sizes = s.sizes_bytes.clone();
+    let start = Arc::new(Barrier::new(2));
+    let start_echo = Arc::clone(&start);
+    let go = &mut || true;
+    let echo = std::thread::spawn(move || {
+        pin_to(1);
+        let mut buf = vec![0u8; largest];
+        let go = &mut || true;
+        for &n in &sizes {
+            start_echo.wait();
+            for _ in 0..=round_trips(n) {
+                recv_forth.recv(&mut buf[..n], 0, go).expect("echo receive");
+                send_back.send(&buf[..n], 0, go).expect("echo send");
+            }
+        }
+    });
+    pin_to(0);
+    let src: Vec<u8> = (0..largest).map(|i| (i.wrapping_mul(31) + 7) as u8).collect();
+    let mut dst = vec![0u8; largest];
+    let mut one_way_s = Vec::new();
+    for &n in &s.sizes_bytes {
+        start.wait();
+        let reps = round_trips(n);
+        let mut t0 = Instant::now();
+        // One warm-up round trip, then the timed ones.
+        for i in 0..=reps {
+            if i == 1 {
+                t0 = Instant::now();
+            }
+            send_forth.send(&src[..n], 0, go).expect("send");
+            recv_back.recv(&mut dst[..n], 0, go).expect("receive");
+        }
+        one_way_s.push(t0.elapsed().as_secs_f64() / reps as f64 / 2.0);
+        assert!(dst[..n] == src[..n], "the echo differs at {n} bytes");
+    }
+    echo.join().expect("echo thread");
+    one_way_s
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let s = settings();
+    let mut samples = vec![vec![Vec::new(); s.sizes_bytes.len()]; s.algorithms.len()];
+    for _ in 0..s.trials {
+        for (a, &algorithm) in s.algorithms.iter().enumerate() {
+            for (k, t) in trial(&s, algorithm).into_iter().enumerate() {
+                samples[a][k].push(t);
+            }
+        }
+    }
+    print!("{:<12}", "GB/s");
+    for n in &s.sizes_bytes {
+        print!("{:>10}", format!("{}KiB", n >> 10));
+    }
+    println!();
+    for (a, algorithm) in s.algorithms.iter().enumerate() {
+        print!("{:<12}", algorithm.map_or("none", |x| x.name()));
+        for (k, &n) in s.sizes_bytes.iter().enumerate() {
+            print!("{:>10.1}", n as f64 / median(samples[a][k].clone()) / 1e9);
+        }
+        println!();
+    }
+}
