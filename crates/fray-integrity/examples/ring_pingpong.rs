@@ -4,10 +4,11 @@
 //! ```text
 //! cargo run --release -p fray-integrity --example ring_pingpong -- \
 //!     [--algorithms none,fletcher64,crc32c] [--sizes-kib 16,64,256,1024,4096] [--trials 7] \
-//!     [--first-chunk-kib 64] [--max-chunk-kib 256] [--slots 8]
+//!     [--first-chunk-kib 32] [--max-chunk-kib 128] [--slots 8]
 //! ```
 //!
-//! `none` copies without a checksum (the baseline). Each (algorithm, size) is timed `trials`
+//! The defaults are those of `fray.integrity.CheckedComm`. `none` copies without a checksum
+//! (the baseline). Each (algorithm, size) is timed `trials`
 //! times, algorithms interleaved within a trial; the table shows the median one-way
 //! bandwidth in GB/s (10^9 bytes per second; one-way = half a round trip).
 
@@ -84,7 +85,7 @@ fn fail(message: &str) -> ! {
 fn settings() -> Settings {
     let mut algorithms = "none,fletcher64".to_string();
     let mut sizes = "16,64,256,1024,4096".to_string();
-    let (mut trials, mut first, mut max, mut slots) = (7usize, 64usize << 10, 256usize << 10, 8);
+    let (mut trials, mut first, mut max, mut slots) = (7usize, 32usize << 10, 128usize << 10, 8);
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
         let [flag, value] = pair else {
@@ -188,7 +189,9 @@ fn trial(s: &Settings, algorithm: Option<Algorithm>) -> Vec<f64> {
         }
     });
     pin_to(0);
-    let src: Vec<u8> = (0..largest).map(|i| (i.wrapping_mul(31) + 7) as u8).collect();
+    let src: Vec<u8> = (0..largest)
+        .map(|i| (i.wrapping_mul(31) + 7) as u8)
+        .collect();
     let mut dst = vec![0u8; largest];
     let mut one_way_s = Vec::new();
     for &n in &s.sizes_bytes {

@@ -169,8 +169,8 @@ class CheckedComm(_Base):
     ``first_chunk_bytes`` and grow by ``ratio``."""
 
     def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *, path: str = "auto",
-                 eager_threshold_bytes: int = 16 * 1024, first_chunk_bytes: int = 64 * 1024,
-                 ratio: float = 2.0, max_chunk_bytes: int = 256 * 1024, ring_slots: int = 8,
+                 eager_threshold_bytes: int = 16 * 1024, first_chunk_bytes: int = 32 * 1024,
+                 ratio: float = 2.0, max_chunk_bytes: int = 128 * 1024, ring_slots: int = 8,
                  max_message_bytes: int = 1 << 30, max_retries: int = 8, ber: float = 0.0,
                  seed: int = 0) -> None:
         super().__init__(comm, max_message_bytes=max_message_bytes, max_retries=max_retries,
