@@ -12,43 +12,16 @@
 //! times, algorithms interleaved within a trial; the table shows the median one-way
 //! bandwidth in GB/s (10^9 bytes per second; one-way = half a round trip).
 
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::sync::{Arc, Barrier};
 use std::time::Instant;
 
+use fray_integrity::heap_region::HeapRegion;
 use fray_integrity::pipeline::ChunkPlan;
 use fray_integrity::ring::{Injection, RingGeometry, RingReceiver, RingSender};
 use fray_integrity::Algorithm;
 
 /// Bytes moved per (algorithm, size, trial), to size the number of round trips.
 const TARGET_BYTES: usize = 64 << 20;
-
-/// A zeroed, page-aligned region both threads see, freed on drop.
-struct Region {
-    ptr: *mut u8,
-    layout: Layout,
-}
-
-// SAFETY: each ring end touches the region only through the ring protocol.
-unsafe impl Send for Region {}
-unsafe impl Sync for Region {}
-
-impl Region {
-    fn new(bytes: usize) -> Self {
-        let layout = Layout::from_size_align(bytes, 4096).expect("valid layout");
-        // SAFETY: non-zero size.
-        let ptr = unsafe { alloc_zeroed(layout) };
-        assert!(!ptr.is_null(), "out of memory");
-        Region { ptr, layout }
-    }
-}
-
-impl Drop for Region {
-    fn drop(&mut self) {
-        // SAFETY: allocated with this layout.
-        unsafe { dealloc(self.ptr, self.layout) }
-    }
-}
 
 /// Command-line settings.
 struct Settings {
@@ -152,18 +125,18 @@ fn round_trips(size_bytes: usize) -> usize {
 /// One trial of one algorithm: the one-way time (s) per size.
 fn trial(s: &Settings, algorithm: Option<Algorithm>) -> Vec<f64> {
     let bytes = s.geometry.region_bytes();
-    let (forth, back) = (Region::new(bytes), Region::new(bytes));
+    let (forth, back) = (HeapRegion::zeroed(bytes), HeapRegion::zeroed(bytes));
     let injection = Injection {
         ber: 0.0,
         seed: 0,
         ring_id: 0,
     };
-    let build = |r: &Region| {
+    let build = |r: &HeapRegion| {
         // SAFETY: both regions outlive both threads (joined below), zeroed, one end each.
         unsafe {
             (
-                RingSender::new(r.ptr, bytes, s.geometry, s.plan, algorithm),
-                RingReceiver::new(r.ptr, bytes, s.geometry, 8, injection),
+                RingSender::new(r.as_mut_ptr(), bytes, s.geometry, s.plan, algorithm),
+                RingReceiver::new(r.as_mut_ptr(), bytes, s.geometry, 8, injection),
             )
         }
     };

@@ -35,6 +35,7 @@ pub mod cpu;
 mod error;
 pub mod frame;
 mod fused;
+pub mod heap_region;
 pub mod inject;
 mod kernel;
 pub mod measure;

@@ -1,40 +1,15 @@
 //! The shared-memory ring delivers every message intact or reports why, and both ends stay in
 //! step: two threads play the two processes on one zeroed region.
 
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::thread;
 
+use fray_integrity::heap_region::HeapRegion;
 use fray_integrity::pipeline::ChunkPlan;
 use fray_integrity::ring::{
     Injection, RingError, RingGeometry, RingReceiver, RingSender, Transfer,
 };
 use fray_integrity::Algorithm;
 use proptest::prelude::*;
-
-/// A zeroed, 64-byte aligned region, freed on drop.
-struct Region {
-    ptr: *mut u8,
-    layout: Layout,
-}
-
-unsafe impl Send for Region {}
-unsafe impl Sync for Region {}
-
-impl Region {
-    fn new(bytes: usize) -> Self {
-        let layout = Layout::from_size_align(bytes, 4096).unwrap();
-        // SAFETY: non-zero size.
-        let ptr = unsafe { alloc_zeroed(layout) };
-        Region { ptr, layout }
-    }
-}
-
-impl Drop for Region {
-    fn drop(&mut self) {
-        // SAFETY: allocated with this layout.
-        unsafe { dealloc(self.ptr, self.layout) }
-    }
-}
 
 const GEOMETRY: RingGeometry = RingGeometry {
     slots: 4,
@@ -50,13 +25,13 @@ fn plan(first: usize, ratio: f64) -> ChunkPlan {
     }
 }
 
-fn ends(region: &Region, ber: f64, seed: u64, max_retries: u32) -> (RingSender, RingReceiver) {
+fn ends(region: &HeapRegion, ber: f64, seed: u64, max_retries: u32) -> (RingSender, RingReceiver) {
     let len = GEOMETRY.region_bytes();
     // SAFETY: the region outlives both ends (the tests join the threads before dropping it).
     unsafe {
         (
             RingSender::new(
-                region.ptr,
+                region.as_mut_ptr(),
                 len,
                 GEOMETRY,
                 plan(1024, 2.0),
@@ -64,7 +39,7 @@ fn ends(region: &Region, ber: f64, seed: u64, max_retries: u32) -> (RingSender, 
             )
             .unwrap(),
             RingReceiver::new(
-                region.ptr,
+                region.as_mut_ptr(),
                 len,
                 GEOMETRY,
                 max_retries,
@@ -92,7 +67,7 @@ type Outcome = (
 
 /// Sends `sizes` one after another; the receiver uses buffers of `capacity(size)` bytes.
 fn exchange(sizes: &[usize], capacity: fn(usize) -> usize, ber: f64, max_retries: u32) -> Outcome {
-    let region = Region::new(GEOMETRY.region_bytes());
+    let region = HeapRegion::zeroed(GEOMETRY.region_bytes());
     let (mut tx, mut rx) = ends(&region, ber, 7, max_retries);
     let sizes_rx = sizes.to_vec();
     let sizes_tx = sizes.to_vec();
@@ -210,7 +185,7 @@ fn a_chunk_damaged_on_every_try_ends_in_an_error_on_both_sides() {
 
 #[test]
 fn a_receive_with_another_tag_leaves_the_message_for_the_right_one() {
-    let region = Region::new(GEOMETRY.region_bytes());
+    let region = HeapRegion::zeroed(GEOMETRY.region_bytes());
     let (mut tx, mut rx) = ends(&region, 0.0, 1, 4);
     let msg = message(30_000, 9);
     thread::scope(|s| {
@@ -231,7 +206,7 @@ fn a_receive_with_another_tag_leaves_the_message_for_the_right_one() {
 
 #[test]
 fn a_wait_the_caller_cancels_breaks_the_ring() {
-    let region = Region::new(GEOMETRY.region_bytes());
+    let region = HeapRegion::zeroed(GEOMETRY.region_bytes());
     let (_tx, mut rx) = ends(&region, 0.0, 1, 4);
     let mut buf = [0u8; 8];
     assert_eq!(
@@ -246,14 +221,14 @@ fn a_wait_the_caller_cancels_breaks_the_ring() {
 
 #[test]
 fn bad_geometry_and_regions_name_the_field() {
-    let region = Region::new(GEOMETRY.region_bytes());
+    let region = HeapRegion::zeroed(GEOMETRY.region_bytes());
     let small = RingGeometry {
         slots: 1,
         ..GEOMETRY
     };
     let e = unsafe {
         RingSender::new(
-            region.ptr,
+            region.as_mut_ptr(),
             GEOMETRY.region_bytes(),
             small,
             plan(64, 1.0),
@@ -263,7 +238,7 @@ fn bad_geometry_and_regions_name_the_field() {
     assert!(e.err().unwrap().to_string().starts_with("slots:"));
     let e = unsafe {
         RingSender::new(
-            region.ptr,
+            region.as_mut_ptr(),
             100,
             GEOMETRY,
             plan(64, 1.0),
@@ -277,7 +252,7 @@ fn bad_geometry_and_regions_name_the_field() {
     };
     let e = unsafe {
         RingSender::new(
-            region.ptr,
+            region.as_mut_ptr(),
             GEOMETRY.region_bytes(),
             GEOMETRY,
             big,
@@ -306,14 +281,14 @@ proptest! {
 #[test]
 fn without_a_checksum_flipped_bits_are_delivered() {
     // The unchecked baseline: the same ring, plain copies; damage goes through unnoticed.
-    let region = Region::new(GEOMETRY.region_bytes());
+    let region = HeapRegion::zeroed(GEOMETRY.region_bytes());
     let len = GEOMETRY.region_bytes();
     // SAFETY: the region outlives both ends.
     let (mut tx, mut rx) = unsafe {
         (
-            RingSender::new(region.ptr, len, GEOMETRY, plan(1024, 2.0), None).unwrap(),
+            RingSender::new(region.as_mut_ptr(), len, GEOMETRY, plan(1024, 2.0), None).unwrap(),
             RingReceiver::new(
-                region.ptr,
+                region.as_mut_ptr(),
                 len,
                 GEOMETRY,
                 4,
