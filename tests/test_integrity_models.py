@@ -1,7 +1,7 @@
 """The transfer-time models reproduce the paper's figures."""
 
 import pytest
-from fray.integrity import ModelParams, model_table, plot_models
+from fray.integrity import ModelParams, model_table, pingpong_curves, plot_models, plot_pingpong
 
 
 def row(rows, size, model):
@@ -27,3 +27,36 @@ def test_plot_is_written(tmp_path):
     out = tmp_path / "model.png"
     plot_models(str(out))
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _row(size, mode, checksum, bw):
+    return {"size_bytes": size, "mode": mode, "checksum": checksum, "bandwidth_bytes_s": bw}
+
+
+def test_pingpong_curves_keep_checked_algorithms_apart_and_take_medians():
+    rows = [_row(1024, "none", "none", 3.0), _row(8, "none", "none", 1.0),
+            _row(1024, "none", "none", 5.0), _row(1024, "none", "none", 4.0),
+            _row(8, "checked", "crc32c", 2.0), _row(8, "checked", "fletcher64", 7.0)]
+    curves = pingpong_curves(rows)
+    assert curves["none"] == ([8, 1024], [1.0, 4.0])
+    assert curves["checked:crc32c"] == ([8], [2.0])
+    assert curves["checked:fletcher64"] == ([8], [7.0])
+
+
+def test_pingpong_plot_draws_every_curve_and_the_ratios(tmp_path, monkeypatch):
+    import matplotlib.figure
+
+    saved = []
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig",
+                        lambda fig, path, **kw: saved.append(fig))
+    rows = [_row(s, m, c, bw) for s, m, c, bw in [
+        (8, "none", "none", 2.0), (64, "none", "none", 4.0),
+        (8, "unchecked", "none", 4.0), (64, "unchecked", "none", 8.0),
+        (8, "checked", "fletcher64", 3.0), (64, "checked", "fletcher64", 2.0)]]
+    assert plot_pingpong(rows, tmp_path / "p.png") == tmp_path / "p.png"
+    top, bottom = saved[0].axes
+    assert len(top.lines) == 3
+    ratios = {line.get_label(): list(line.get_ydata()) for line in bottom.lines
+              if line.get_label().startswith("checked")}
+    assert ratios == {"checked:fletcher64 / none": [1.5, 0.5],
+                      "checked:fletcher64 / unchecked": [0.75, 0.25]}

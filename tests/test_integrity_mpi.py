@@ -35,11 +35,13 @@ def test_selftest(case, path):
 
 
 @pytest.mark.parametrize("path", ["shared-memory", "mpi"])
-def test_pingpong_json_with_injected_errors(path):
+def test_pingpong_json_with_injected_errors(path, tmp_path):
+    plot = tmp_path / "pingpong.png"
     r = run(sys.executable, "-m", "fray", "integrity", "pingpong", "--checksum",
             "none,naive,unchecked,crc32c", "--sizes", "8B,64KiB,1MiB", "--ber", "1e-8",
-            "--trials", "1", "--path", path, "--json")
+            "--trials", "1", "--path", path, "--json", "--plot", str(plot))
     assert r.returncode == 0, r.stderr
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = json.loads(r.stdout)
     assert len(rows) == 12
     assert {x["path"] for x in rows if x["mode"] in ("checked", "unchecked")} == {path}

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from fray.integrity import algorithms, bench, tune
+from fray.integrity import algorithms, bench, plot_pingpong, tune
 
 
 def cpu_model() -> str:
@@ -153,6 +153,10 @@ def main() -> int:
               f" fused {fused / 1e9:.2f} GB/s, ratio {fused / memcpy:.3f}")
     if "pingpong" in med:
         print_pingpong(med["pingpong"])
+        # Medians over the runs, per size and curve.
+        plot = plot_pingpong([row for rows in pp for row in rows], out / "pingpong.png",
+                             title=f"2 ranks on one node, {cpu_model()}, medians of {args.runs} runs")
+        print(f"ping-pong plot in {plot}")
     print(f"results in {out / 'results.json'}")
     return 0
 

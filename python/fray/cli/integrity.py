@@ -43,13 +43,18 @@ def _pingpong(args: argparse.Namespace) -> int:
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()
-        return 0
-    print(f"{'size':>10} {'mode':<10}{'checksum':<11}{'one-way us':>12}{'MB/s':>10}"
-          f"{'corrupted':>10}{'resent':>8}")
-    for r in rows:
-        print(f"{r['size_bytes']:>10} {r['mode']:<10}{r['checksum']:<11}"
-              f"{r['one_way_s'] * 1e6:>12.2f}{r['bandwidth_bytes_s'] / 1e6:>10.1f}"
-              f"{r['corrupted']:>10}{r['resent']:>8}")
+    else:
+        print(f"{'size':>10} {'mode':<10}{'checksum':<11}{'one-way us':>12}{'MB/s':>10}"
+              f"{'corrupted':>10}{'resent':>8}")
+        for r in rows:
+            print(f"{r['size_bytes']:>10} {r['mode']:<10}{r['checksum']:<11}"
+                  f"{r['one_way_s'] * 1e6:>12.2f}{r['bandwidth_bytes_s'] / 1e6:>10.1f}"
+                  f"{r['corrupted']:>10}{r['resent']:>8}")
+    if args.plot:
+        from fray.integrity import plot_pingpong
+
+        plot_pingpong(rows, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
@@ -68,4 +73,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pp.add_argument("--trials", type=int, default=3, help="interleaved trials; median kept")
     pp.add_argument("--seed", type=int, default=1)
     pp.add_argument("--json", action="store_true", help="print JSON rows (rank 0)")
+    pp.add_argument("--plot", help="write the bandwidth plot to this file (png, svg, pdf; rank 0)")
     pp.set_defaults(func=_pingpong)

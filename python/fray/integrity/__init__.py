@@ -17,6 +17,7 @@ from fray.integrity.checksums import (
 )
 from fray.integrity.errors import IntegrityError
 from fray.integrity.models import ModelParams, model_table, plot_models
+from fray.integrity.pingpong_plot import pingpong_curves, plot_pingpong
 from fray.integrity.quality import detection_table
 from fray.integrity.tuner import TuneResult, cache_path, tune, tuned_algorithm
 
@@ -33,7 +34,9 @@ __all__ = [
     "copy_checksum",
     "detection_table",
     "model_table",
+    "pingpong_curves",
     "plot_models",
+    "plot_pingpong",
     "tune",
     "tuned_algorithm",
 ]
