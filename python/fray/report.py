@@ -10,14 +10,26 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-__all__ = ["plot_spare_curves"]
+__all__ = ["plot_spare_curves", "save_figure"]
+
+
+def save_figure(fig, path: str | Path, title: str | None = None) -> Path:
+    """Titles ``fig`` (when ``title`` is given), lays it out and writes it to ``path`` (PNG,
+    PDF or SVG by extension, parent folders created); closes it and returns the path."""
+    path = Path(path)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
 
 
 def plot_spare_curves(table: pd.DataFrame, path: str | Path, title: str | None = None) -> Path:
     """Draws best / mean / worst collisions against failures (top) and the share of each
     substitution degree (bottom), as in the paper's Figures 10-15; writes ``path`` (PNG, PDF
     or SVG by extension) and returns it."""
-    path = Path(path)
     rows = table[table["failures"] > 0]
     fig, (top, bottom) = plt.subplots(
         2, 1, figsize=(8, 7), sharex=True, gridspec_kw={"height_ratios": [3, 2]}
@@ -43,10 +55,4 @@ def plot_spare_curves(table: pd.DataFrame, path: str | Path, title: str | None =
     a = table.attrs
     if title is None and a:
         title = f"{a.get('method')} on {a.get('fabric')}, {a.get('alloc')} spares"
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, title)

@@ -38,12 +38,10 @@ def plot_pingpong(rows: Iterable[Mapping], path: str | Path, title: str | None =
     """Draws the bandwidth of each mode against message size (top) and the checked
     transport's share of plain MPI's and of the unchecked ring's bandwidth (bottom); writes
     ``path`` (PNG, SVG or PDF by extension) and returns it."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    path = Path(path)
+    from fray.report import save_figure
+
     curves = pingpong_curves(rows)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 6.5), sharex=True,
                                       gridspec_kw={"height_ratios": [3, 2]})
@@ -68,10 +66,4 @@ def plot_pingpong(rows: Iterable[Mapping], path: str | Path, title: str | None =
     bottom.set_ylabel("bandwidth ratio")
     bottom.set_xlabel("message size (bytes)")
     bottom.grid(True, which="both", alpha=0.3)
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, title)
