@@ -4,17 +4,20 @@
 //! ```text
 //! cargo run --release -p fray-integrity --example ring_pingpong -- \
 //!     [--algorithms none,fletcher64,crc32c] [--sizes-kib 16,64,256,1024,4096] [--trials 7] \
-//!     [--first-chunk-kib 32] [--max-chunk-kib 128] [--slots 8]
+//!     [--first-chunk-kib 32] [--max-chunk-kib 128] [--slots 8] [--copies 2,1]
 //! ```
 //!
 //! The defaults are those of `fray.integrity.CheckedComm`. `none` copies without a checksum
-//! (the baseline). Each (algorithm, size) is timed `trials`
+//! (the baseline). `--copies 2` sends through the ring's slots (a copy in, a copy out);
+//! `--copies 1` sends from buffers the receiver can read (`RingSender::send_shared`), so the
+//! receiver copies straight out of the sender's buffer. Each (algorithm, size) is timed `trials`
 //! times, algorithms interleaved within a trial; the table shows the median one-way
 //! bandwidth in GB/s (10^9 bytes per second; one-way = half a round trip).
 
-use std::sync::{Arc, Barrier};
+use std::sync::Barrier;
 use std::time::Instant;
 
+use fray_integrity::frame::SourceRef;
 use fray_integrity::heap_region::HeapRegion;
 use fray_integrity::pipeline::ChunkPlan;
 use fray_integrity::ring::{Injection, RingGeometry, RingReceiver, RingSender};
@@ -26,6 +29,7 @@ const TARGET_BYTES: usize = 64 << 20;
 /// Command-line settings.
 struct Settings {
     algorithms: Vec<Option<Algorithm>>,
+    copies: Vec<usize>,
     sizes_bytes: Vec<usize>,
     trials: usize,
     plan: ChunkPlan,
@@ -58,6 +62,7 @@ fn fail(message: &str) -> ! {
 fn settings() -> Settings {
     let mut algorithms = "none,fletcher64".to_string();
     let mut sizes = "16,64,256,1024,4096".to_string();
+    let mut copies = "2,1".to_string();
     let (mut trials, mut first, mut max, mut slots) = (7usize, 32usize << 10, 128usize << 10, 8);
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -67,6 +72,7 @@ fn settings() -> Settings {
         match flag.as_str() {
             "--algorithms" => algorithms = value.clone(),
             "--sizes-kib" => sizes = value.clone(),
+            "--copies" => copies = value.clone(),
             "--trials" => trials = parse_list(value, flag, count)[0],
             "--first-chunk-kib" => first = parse_list(value, flag, kib)[0],
             "--max-chunk-kib" => max = parse_list(value, flag, kib)[0],
@@ -95,6 +101,11 @@ fn settings() -> Settings {
     geometry.validate().unwrap_or_else(|e| fail(&e.to_string()));
     Settings {
         algorithms,
+        copies: parse_list(&copies, "--copies", |v| match v {
+            "1" => Ok(1),
+            "2" => Ok(2),
+            _ => Err(format!("expected 1 or 2, got {v:?}")),
+        }),
         sizes_bytes: parse_list(&sizes, "--sizes-kib", kib),
         trials,
         plan,
@@ -122,8 +133,28 @@ fn round_trips(size_bytes: usize) -> usize {
     (TARGET_BYTES / size_bytes.max(1)).clamp(20, 2000)
 }
 
-/// One trial of one algorithm: the one-way time (s) per size.
-fn trial(s: &Settings, algorithm: Option<Algorithm>) -> Vec<f64> {
+/// Sends `msg` on `ring`: from the slots (`at` is `None`) or in one copy from a shared buffer.
+fn send(ring: &mut RingSender, msg: &[u8], at: Option<SourceRef>) {
+    let go = &mut || true;
+    match at {
+        Some(at) => ring.send_shared(msg, at, 0, go),
+        None => ring.send(msg, 0, go),
+    }
+    .expect("send");
+}
+
+/// The first `len` bytes of `region`, as a slice.
+///
+/// # Safety
+/// The region holds at least `len` bytes; the other thread reads them only while this one
+/// sends them (the ping-pong alternates).
+#[allow(clippy::mut_from_ref)]
+unsafe fn buffer(region: &HeapRegion, len: usize) -> &mut [u8] {
+    std::slice::from_raw_parts_mut(region.as_mut_ptr(), len)
+}
+
+/// One trial of one algorithm with `copies` copies per message: the one-way time (s) per size.
+fn trial(s: &Settings, algorithm: Option<Algorithm>, copies: usize) -> Vec<f64> {
     let bytes = s.geometry.region_bytes();
     let (forth, back) = (HeapRegion::zeroed(bytes), HeapRegion::zeroed(bytes));
     let injection = Injection {
@@ -145,45 +176,62 @@ fn trial(s: &Settings, algorithm: Option<Algorithm>) -> Vec<f64> {
     let (mut send_forth, mut recv_forth) = (send_forth.unwrap(), recv_forth.unwrap());
     let (mut send_back, mut recv_back) = (send_back.unwrap(), recv_back.unwrap());
     let largest = *s.sizes_bytes.iter().max().expect("at least one size");
-    let sizes = s.sizes_bytes.clone();
-    let start = Arc::new(Barrier::new(2));
-    let start_echo = Arc::clone(&start);
-    let go = &mut || true;
-    let echo = std::thread::spawn(move || {
-        pin_to(1);
-        let mut buf = vec![0u8; largest];
-        let go = &mut || true;
-        for &n in &sizes {
-            start_echo.wait();
-            for _ in 0..=round_trips(n) {
-                recv_forth.recv(&mut buf[..n], 0, go).expect("echo receive");
-                send_back.send(&buf[..n], 0, go).expect("echo send");
-            }
-        }
+    // The ping's source, the echo's buffer and the pong's destination.
+    let regions = [0, 1, 2].map(|_| HeapRegion::zeroed(largest));
+    let at = (copies == 1).then_some(SourceRef {
+        window: 0,
+        offset_bytes: 0,
     });
-    pin_to(0);
-    let src: Vec<u8> = (0..largest)
-        .map(|i| (i.wrapping_mul(31) + 7) as u8)
-        .collect();
-    let mut dst = vec![0u8; largest];
-    let mut one_way_s = Vec::new();
-    for &n in &s.sizes_bytes {
-        start.wait();
-        let reps = round_trips(n);
-        let mut t0 = Instant::now();
-        // One warm-up round trip, then the timed ones.
-        for i in 0..=reps {
-            if i == 1 {
-                t0 = Instant::now();
-            }
-            send_forth.send(&src[..n], 0, go).expect("send");
-            recv_back.recv(&mut dst[..n], 0, go).expect("receive");
+    if at.is_some() {
+        // SAFETY: the regions outlive both ends.
+        unsafe {
+            recv_forth.add_window(regions[0].as_mut_ptr(), largest);
+            recv_back.add_window(regions[1].as_mut_ptr(), largest);
         }
-        one_way_s.push(t0.elapsed().as_secs_f64() / reps as f64 / 2.0);
-        assert!(dst[..n] == src[..n], "the echo differs at {n} bytes");
     }
-    echo.join().expect("echo thread");
-    one_way_s
+    let start = Barrier::new(2);
+    let sizes = &s.sizes_bytes;
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pin_to(1);
+            // SAFETY: see `buffer`.
+            let buf = unsafe { buffer(&regions[1], largest) };
+            let go = &mut || true;
+            for &n in sizes {
+                start.wait();
+                for _ in 0..=round_trips(n) {
+                    recv_forth.recv(&mut buf[..n], 0, go).expect("echo receive");
+                    send(&mut send_back, &buf[..n], at);
+                }
+            }
+        });
+        pin_to(0);
+        // SAFETY: see `buffer`.
+        let src = unsafe { buffer(&regions[0], largest) };
+        for (i, b) in src.iter_mut().enumerate() {
+            *b = (i.wrapping_mul(31) + 7) as u8;
+        }
+        // SAFETY: see `buffer`.
+        let dst = unsafe { buffer(&regions[2], largest) };
+        let go = &mut || true;
+        let mut one_way_s = Vec::new();
+        for &n in sizes {
+            start.wait();
+            let reps = round_trips(n);
+            let mut t0 = Instant::now();
+            // One warm-up round trip, then the timed ones.
+            for i in 0..=reps {
+                if i == 1 {
+                    t0 = Instant::now();
+                }
+                send(&mut send_forth, &src[..n], at);
+                recv_back.recv(&mut dst[..n], 0, go).expect("receive");
+            }
+            one_way_s.push(t0.elapsed().as_secs_f64() / reps as f64 / 2.0);
+            assert!(dst[..n] == src[..n], "the echo differs at {n} bytes");
+        }
+        one_way_s
+    })
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -193,23 +241,29 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let s = settings();
-    let mut samples = vec![vec![Vec::new(); s.sizes_bytes.len()]; s.algorithms.len()];
+    let cases: Vec<(Option<Algorithm>, usize)> = s
+        .copies
+        .iter()
+        .flat_map(|&c| s.algorithms.iter().map(move |&a| (a, c)))
+        .collect();
+    let mut samples = vec![vec![Vec::new(); s.sizes_bytes.len()]; cases.len()];
     for _ in 0..s.trials {
-        for (a, &algorithm) in s.algorithms.iter().enumerate() {
-            for (k, t) in trial(&s, algorithm).into_iter().enumerate() {
-                samples[a][k].push(t);
+        for (k, &(algorithm, copies)) in cases.iter().enumerate() {
+            for (i, t) in trial(&s, algorithm, copies).into_iter().enumerate() {
+                samples[k][i].push(t);
             }
         }
     }
-    print!("{:<12}", "GB/s");
+    print!("{:<20}", "GB/s");
     for n in &s.sizes_bytes {
         print!("{:>10}", format!("{}KiB", n >> 10));
     }
     println!();
-    for (a, algorithm) in s.algorithms.iter().enumerate() {
-        print!("{:<12}", algorithm.map_or("none", |x| x.name()));
-        for (k, &n) in s.sizes_bytes.iter().enumerate() {
-            print!("{:>10.1}", n as f64 / median(samples[a][k].clone()) / 1e9);
+    for (k, (algorithm, copies)) in cases.iter().enumerate() {
+        let name = algorithm.map_or("none", |x| x.name());
+        print!("{:<20}", format!("{name} {copies}-copy"));
+        for (i, &n) in s.sizes_bytes.iter().enumerate() {
+            print!("{:>10.1}", n as f64 / median(samples[k][i].clone()) / 1e9);
         }
         println!();
     }

@@ -8,7 +8,8 @@
 //! | 0..4  | magic `FRAY` |
 //! | 4     | version (1) |
 //! | 5     | algorithm id ([`Algorithm::id`]) |
-//! | 6..8  | reserved, 0 |
+//! | 6     | flags: bit 0 set when the payload stays in the sender's shared memory |
+//! | 7     | reserved, 0 |
 //! | 8..16 | message sequence number |
 //! | 16..20 | chunk index |
 //! | 20..24 | chunk count |
@@ -22,8 +23,14 @@
 //! The payload checksum is computed inside the copy into the frame ([`encode_chunk`]) and
 //! verified inside the copy out of it ([`verify_copy_out`]); the header has its own CRC-32C,
 //! so a flipped bit in either is detected.
+//!
+//! A chunk whose payload the receiver can read where the sender keeps it (a buffer in memory
+//! both map) travels as a header with the shared-source flag and a [`SourceRef`] in place of
+//! the payload ([`encode_shared_chunk`]): the sender computes the checksum over its own buffer,
+//! and the receiver verifies inside its one copy out of that buffer ([`verify_copy_from`]).
 
 use crate::algorithm::Algorithm;
+use crate::checksum::checksum;
 use crate::error::IntegrityError;
 use crate::fused::copy_checksum;
 
@@ -33,7 +40,10 @@ pub const HEADER_BYTES: usize = 64;
 pub const RTS_BYTES: usize = 32;
 const MAGIC: u32 = u32::from_le_bytes(*b"FRAY");
 const RTS_MAGIC: u32 = u32::from_le_bytes(*b"FRTS");
-const VERSION: u8 = 2;
+const VERSION: u8 = 3;
+const FLAG_SHARED_SOURCE: u8 = 1;
+/// Bytes of a [`SourceRef`] on the wire.
+pub const SOURCE_REF_BYTES: usize = 16;
 
 /// The fields of a chunk header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +67,46 @@ pub struct ChunkHeader {
     pub checksum: u64,
     /// Tag of the message, as the application gave it.
     pub tag: u32,
+    /// The payload stays in the sender's shared memory; the frame carries a [`SourceRef`].
+    pub shared_source: bool,
+}
+
+/// Where the payload of a shared-source chunk lies: `offset_bytes` into the sender's shared
+/// buffer number `window` (numbered in the order both ends registered them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceRef {
+    /// Number of the sender's shared buffer.
+    pub window: u32,
+    /// Offset of the payload's first byte in that buffer (bytes).
+    pub offset_bytes: u64,
+}
+
+impl SourceRef {
+    /// Writes the reference (with its CRC-32C) into `out[..SOURCE_REF_BYTES]`.
+    fn write(&self, out: &mut [u8]) {
+        put(out, 0, &self.window.to_le_bytes());
+        put(out, 8, &self.offset_bytes.to_le_bytes());
+        let crc = self.crc();
+        put(out, 4, &crc.to_le_bytes());
+    }
+
+    fn crc(&self) -> u32 {
+        let mut fields = [0u8; 12];
+        fields[..4].copy_from_slice(&self.window.to_le_bytes());
+        fields[4..].copy_from_slice(&self.offset_bytes.to_le_bytes());
+        crc32c::crc32c(&fields)
+    }
+
+    /// Reads the reference behind the header of a shared-source `frame`; `None` when it is
+    /// missing or damaged.
+    pub fn read(frame: &[u8]) -> Option<SourceRef> {
+        let r = frame.get(HEADER_BYTES..HEADER_BYTES + SOURCE_REF_BYTES)?;
+        let s = SourceRef {
+            window: get32(r, 0),
+            offset_bytes: get64(r, 8),
+        };
+        (s.crc() == get32(r, 4)).then_some(s)
+    }
 }
 
 fn put(buf: &mut [u8], at: usize, bytes: &[u8]) {
@@ -91,6 +141,11 @@ impl ChunkHeader {
         put(h, 0, &MAGIC.to_le_bytes());
         h[4] = VERSION;
         h[5] = self.algorithm.map_or(0, Algorithm::id);
+        h[6] = if self.shared_source {
+            FLAG_SHARED_SOURCE
+        } else {
+            0
+        };
         put(h, 8, &self.seq.to_le_bytes());
         put(h, 16, &self.chunk_index.to_le_bytes());
         put(h, 20, &self.chunk_count.to_le_bytes());
@@ -122,6 +177,9 @@ impl ChunkHeader {
         if h[4] != VERSION {
             return Err(bad(format!("unknown version {}", h[4])));
         }
+        if h[6] & !FLAG_SHARED_SOURCE != 0 || h[7] != 0 {
+            return Err(bad(format!("unknown flags {:#04x}{:02x}", h[7], h[6])));
+        }
         let algorithm = match h[5] {
             0 => None,
             id => Some(
@@ -138,6 +196,7 @@ impl ChunkHeader {
             message_bytes: get64(h, 40),
             checksum: get64(h, 48),
             tag: get32(h, 56),
+            shared_source: h[6] & FLAG_SHARED_SOURCE != 0,
         })
     }
 }
@@ -177,6 +236,35 @@ pub fn encode_chunk(
     let h = ChunkHeader {
         length_bytes: payload.len() as u64,
         checksum: csum,
+        shared_source: false,
+        ..*header
+    };
+    h.write(out)?;
+    Ok(csum)
+}
+
+/// Builds a shared-source frame in `out` (`HEADER_BYTES + SOURCE_REF_BYTES` bytes): the
+/// header, with the checksum of `payload` (read where it is, not copied), then `source`, where
+/// the receiver finds `payload`. Returns the payload checksum.
+pub fn encode_shared_chunk(
+    out: &mut [u8],
+    header: &ChunkHeader,
+    payload: &[u8],
+    source: SourceRef,
+) -> Result<u64, IntegrityError> {
+    let need = HEADER_BYTES + SOURCE_REF_BYTES;
+    if out.len() != need {
+        return Err(bad(format!(
+            "frame buffer holds {} bytes, a shared-source chunk needs {need}",
+            out.len()
+        )));
+    }
+    let csum = header.algorithm.map_or(0, |a| checksum(payload, a, 0));
+    source.write(&mut out[HEADER_BYTES..]);
+    let h = ChunkHeader {
+        length_bytes: payload.len() as u64,
+        checksum: csum,
+        shared_source: true,
         ..*header
     };
     h.write(out)?;
@@ -212,6 +300,9 @@ pub fn verify_copy_out(frame: &[u8], dst: &mut [u8]) -> Result<Verdict, Integrit
         Ok(h) => h,
         Err(_) => return Ok(Verdict::BadHeader),
     };
+    if header.shared_source {
+        return Err(bad("a shared-source frame carries no payload to copy out"));
+    }
     let payload = &frame[HEADER_BYTES..];
     if header.length_bytes != payload.len() as u64 || payload.len() != dst.len() {
         return Err(bad(format!(
@@ -227,6 +318,24 @@ pub fn verify_copy_out(frame: &[u8], dst: &mut [u8]) -> Result<Verdict, Integrit
     } else {
         Verdict::BadPayload(header)
     })
+}
+
+/// Copies the payload of a shared-source chunk from `src` (where its [`SourceRef`] points)
+/// into `dst`, verifying against `header` inside the copy; true when intact.
+pub fn verify_copy_from(
+    header: &ChunkHeader,
+    src: &[u8],
+    dst: &mut [u8],
+) -> Result<bool, IntegrityError> {
+    if header.length_bytes != src.len() as u64 || src.len() != dst.len() {
+        return Err(bad(format!(
+            "header announces {} payload bytes, source holds {}, receiver expects {}",
+            header.length_bytes,
+            src.len(),
+            dst.len()
+        )));
+    }
+    Ok(copy_maybe_checksum(dst, src, header.algorithm)? == header.checksum)
 }
 
 /// Writes a request-to-send for message `seq` of `message_bytes` into `out[..RTS_BYTES]`.

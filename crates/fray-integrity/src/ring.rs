@@ -28,8 +28,12 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::algorithm::Algorithm;
+use crate::checksum::checksum;
 use crate::error::IntegrityError;
-use crate::frame::{encode_chunk, verify_copy_out, ChunkHeader, Verdict, HEADER_BYTES};
+use crate::frame::{
+    encode_chunk, encode_shared_chunk, verify_copy_from, verify_copy_out, ChunkHeader, SourceRef,
+    HEADER_BYTES, SOURCE_REF_BYTES,
+};
 use crate::inject::{inject_ber, rng_for};
 use crate::pipeline::ChunkPlan;
 
@@ -361,19 +365,42 @@ impl RingSender {
         tag: u32,
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<Transfer, RingError> {
-        in_step(self, |end| end.send_inner(msg, tag, keep_waiting))
+        in_step(self, |end| end.send_inner(msg, None, tag, keep_waiting))
+    }
+
+    /// Sends `msg`, which lies at `source` in a shared buffer the receiver registered
+    /// ([`RingReceiver::add_window`]), in one copy: the ring carries only headers with the
+    /// checksums, computed here over `msg` where it is, and the receiver copies each chunk
+    /// straight out of `msg`, verifying inside that copy. Otherwise as [`RingSender::send`].
+    pub fn send_shared(
+        &mut self,
+        msg: &[u8],
+        source: SourceRef,
+        tag: u32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, RingError> {
+        in_step(self, |end| {
+            end.send_inner(msg, Some(source), tag, keep_waiting)
+        })
     }
 
     fn send_inner(
         &mut self,
         msg: &[u8],
+        source: Option<SourceRef>,
         tag: u32,
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<Transfer, RingError> {
         let chunks = self.plan.chunks(msg.len())?;
         let count = u32::try_from(chunks.len())
             .map_err(|_| IntegrityError::invalid("message", "too many chunks"))?;
-        let seq = self.next_seq;
+        let out = Outgoing {
+            msg,
+            source,
+            seq: self.next_seq,
+            count,
+            tag,
+        };
         self.next_seq += 1;
         let slots = self.region.geometry.slots;
         let mut inflight = std::collections::VecDeque::with_capacity(slots);
@@ -387,16 +414,7 @@ impl RingSender {
         for (index, &len) in chunks.iter().enumerate() {
             if inflight.len() == slots {
                 let oldest = inflight.pop_front().expect("ring is full");
-                self.settle(
-                    oldest,
-                    msg,
-                    seq,
-                    count,
-                    tag,
-                    &mut refused,
-                    &mut report,
-                    keep_waiting,
-                )?;
+                self.settle(oldest, &out, &mut refused, &mut report, keep_waiting)?;
             }
             let chunk = InFlight {
                 g: self.next_chunk,
@@ -404,32 +422,13 @@ impl RingSender {
                 offset,
                 len,
             };
-            // Once refused, the rest of the message goes as headers only, to keep both ends in
-            // step without copying what nobody will read.
-            let payload = if refused.is_some() { 0 } else { len };
-            self.publish(
-                chunk,
-                &msg[offset..offset + payload],
-                seq,
-                count,
-                msg.len(),
-                tag,
-            );
+            self.publish(chunk, &out, refused.is_some());
             inflight.push_back(chunk);
             self.next_chunk += 1;
             offset += len;
         }
         while let Some(chunk) = inflight.pop_front() {
-            self.settle(
-                chunk,
-                msg,
-                seq,
-                count,
-                tag,
-                &mut refused,
-                &mut report,
-                keep_waiting,
-            )?;
+            self.settle(chunk, &out, &mut refused, &mut report, keep_waiting)?;
         }
         match refused {
             None => Ok(report),
@@ -437,39 +436,54 @@ impl RingSender {
                 message_bytes: msg.len() as u64,
                 capacity_bytes: None,
             }),
-            Some(_) => Err(RingError::Retries { seq }),
+            Some(_) => Err(RingError::Retries { seq: out.seq }),
         }
     }
 
-    /// Copies `payload` into chunk `c`'s slot (checksum inside the copy) and publishes it.
-    fn publish(&self, c: InFlight, payload: &[u8], seq: u64, count: u32, msg_len: usize, tag: u32) {
+    /// Publishes chunk `c` of `out`: copies its payload into the slot (checksum inside the
+    /// copy), or, for a shared source, writes where the payload lies and its checksum. Once
+    /// the message is `refused`, chunks go as headers only, to keep both ends in step without
+    /// copying what nobody will read.
+    fn publish(&self, c: InFlight, out: &Outgoing<'_>, refused: bool) {
         let header = ChunkHeader {
             algorithm: self.algorithm,
-            seq,
+            seq: out.seq,
             chunk_index: c.index,
-            chunk_count: count,
+            chunk_count: out.count,
             offset_bytes: c.offset as u64,
             length_bytes: 0,
-            message_bytes: msg_len as u64,
+            message_bytes: out.msg.len() as u64,
             checksum: 0,
-            tag,
+            tag: out.tag,
+            shared_source: false,
         };
+        let payload = &out.msg[c.offset..c.offset + if refused { 0 } else { c.len }];
         // SAFETY: the sender owns the slot: it is fresh (its previous chunk was settled) or
         // was answered with a NACK.
-        let frame = unsafe { self.region.frame(c.g, payload.len()) };
-        encode_chunk(frame, &header, payload).expect("frame sized for the payload");
+        match out.source {
+            Some(base) => {
+                let frame = unsafe { self.region.frame(c.g, SOURCE_REF_BYTES) };
+                let at = SourceRef {
+                    window: base.window,
+                    offset_bytes: base.offset_bytes + c.offset as u64,
+                };
+                encode_shared_chunk(frame, &header, payload, at)
+            }
+            None => {
+                let frame = unsafe { self.region.frame(c.g, payload.len()) };
+                encode_chunk(frame, &header, payload)
+            }
+        }
+        .expect("frame sized for the chunk");
         self.region.full(c.g).store(c.g + 1, Ordering::Release);
     }
 
-    /// Waits for chunk `c`'s verdict; a NACK resends it from `msg`, a refusal is remembered.
-    #[allow(clippy::too_many_arguments)]
+    /// Waits for chunk `c`'s verdict; a NACK publishes it again from `out`, a refusal is
+    /// remembered.
     fn settle(
         &self,
         c: InFlight,
-        msg: &[u8],
-        seq: u64,
-        count: u32,
-        tag: u32,
+        out: &Outgoing<'_>,
         refused: &mut Option<u64>,
         report: &mut Transfer,
         keep_waiting: &mut dyn FnMut() -> bool,
@@ -489,15 +503,7 @@ impl RingSender {
                 NACK => {
                     report.corrupted += 1;
                     verdict.store(0, Ordering::Relaxed);
-                    let payload = if refused.is_some() { 0 } else { c.len };
-                    self.publish(
-                        c,
-                        &msg[c.offset..c.offset + payload],
-                        seq,
-                        count,
-                        msg.len(),
-                        tag,
-                    );
+                    self.publish(c, out, refused.is_some());
                 }
                 code => {
                     refused.get_or_insert(code);
@@ -508,9 +514,21 @@ impl RingSender {
     }
 }
 
+/// The message a sender is sending.
+struct Outgoing<'a> {
+    msg: &'a [u8],
+    /// Where `msg` lies in the sender's shared buffers, when the receiver copies from there.
+    source: Option<SourceRef>,
+    seq: u64,
+    count: u32,
+    tag: u32,
+}
+
 /// The receiving end of a ring.
 pub struct RingReceiver {
     region: Region,
+    /// The sender's shared buffers, by number: (base, length in bytes).
+    windows: Vec<(*const u8, usize)>,
     injection: Injection,
     max_retries: u32,
     next_chunk: u64,
@@ -547,12 +565,25 @@ impl RingReceiver {
         }
         Ok(RingReceiver {
             region: Region::new(base, len, geometry)?,
+            windows: Vec::new(),
             injection,
             max_retries,
             next_chunk: 0,
             next_seq: 0,
             broken: false,
         })
+    }
+
+    /// Registers the sender's next shared buffer, `len` bytes at `base`, from which it may send
+    /// with [`RingSender::send_shared`]; returns its number (0, 1, ... in order of
+    /// registration, which both ends must agree on).
+    ///
+    /// # Safety
+    /// `base..base + len` must stay mapped for the life of this end; the sender must not change
+    /// a message's bytes while sending it (it cannot: `send_shared` borrows them).
+    pub unsafe fn add_window(&mut self, base: *const u8, len: usize) -> u32 {
+        self.windows.push((base, len));
+        (self.windows.len() - 1) as u32
     }
 
     /// True when the first chunk of the next message has been published (a receive would
@@ -640,27 +671,28 @@ impl RingReceiver {
                 }
                 self.check_step(&h, seq, index, count, offset, report.message_bytes)?;
                 let range = h.offset_bytes as usize..(h.offset_bytes + h.length_bytes) as usize;
-                // SAFETY: published, not yet answered: the receiver owns the slot.
-                let frame = unsafe { self.region.frame(g, h.length_bytes as usize) };
-                match verify_copy_out(frame, &mut dst[range])
-                    .map_err(|e| RingError::Protocol(e.to_string()))?
-                {
-                    Verdict::Intact(_) => {
-                        self.answer(g, OK);
-                        offset += h.length_bytes;
-                        break;
-                    }
-                    Verdict::BadHeader | Verdict::BadPayload(_) => {
-                        report.corrupted += 1;
-                        attempt += 1;
-                        if attempt > self.max_retries {
-                            refusal = Some(ABORT_RETRIES);
-                            self.answer(g, ABORT_RETRIES);
-                            break;
-                        }
-                        self.answer(g, NACK);
-                    }
+                let intact = if h.shared_source {
+                    self.copy_shared(g, &h, &mut dst[range], attempt, &mut report)?
+                } else {
+                    // SAFETY: published, not yet answered: the receiver owns the slot.
+                    let frame = unsafe { self.region.frame(g, h.length_bytes as usize) };
+                    verify_copy_out(frame, &mut dst[range])
+                        .map_err(|e| RingError::Protocol(e.to_string()))?
+                        .is_intact()
+                };
+                if intact {
+                    self.answer(g, OK);
+                    offset += h.length_bytes;
+                    break;
                 }
+                report.corrupted += 1;
+                attempt += 1;
+                if attempt > self.max_retries {
+                    refusal = Some(ABORT_RETRIES);
+                    self.answer(g, ABORT_RETRIES);
+                    break;
+                }
+                self.answer(g, NACK);
             }
             self.next_chunk += 1;
             index += 1;
@@ -686,25 +718,82 @@ impl RingReceiver {
         wait_until(|| full.load(Ordering::Acquire) == g + 1, keep_waiting)
     }
 
+    /// Copies shared-source chunk `g` (header `h`) from the sender's buffer into `dst`,
+    /// verifying inside the copy; false when it is damaged (its reference, or the bytes).
+    /// With fault injection the bytes are copied, hit by the bit flips and then checked, so
+    /// that the flips land between the sender's checksum and the receiver's.
+    fn copy_shared(
+        &self,
+        g: u64,
+        h: &ChunkHeader,
+        dst: &mut [u8],
+        attempt: u32,
+        report: &mut Transfer,
+    ) -> Result<bool, RingError> {
+        // SAFETY: published, not yet answered: the receiver owns the slot.
+        let frame = unsafe { self.region.frame(g, SOURCE_REF_BYTES) };
+        let Some(at) = SourceRef::read(frame) else {
+            return Ok(false);
+        };
+        let src = self.window(at, h.length_bytes)?;
+        if self.injection.ber <= 0.0 {
+            return verify_copy_from(h, src, dst).map_err(|e| RingError::Protocol(e.to_string()));
+        }
+        dst.copy_from_slice(src);
+        let mut rng = rng_for(self.injection.seed, self.stream(g, attempt) ^ 1 << 63);
+        report.injected_bits += inject_ber(dst, self.injection.ber, &mut rng).expect("ber checked");
+        Ok(h.algorithm
+            .is_none_or(|a| checksum(dst, a, 0) == h.checksum))
+    }
+
+    /// The `len` bytes at `at` in the sender's shared buffers.
+    fn window(&self, at: SourceRef, len: u64) -> Result<&[u8], RingError> {
+        let &(base, size) = self
+            .windows
+            .get(at.window as usize)
+            .ok_or_else(|| RingError::Protocol(format!("no shared buffer number {}", at.window)))?;
+        match at.offset_bytes.checked_add(len) {
+            Some(end) if end <= size as u64 => {
+                // SAFETY: within a registered buffer, which stays mapped (`add_window`).
+                Ok(unsafe {
+                    std::slice::from_raw_parts(base.add(at.offset_bytes as usize), len as usize)
+                })
+            }
+            _ => Err(RingError::Protocol(format!(
+                "{len} bytes at offset {} overrun shared buffer {} of {size} bytes",
+                at.offset_bytes, at.window
+            ))),
+        }
+    }
+
+    /// The injection stream of chunk `g`'s attempt `attempt`.
+    fn stream(&self, g: u64, attempt: u32) -> u64 {
+        (self.injection.ring_id << 40) ^ (g << 8) ^ u64::from(attempt)
+    }
+
     /// Injects faults into chunk `g`'s frame as it arrives and reads its header (`None`
     /// when the header is damaged).
     fn arrive(&self, g: u64, attempt: u32, report: &mut Transfer) -> Option<ChunkHeader> {
         let slot_payload = self.region.geometry.slot_payload_bytes;
         // SAFETY: published, not yet answered: the receiver owns the slot.
         let head = unsafe { self.region.frame(g, 0) };
-        let stream = (self.injection.ring_id << 40) ^ (g << 8) ^ u64::from(attempt);
-        let mut rng = rng_for(self.injection.seed, stream);
+        let mut rng = rng_for(self.injection.seed, self.stream(g, attempt));
         let ber = self.injection.ber;
         if ber > 0.0 {
             report.injected_bits += inject_ber(head, ber, &mut rng).expect("ber checked");
         }
         let h = ChunkHeader::read(head).ok()?;
-        if h.length_bytes > slot_payload as u64 {
+        let carried = if h.shared_source {
+            SOURCE_REF_BYTES as u64
+        } else {
+            h.length_bytes
+        };
+        if carried > slot_payload as u64 {
             return None;
         }
         if ber > 0.0 {
             // SAFETY: as above; the length is within the slot.
-            let frame = unsafe { self.region.frame(g, h.length_bytes as usize) };
+            let frame = unsafe { self.region.frame(g, carried as usize) };
             report.injected_bits +=
                 inject_ber(&mut frame[HEADER_BYTES..], ber, &mut rng).expect("ber checked");
         }

@@ -3,6 +3,7 @@
 
 use std::thread;
 
+use fray_integrity::frame::SourceRef;
 use fray_integrity::heap_region::HeapRegion;
 use fray_integrity::pipeline::ChunkPlan;
 use fray_integrity::ring::{
@@ -66,21 +67,50 @@ type Outcome = (
 );
 
 /// Sends `sizes` one after another; the receiver uses buffers of `capacity(size)` bytes.
-fn exchange(sizes: &[usize], capacity: fn(usize) -> usize, ber: f64, max_retries: u32) -> Outcome {
+/// With `shared`, the messages lie back to back (from byte 100 on) in a buffer the receiver
+/// registered, and go in one copy ([`RingSender::send_shared`]).
+fn exchange(
+    sizes: &[usize],
+    capacity: fn(usize) -> usize,
+    ber: f64,
+    max_retries: u32,
+    shared: bool,
+) -> Outcome {
     let region = HeapRegion::zeroed(GEOMETRY.region_bytes());
     let (mut tx, mut rx) = ends(&region, ber, 7, max_retries);
-    let sizes_rx = sizes.to_vec();
-    let sizes_tx = sizes.to_vec();
+    let mut window = vec![0xA5u8; 100];
+    let mut starts = Vec::new();
+    for (i, &n) in sizes.iter().enumerate() {
+        starts.push(window.len());
+        window.extend(message(n, i as u64));
+    }
+    if shared {
+        // SAFETY: `window` outlives both threads and is not changed while they run.
+        assert_eq!(unsafe { rx.add_window(window.as_ptr(), window.len()) }, 0);
+    }
     let (sent, received) = thread::scope(|s| {
+        let window = &window;
+        let starts = &starts;
         let sender = s.spawn(move || {
-            sizes_tx
+            sizes
                 .iter()
-                .enumerate()
-                .map(|(i, &n)| tx.send(&message(n, i as u64), 3, &mut || true))
+                .zip(starts)
+                .map(|(&n, &at)| {
+                    let msg = &window[at..at + n];
+                    if shared {
+                        let source = SourceRef {
+                            window: 0,
+                            offset_bytes: at as u64,
+                        };
+                        tx.send_shared(msg, source, 3, &mut || true)
+                    } else {
+                        tx.send(msg, 3, &mut || true)
+                    }
+                })
                 .collect::<Vec<_>>()
         });
         let receiver = s.spawn(move || {
-            sizes_rx
+            sizes
                 .iter()
                 .map(|&n| {
                     let mut buf = vec![0u8; capacity(n)];
@@ -108,79 +138,88 @@ fn messages_of_every_shape_arrive_intact() {
         16 * 1024,
         200 * 1024 + 17,
     ];
-    let (sent, received) = exchange(&sizes, |n| n, 0.0, 4);
-    for (i, (&n, (r, buf))) in sizes.iter().zip(&received).enumerate() {
-        let t = r.as_ref().unwrap();
-        assert_eq!(
-            buf,
-            &message(n, i as u64),
-            "message {i} of {n} bytes differs"
-        );
-        assert_eq!(t.message_bytes, n as u64);
-        assert_eq!(t.chunks, plan(1024, 2.0).chunks(n).unwrap().len() as u64);
-        assert_eq!(t.corrupted, 0);
-        assert_eq!(sent[i].as_ref().unwrap().chunks, t.chunks);
+    for shared in [false, true] {
+        let (sent, received) = exchange(&sizes, |n| n, 0.0, 4, shared);
+        for (i, (&n, (r, buf))) in sizes.iter().zip(&received).enumerate() {
+            let t = r.as_ref().unwrap();
+            assert_eq!(
+                buf,
+                &message(n, i as u64),
+                "message {i} of {n} bytes differs (shared: {shared})"
+            );
+            assert_eq!(t.message_bytes, n as u64);
+            assert_eq!(t.chunks, plan(1024, 2.0).chunks(n).unwrap().len() as u64);
+            assert_eq!(t.corrupted, 0);
+            assert_eq!(sent[i].as_ref().unwrap().chunks, t.chunks);
+        }
     }
 }
 
 #[test]
 fn flipped_bits_are_caught_and_resent_never_delivered() {
     let sizes = vec![40 * 1024; 60];
-    let (sent, received) = exchange(&sizes, |n| n, 2e-6, 16);
-    let (mut corrupted, mut injected) = (0, 0);
-    for (i, (r, buf)) in received.iter().enumerate() {
-        let t = r.as_ref().unwrap();
-        assert_eq!(
-            buf,
-            &message(sizes[i], i as u64),
-            "message {i} delivered damaged"
+    for shared in [false, true] {
+        let (sent, received) = exchange(&sizes, |n| n, 2e-6, 16, shared);
+        let (mut corrupted, mut injected) = (0, 0);
+        for (i, (r, buf)) in received.iter().enumerate() {
+            let t = r.as_ref().unwrap();
+            assert_eq!(
+                buf,
+                &message(sizes[i], i as u64),
+                "message {i} delivered damaged (shared: {shared})"
+            );
+            // The sender resent exactly the chunks the receiver found damaged.
+            assert_eq!(sent[i].as_ref().unwrap().corrupted, t.corrupted);
+            corrupted += t.corrupted;
+            injected += t.injected_bits;
+        }
+        // 60 x 40 KiB at 2e-6: about 4 flips expected; the seed is fixed, so this is exact.
+        assert!(
+            injected > 0 && corrupted > 0 && corrupted <= injected,
+            "{injected} {corrupted} (shared: {shared})"
         );
-        // The sender resent exactly the chunks the receiver found damaged.
-        assert_eq!(sent[i].as_ref().unwrap().corrupted, t.corrupted);
-        corrupted += t.corrupted;
-        injected += t.injected_bits;
     }
-    // 60 x 40 KiB at 2e-6: about 4 flips expected; the seed is fixed, so this is exact.
-    assert!(
-        injected > 0 && corrupted > 0 && corrupted <= injected,
-        "{injected} {corrupted}"
-    );
 }
 
 #[test]
 fn a_message_larger_than_the_buffer_is_refused_and_the_ring_stays_in_step() {
     let sizes = [100 * 1024, 5000, 70 * 1024];
-    let (sent, received) = exchange(&sizes, |n| if n == 5000 { n } else { n / 2 }, 0.0, 4);
-    assert_eq!(
-        received[0].0,
-        Err(RingError::TooLarge {
-            message_bytes: 100 * 1024,
-            capacity_bytes: Some(50 * 1024)
-        })
-    );
-    assert_eq!(
-        sent[0],
-        Err(RingError::TooLarge {
-            message_bytes: 100 * 1024,
-            capacity_bytes: None
-        })
-    );
-    assert_eq!(received[1].1, message(5000, 1));
-    assert!(received[1].0.is_ok() && sent[1].is_ok());
-    assert!(matches!(received[2].0, Err(RingError::TooLarge { .. })));
+    for shared in [false, true] {
+        let capacity = |n| if n == 5000 { n } else { n / 2 };
+        let (sent, received) = exchange(&sizes, capacity, 0.0, 4, shared);
+        assert_eq!(
+            received[0].0,
+            Err(RingError::TooLarge {
+                message_bytes: 100 * 1024,
+                capacity_bytes: Some(50 * 1024)
+            })
+        );
+        assert_eq!(
+            sent[0],
+            Err(RingError::TooLarge {
+                message_bytes: 100 * 1024,
+                capacity_bytes: None
+            })
+        );
+        assert_eq!(received[1].1, message(5000, 1));
+        assert!(received[1].0.is_ok() && sent[1].is_ok());
+        assert!(matches!(received[2].0, Err(RingError::TooLarge { .. })));
+    }
 }
 
 #[test]
 fn a_chunk_damaged_on_every_try_ends_in_an_error_on_both_sides() {
     // One 16 KiB chunk holds 131,072 bits: at 1e-3 every attempt is damaged.
     let sizes = [16 * 1024, 16 * 1024];
-    let (sent, received) = exchange(&sizes, |n| n, 1e-3, 2);
-    let rx = received[0].0.as_ref().unwrap_err();
-    assert!(
-        matches!(rx, RingError::Retries { seq: 0 } | RingError::Protocol(_)),
-        "{rx}"
-    );
-    assert!(sent[0].is_err());
+    for shared in [false, true] {
+        let (sent, received) = exchange(&sizes, |n| n, 1e-3, 2, shared);
+        let rx = received[0].0.as_ref().unwrap_err();
+        assert!(
+            matches!(rx, RingError::Retries { seq: 0 } | RingError::Protocol(_)),
+            "{rx}"
+        );
+        assert!(sent[0].is_err());
+    }
 }
 
 #[test]
@@ -267,8 +306,9 @@ proptest! {
     #[test]
     fn any_sequence_of_messages_arrives_in_order_and_intact(
         sizes in proptest::collection::vec(0usize..90_000, 1..12),
+        shared in any::<bool>(),
     ) {
-        let (sent, received) = exchange(&sizes, |n| n + 3, 0.0, 4);
+        let (sent, received) = exchange(&sizes, |n| n + 3, 0.0, 4, shared);
         for (i, (r, buf)) in received.iter().enumerate() {
             let t = r.as_ref().unwrap();
             prop_assert_eq!(t.message_bytes, sizes[i] as u64);
@@ -311,4 +351,34 @@ fn without_a_checksum_flipped_bits_are_delivered() {
     assert!(t.injected_bits > 0);
     assert_eq!(t.corrupted, 0);
     assert_ne!(buf, msg);
+}
+
+#[test]
+fn a_source_outside_the_shared_buffer_is_a_protocol_error_not_a_read() {
+    let region = HeapRegion::zeroed(GEOMETRY.region_bytes());
+    let (mut tx, mut rx) = ends(&region, 0.0, 1, 4);
+    let window = message(4096, 1);
+    // SAFETY: `window` outlives both ends.
+    unsafe { rx.add_window(window.as_ptr(), 1000) };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    thread::scope(|s| {
+        let (window, stop) = (&window, &stop);
+        let sender = s.spawn(move || {
+            let at = SourceRef {
+                window: 0,
+                offset_bytes: 0,
+            };
+            tx.send_shared(&window[..2000], at, 0, &mut || {
+                !stop.load(std::sync::atomic::Ordering::Relaxed)
+            })
+        });
+        let mut buf = vec![0u8; 2000];
+        let got = rx.recv(&mut buf, 0, &mut || true);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        match got {
+            Err(RingError::Protocol(why)) => assert!(why.contains("overrun"), "{why}"),
+            other => panic!("expected a protocol error, got {other:?}"),
+        }
+        assert_eq!(sender.join().unwrap(), Err(RingError::Interrupted));
+    });
 }

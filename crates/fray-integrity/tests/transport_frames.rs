@@ -16,6 +16,7 @@ fn header(a: Algorithm) -> ChunkHeader {
         message_bytes: 400,
         checksum: 0,
         tag: 9,
+        shared_source: false,
     }
 }
 
@@ -105,4 +106,53 @@ fn chunk_plan_grows_geometrically_and_covers_the_message() {
         .unwrap_err()
         .to_string()
         .starts_with("ratio:"));
+}
+
+#[test]
+fn a_shared_source_frame_carries_the_checksum_and_where_the_payload_lies() {
+    let payload: Vec<u8> = (0..300u32).map(|i| (i * 7) as u8).collect();
+    let at = SourceRef {
+        window: 2,
+        offset_bytes: 4096 + 5,
+    };
+    let mut frame = vec![0u8; HEADER_BYTES + SOURCE_REF_BYTES];
+    let a = Algorithm::Fletcher64;
+    let c = encode_shared_chunk(&mut frame, &header(a), &payload, at).unwrap();
+    assert_eq!(c, fray_integrity::checksum(&payload, a, 0));
+    let h = ChunkHeader::read(&frame).unwrap();
+    assert!(h.shared_source);
+    assert_eq!((h.length_bytes, h.checksum), (300, c));
+    assert_eq!(SourceRef::read(&frame), Some(at));
+    // The receiver's one copy, verified inside it; a damaged source byte is caught.
+    let mut out = vec![0u8; 300];
+    assert!(verify_copy_from(&h, &payload, &mut out).unwrap());
+    assert_eq!(out, payload);
+    let mut damaged = payload.clone();
+    flip_bit(&mut damaged, 1234);
+    assert!(!verify_copy_from(&h, &damaged, &mut out).unwrap());
+    assert!(verify_copy_from(&h, &payload[1..], &mut out[1..]).is_err());
+    // A shared-source frame has nothing to copy out of the frame itself.
+    assert!(verify_copy_out(&frame, &mut out).is_err());
+    // Every flip of the reference is caught by its CRC, every flip of the header by its own.
+    for bit in 0..(SOURCE_REF_BYTES * 8) as u64 {
+        let mut bad = frame.clone();
+        flip_bit(&mut bad, (HEADER_BYTES * 8) as u64 + bit);
+        assert_eq!(SourceRef::read(&bad), None, "bit {bit} of the reference");
+    }
+    for bit in 0..(HEADER_BYTES * 8) as u64 {
+        let mut bad = frame.clone();
+        flip_bit(&mut bad, bit);
+        assert!(ChunkHeader::read(&bad).is_err(), "bit {bit} of the header");
+    }
+}
+
+#[test]
+fn a_header_with_unknown_flags_is_refused() {
+    let mut frame = vec![0u8; HEADER_BYTES];
+    encode_chunk(&mut frame, &header(Algorithm::Crc32c), &[]).unwrap();
+    frame[6] |= 2;
+    let crc = crc32c::crc32c(&frame[..60]);
+    frame[60..64].copy_from_slice(&crc.to_le_bytes());
+    let e = ChunkHeader::read(&frame).unwrap_err().to_string();
+    assert!(e.contains("flags"), "{e}");
 }

@@ -38,6 +38,7 @@ fn integrity_encode_chunk(
         message_bytes,
         checksum: 0,
         tag,
+        shared_source: false,
     };
     let o = Bytes::writable(out, "out")?;
     let p = Bytes::readable(payload, "payload")?;
@@ -100,6 +101,7 @@ fn integrity_write_header(
         message_bytes,
         checksum,
         tag,
+        shared_source: false,
     };
     // SAFETY: the export lives until the end; `out` writable.
     h.write(unsafe { o.raw().slice_mut() })
