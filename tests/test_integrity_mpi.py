@@ -24,7 +24,7 @@ def run(*args, timeout=180, launch=()):
 
 
 @pytest.mark.parametrize("path", ["shared-memory", "mpi"])
-@pytest.mark.parametrize("case", ["roundtrip", "ber", "errors"])
+@pytest.mark.parametrize("case", ["roundtrip", "ber", "alloc", "errors"])
 def test_selftest(case, path):
     r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", case, path)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -53,6 +53,10 @@ def test_pingpong_json_with_injected_errors(path, tmp_path):
     assert sum(x["corrupted"] for x in checked) > 0
     assert all(x["resent"] >= x["corrupted"] for x in checked)
     assert all(x["corrupted"] == 0 and x["resent"] == 0 for x in rows if x["mode"] == "none")
+    # fray's transports send from CheckedComm.alloc buffers: one copy on shared memory.
+    fray_modes = ("checked", "unchecked")
+    assert [x["one_copy"] for x in rows] == [
+        path == "shared-memory" and x["mode"] in fray_modes for x in rows]
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="pinning 2 ranks needs 2 cores")

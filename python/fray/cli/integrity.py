@@ -34,7 +34,7 @@ def _pingpong(args: argparse.Namespace) -> int:
     if args.path not in ("auto", "shared-memory", "mpi"):
         raise SpecError(f"path: expected auto, shared-memory or mpi, got {args.path!r}")
     rows = pingpong(sizes, modes, ber=args.ber, seed=args.seed, trials=args.trials,
-                    path=args.path)
+                    path=args.path, alloc=not args.no_alloc)
     if not rows:
         return 0
     if not rows[0]["pinned"]:
@@ -45,11 +45,11 @@ def _pingpong(args: argparse.Namespace) -> int:
         print()
     else:
         print(f"{'size':>10} {'mode':<10}{'checksum':<11}{'one-way us':>12}{'MB/s':>10}"
-              f"{'corrupted':>10}{'resent':>8}")
+              f"{'corrupted':>10}{'resent':>8}  one copy")
         for r in rows:
             print(f"{r['size_bytes']:>10} {r['mode']:<10}{r['checksum']:<11}"
                   f"{r['one_way_s'] * 1e6:>12.2f}{r['bandwidth_bytes_s'] / 1e6:>10.1f}"
-                  f"{r['corrupted']:>10}{r['resent']:>8}")
+                  f"{r['corrupted']:>10}{r['resent']:>8}  {'yes' if r['one_copy'] else 'no'}")
     if args.plot:
         from fray.integrity import plot_pingpong
 
@@ -69,6 +69,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pp.add_argument("--path", default="auto",
                     help="checked transport path: auto, shared-memory (ranks on one node) or mpi")
     pp.add_argument("--ber", type=float, default=0.0, help="bit error rate injected in flight")
+    pp.add_argument("--no-alloc", action="store_true",
+                    help="send fray's transports from ordinary arrays (two copies through the "
+                         "ring) instead of CheckedComm.alloc buffers (one copy)")
     pp.add_argument("--sizes", default="8B..64MiB", help="message sizes (default 8B..64MiB)")
     pp.add_argument("--trials", type=int, default=3, help="interleaved trials; median kept")
     pp.add_argument("--seed", type=int, default=1)

@@ -15,18 +15,27 @@ from fray.integrity import IntegrityError
 from fray.integrity.transport import CheckedComm, NaiveComm
 
 
-def _exchange(t, sizes, rng):
+def _exchange(t, sizes, rng, alloc=False):
+    """Rank 0 sends each size to rank 1, which sends it back; True when every echo is intact.
+    With ``alloc``, both send from (and rank 1 receives into) buffers of ``t.alloc``, rank 0
+    from an odd offset into its buffer."""
     comm = MPI.COMM_WORLD
+    biggest = max(sizes) + 16
+    if alloc:
+        staging, echo = t.alloc(biggest + 3), t.alloc(biggest)
     ok = True
     for size in sizes:
         data = rng.integers(0, 256, size, dtype=np.uint8)
         out = np.zeros(size + 16, dtype=np.uint8)
         if comm.rank == 0:
-            t.send(data, 1, tag=3)
+            if alloc:
+                staging[3:3 + size] = data
+            t.send(staging[3:3 + size] if alloc else data, 1, tag=3)
             n = t.recv(out, 1, tag=3)
         else:
-            n = t.recv(out, 0, tag=3)
-            t.send(out[:n], 0, tag=3)
+            into = echo if alloc else out
+            n = t.recv(into, 0, tag=3)
+            t.send(into[:n], 0, tag=3)
         ok &= n == size and bool(np.array_equal(out[:n], data))
     return ok
 
@@ -60,6 +69,33 @@ def case_ber(path: str) -> dict:
     return {"ok": ok and ok_naive and (total or 0) > 0 and (resent or 0) >= (total or 0),
             "corrupted": total, "resent": resent, "injected_bits": injected,
             "naive_corrupted": naive_corrupted}
+
+
+def case_alloc(path: str) -> dict:
+    """Sends from buffers of ``alloc``: one copy on the shared-memory path, intact data, and
+    bit flips injected between the sender's checksum and the receiver's caught and resent."""
+    comm = MPI.COMM_WORLD
+    sizes = [0, 1, 7, 4096, 16385, 100_000, 1 << 20, 3 * (1 << 20) + 5]
+    out = {}
+    for alg in ("crc32c", "fletcher64", "none"):
+        t = CheckedComm(comm, alg, path=path, first_chunk_bytes=16384, max_chunk_bytes=65536)
+        out[alg] = _exchange(t, sizes, np.random.default_rng(8), alloc=True)
+        one_copy = comm.allreduce(t.stats["one_copy"])
+        out[f"{alg}_one_copy"] = one_copy == (2 * len(sizes) if path == "shared-memory" else 0)
+        t.free()
+    t = CheckedComm(comm, "crc32c", path=path, first_chunk_bytes=16384, max_chunk_bytes=65536,
+                    ber=2e-6, seed=13, max_retries=20)
+    out["ber"] = _exchange(t, [4096, 200_000, 1 << 20] * 3, np.random.default_rng(9), alloc=True)
+    corrupted = comm.allreduce(t.stats["corrupted"])
+    resent = comm.allreduce(t.stats["resent"])
+    out["ber_detected"] = corrupted > 0 and resent >= corrupted
+    try:
+        t.alloc(-1)
+        out["bad_size"] = False
+    except SpecError as e:
+        out["bad_size"] = str(e).startswith("nbytes:")
+    t.free()
+    return {"ok": all(out.values()), "corrupted": corrupted, **out}
 
 
 def case_errors(path: str) -> dict:
@@ -133,7 +169,8 @@ def case_errors(path: str) -> dict:
 
 def main() -> int:
     case, path = sys.argv[1], sys.argv[2]
-    result = {"roundtrip": case_roundtrip, "ber": case_ber, "errors": case_errors}[case](path)
+    result = {"roundtrip": case_roundtrip, "ber": case_ber, "alloc": case_alloc,
+              "errors": case_errors}[case](path)
     if MPI.COMM_WORLD.rank == 0:
         result["path"] = path
     if MPI.COMM_WORLD.rank == 0:

@@ -29,7 +29,7 @@ def _reps(size: int, target_bytes: int) -> int:
 def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
              ber: float = 0.0, seed: int = 1, trials: int = 3,
              target_bytes: int = 32 * 1024 * 1024, naive_algorithm: str | None = None,
-             max_retries: int = 16, path: str = "auto",
+             max_retries: int = 16, path: str = "auto", alloc: bool = True,
              comm: MPI.Comm | None = None) -> list[dict]:
     """Runs the ping-pong; returns rows on rank 0 (an empty list elsewhere).
 
@@ -37,7 +37,9 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
     as ``auto``), ``unchecked`` (fray's transport with the checksum switched off: what the
     checksums cost inside it), ``auto`` (checked transport with the tuned algorithm) or an
     algorithm name (checked transport with that algorithm). ``path`` picks the checked
-    transport's path (``auto``, ``shared-memory`` or ``mpi``).
+    transport's path (``auto``, ``shared-memory`` or ``mpi``). With ``alloc`` fray's transports
+    send from buffers of ``CheckedComm.alloc`` (one copy on the shared-memory path); the other
+    modes always use ordinary numpy arrays, plain MPI's fastest case (huge pages).
     """
     comm = comm or MPI.COMM_WORLD
     if comm.Get_size() != 2:
@@ -70,8 +72,8 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
             alg = checked[0].algorithm if checked else agreed_tuned_algorithm(comm)
         transports["naive"] = NaiveComm(comm, alg, max_message_bytes=max(biggest, 1), ber=ber,
                                         seed=seed, max_retries=max_retries)
-    sendbuf = np.random.default_rng(seed).integers(0, 256, max(biggest, 1), dtype=np.uint8)
-    recvbuf = np.empty_like(sendbuf)
+    data = np.random.default_rng(seed).integers(0, 256, max(biggest, 1), dtype=np.uint8)
+    buffers = {mode: _buffers(t, data, alloc) for mode, t in transports.items()}
     rows = []
     for size in sizes_bytes:
         reps = _reps(size, target_bytes)
@@ -80,7 +82,7 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
         for _trial in range(trials):
             for mode in modes:
                 t = transports[mode]
-                s, r = sendbuf[:size], recvbuf[:size]
+                s, r = (b[:size] for b in buffers[mode])
                 comm.Barrier()
                 # One warm-up round trip, then the timed ones.
                 for i in range(reps + 1):
@@ -112,6 +114,7 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
                     "samples_s": samples[mode],
                     "round_trips": reps * trials,
                     "pinned": pinned,
+                    "one_copy": total.get("one_copy", 0) > 0,
                     "corrupted": total["corrupted"],
                     "resent": total["resent"],
                     "injected_bits": total["injected_bits"],
@@ -120,6 +123,15 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
     for t in transports.values():
         t.free()
     return rows
+
+
+def _buffers(t: object, data: np.ndarray, alloc: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The send and receive buffers of one mode (collective for ``CheckedComm.alloc``)."""
+    if alloc and isinstance(t, CheckedComm):
+        send, recv = t.alloc(data.size), t.alloc(data.size)
+        send[:] = data
+        return send, recv
+    return data.copy(), np.empty_like(data)
 
 
 def ranks_pinned() -> bool:

@@ -13,6 +13,10 @@ Two paths carry the frames:
   the two copies any shared-memory transport makes; the checksums ride inside them (the
   paper's point), and chunks whose sizes grow geometrically let the receiver copy out while the
   sender still copies in. Messages between two ranks are received in the order sent.
+  A message sent from a buffer of ``CheckedComm.alloc`` (in shared memory, like
+  ``MPI_Alloc_mem``) goes in one copy: the ring carries only the headers with the sender's
+  checksums, and the receiver copies straight out of the sender's buffer, verifying inside
+  that copy.
 * ``mpi`` (any placement): frames travel as MPI messages. Messages up to
   ``eager_threshold_bytes`` go as one frame; larger ones announce their length with a 32-byte
   request-to-send and follow at once as a pipeline of chunks.
@@ -185,12 +189,14 @@ class CheckedComm(_Base):
         if eager_threshold_bytes < 0:
             raise SpecError("eager_threshold_bytes: must be >= 0")
         self.algorithm = algorithm
+        self.stats["one_copy"] = 0  # messages sent in one copy, from a buffer of ``alloc``
         self.eager_threshold_bytes = eager_threshold_bytes
         self.plan = (first_chunk_bytes, ratio, max_chunk_bytes, 64)
         _fray.integrity_chunk_plan(1, *self.plan)  # validates the plan, naming the bad field
         self.path = self._choose_path(path)
         self._rings: Any = None
         self._window: MPI.Win | None = None
+        self._buffers: list[MPI.Win] = []
         if self.path == "shared-memory":
             self._open_rings(ring_slots)
         self._eager_out = np.empty(HEADER + eager_threshold_bytes, dtype=np.uint8)
@@ -234,12 +240,40 @@ class CheckedComm(_Base):
             first_chunk_bytes=first, ratio=ratio, max_retries=self.max_retries,
             max_message_bytes=self.max_message_bytes, ber=self.ber, seed=self.seed)
 
+    def alloc(self, nbytes: int) -> np.ndarray:
+        """A zeroed ``uint8`` array of ``nbytes`` bytes from which ``send`` sends in one copy
+        (collective: every rank calls ``alloc`` the same number of times, in the same order;
+        the sizes may differ). On the shared-memory path it lies in a shared window and the
+        receiver copies straight out of it; on the ``mpi`` path it is an ordinary array. It
+        lives until ``free``."""
+        if not isinstance(nbytes, int) or nbytes < 0:
+            raise SpecError(f"nbytes: expected a whole number of bytes >= 0, got {nbytes!r}")
+        if self._rings is None:
+            return np.zeros(nbytes, dtype=np.uint8)
+        info = MPI.Info.Create()
+        info.Set("alloc_shared_noncontig", "true")
+        win = MPI.Win.Allocate_shared(max(nbytes, 1), 1, info=info, comm=self.comm)
+        info.Free()
+        self._buffers.append(win)
+
+        def part(owner: int) -> np.ndarray:
+            return np.frombuffer(win.Shared_query(owner)[0], dtype=np.uint8)
+
+        own = part(self.rank)[:nbytes]
+        own[:] = 0
+        self._rings.add_window(
+            own, [(p, part(p)) for p in range(self.comm.Get_size()) if p != self.rank])
+        self.comm.Barrier()
+        return own
+
     def free(self) -> None:
-        """Frees the rings, the shared window and the private communicator (collective)."""
+        """Frees the rings, the shared windows (the buffers of ``alloc`` too) and the private
+        communicator (collective)."""
         self._rings = None
-        if self._window is not None:
-            self._window.Free()
-            self._window = None
+        for win in [*self._buffers, self._window]:
+            if win is not None:
+                win.Free()
+        self._buffers, self._window = [], None
         super().free()
 
     # ---------------------------------------------------------------- sending
@@ -247,9 +281,10 @@ class CheckedComm(_Base):
         """Sends ``buf`` (any contiguous bytes-like object); returns when ``dest`` has verified it."""
         if self._rings is not None:
             self._wire(tag, 0)  # validates the tag
-            _, resent = self._rings.send(buf, dest, tag)
+            _, resent, one_copy = self._rings.send(buf, dest, tag)
             self.stats["messages"] += 1
             self.stats["resent"] += resent
+            self.stats["one_copy"] += one_copy
             return
         src, n, seq = self._start_send(buf, dest)
         if n <= self.eager_threshold_bytes:

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use fray_integrity::frame::SourceRef;
 use fray_integrity::pipeline::ChunkPlan;
 use fray_integrity::ring::{
     Injection, RingError, RingGeometry, RingReceiver, RingSender, Transfer,
@@ -72,6 +73,8 @@ pub struct SharedMemoryRings {
     receivers: BTreeMap<i32, RingReceiver>,
     /// Largest message `send` accepts (bytes).
     max_message_bytes: usize,
+    /// This rank's shared buffers, by number: (address, length in bytes).
+    windows: Vec<(usize, usize)>,
     /// The exports of the regions, held so the buffers stay valid.
     _regions: Vec<Bytes>,
 }
@@ -148,6 +151,7 @@ impl SharedMemoryRings {
             senders,
             receivers,
             max_message_bytes,
+            windows: Vec::new(),
             _regions: regions,
         })
     }
@@ -163,14 +167,54 @@ impl SharedMemoryRings {
         Ok(g.region_bytes())
     }
 
-    /// Sends `buf` to `dest` with `tag`; returns `(chunks, resent)` once `dest` verified it.
+    /// Registers a shared buffer: `own` is this rank's part, `peers` maps every peer rank to
+    /// its part (all parts mapped here, kept alive by the caller as long as this object
+    /// lives). Every rank registers its buffers in the same order (collective). A message
+    /// that lies inside `own` then goes in one copy: the peer copies it out of `own`.
+    fn add_window(
+        &mut self,
+        own: &Bound<'_, PyAny>,
+        peers: Vec<(i32, Bound<'_, PyAny>)>,
+    ) -> PyResult<()> {
+        let mine = Bytes::readable(own, "own")?;
+        let raw = mine.raw();
+        let mut views = Vec::new();
+        for (peer, obj) in &peers {
+            if !self.receivers.contains_key(peer) {
+                return Err(SpecError::new_err(format!(
+                    "peers: no ring from rank {peer}"
+                )));
+            }
+            views.push((*peer, Bytes::readable(obj, "peers")?));
+        }
+        if views.len() != self.receivers.len() {
+            return Err(SpecError::new_err(format!(
+                "peers: expected the buffers of all {} peer ranks, got {}",
+                self.receivers.len(),
+                views.len()
+            )));
+        }
+        for (peer, view) in views {
+            let r = view.raw();
+            let ring = self.receivers.get_mut(&peer).expect("checked above");
+            // SAFETY: the export is held in `_regions` for the life of this object.
+            unsafe { ring.add_window(r.addr() as *const u8, r.len()) };
+            self._regions.push(view);
+        }
+        self.windows.push((raw.addr(), raw.len()));
+        self._regions.push(mine);
+        Ok(())
+    }
+
+    /// Sends `buf` to `dest` with `tag`; returns `(chunks, resent, one_copy)` once `dest`
+    /// verified it. A `buf` inside a registered shared buffer goes in one copy.
     fn send(
         &mut self,
         py: Python<'_>,
         buf: &Bound<'_, PyAny>,
         dest: i32,
         tag: u32,
-    ) -> PyResult<(u64, u64)> {
+    ) -> PyResult<(u64, u64, bool)> {
         let src = Bytes::readable(buf, "buf")?;
         let raw = src.raw();
         if raw.len() > self.max_message_bytes {
@@ -184,9 +228,20 @@ impl SharedMemoryRings {
             .senders
             .get_mut(&dest)
             .ok_or_else(|| SpecError::new_err(format!("dest: no ring to rank {dest}")))?;
+        let source = self
+            .windows
+            .iter()
+            .position(|&(base, len)| base <= raw.addr() && raw.addr() + raw.len() <= base + len)
+            .map(|k| SourceRef {
+                window: k as u32,
+                offset_bytes: (raw.addr() - self.windows[k].0) as u64,
+            });
         // SAFETY: the export lives until the end of this call.
-        let t = without_gil(py, dest, |k| ring.send(unsafe { raw.slice() }, tag, k))?;
-        Ok((t.chunks, t.corrupted))
+        let t = without_gil(py, dest, |k| match source {
+            Some(at) => ring.send_shared(unsafe { raw.slice() }, at, tag, k),
+            None => ring.send(unsafe { raw.slice() }, tag, k),
+        })?;
+        Ok((t.chunks, t.corrupted, source.is_some()))
     }
 
     /// Receives the next message from `source` (or from whichever rank is first, when `None`)
