@@ -62,7 +62,8 @@ def run_pingpong(runs: int, sizes: str, modes: str) -> list:
 
 def run_ring(runs: int, algorithms: str) -> list:
     """The shared-memory ring alone (two pinned threads, no MPI): one table per run,
-    ``{algorithm: {size_kib: GB/s}}``."""
+    ``{"algorithm/copies": {size_kib: GB/s}}`` (copies: ``2-copy`` through the slots,
+    ``1-copy`` from a shared buffer)."""
     root = Path(__file__).resolve().parents[2]
     out = []
     for _ in range(runs):

@@ -261,7 +261,7 @@ fn main() {
     println!();
     for (k, (algorithm, copies)) in cases.iter().enumerate() {
         let name = algorithm.map_or("none", |x| x.name());
-        print!("{:<20}", format!("{name} {copies}-copy"));
+        print!("{:<20}", format!("{name}/{copies}-copy"));
         for (i, &n) in s.sizes_bytes.iter().enumerate() {
             print!("{:>10.1}", n as f64 / median(samples[k][i].clone()) / 1e9);
         }
