@@ -59,3 +59,14 @@ def test_bad_input_is_one_line_and_exit_2(args, field):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1, r.stderr
     assert f"error: {field}" in lines[0]
+
+
+def test_output_cut_short_by_its_reader_ends_quietly():
+    # As `fray checksum model | head -0`: the reader has closed the pipe before the first
+    # write (the interpreter takes far longer to start than this close).
+    p = subprocess.Popen([sys.executable, "-m", "fray", "checksum", "model", "--sizes",
+                          "8B..64MiB"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 141, err
+    assert "Traceback" not in err, err

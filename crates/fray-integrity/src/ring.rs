@@ -14,6 +14,12 @@
 //! [`ChunkPlan`] (geometric growth), so the receiver starts copying out while the sender is
 //! still copying in.
 //!
+//! A message that lies in a buffer the receiver maps too (registered with
+//! [`RingReceiver::add_window`]) goes in one copy ([`RingSender::send_shared`]): the slots
+//! carry only headers, with the checksums the sender computed over its buffer and a
+//! [`SourceRef`] to each chunk, and the receiver copies each chunk straight out of the
+//! sender's buffer, verifying inside that copy.
+//!
 //! Region layout, for each slot `i` at `i * slot_stride`:
 //!
 //! | bytes | content |

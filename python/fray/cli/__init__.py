@@ -1,12 +1,13 @@
 """The ``fray`` command line: one sub-command per module in this package.
 
 Bad input prints one line naming the bad field or value and exits with status 2; it never
-prints a traceback.
+prints a traceback. Output cut short by its reader (``fray ... | head``) ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -39,6 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"fray {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away: point stdout at /dev/null so that flushing it at exit does
+        # not raise again, and exit as a process killed by SIGPIPE would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
