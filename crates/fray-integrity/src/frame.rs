@@ -303,25 +303,16 @@ pub fn verify_copy_out(frame: &[u8], dst: &mut [u8]) -> Result<Verdict, Integrit
     if header.shared_source {
         return Err(bad("a shared-source frame carries no payload to copy out"));
     }
-    let payload = &frame[HEADER_BYTES..];
-    if header.length_bytes != payload.len() as u64 || payload.len() != dst.len() {
-        return Err(bad(format!(
-            "header announces {} payload bytes, frame carries {}, receiver expects {}",
-            header.length_bytes,
-            payload.len(),
-            dst.len()
-        )));
-    }
-    let got = copy_maybe_checksum(dst, payload, header.algorithm)?;
-    Ok(if got == header.checksum {
+    Ok(if verify_copy_from(&header, &frame[HEADER_BYTES..], dst)? {
         Verdict::Intact(header)
     } else {
         Verdict::BadPayload(header)
     })
 }
 
-/// Copies the payload of a shared-source chunk from `src` (where its [`SourceRef`] points)
-/// into `dst`, verifying against `header` inside the copy; true when intact.
+/// Copies the payload `src` of the chunk described by `header` into `dst`, verifying against
+/// `header` inside the copy; true when intact. `src` is the frame's payload, or for a
+/// shared-source chunk the bytes its [`SourceRef`] points to.
 pub fn verify_copy_from(
     header: &ChunkHeader,
     src: &[u8],
@@ -329,7 +320,7 @@ pub fn verify_copy_from(
 ) -> Result<bool, IntegrityError> {
     if header.length_bytes != src.len() as u64 || src.len() != dst.len() {
         return Err(bad(format!(
-            "header announces {} payload bytes, source holds {}, receiver expects {}",
+            "header announces {} payload bytes, the chunk carries {}, receiver expects {}",
             header.length_bytes,
             src.len(),
             dst.len()

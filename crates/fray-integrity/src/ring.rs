@@ -746,7 +746,7 @@ impl RingReceiver {
             return verify_copy_from(h, src, dst).map_err(|e| RingError::Protocol(e.to_string()));
         }
         dst.copy_from_slice(src);
-        let mut rng = rng_for(self.injection.seed, self.stream(g, attempt) ^ 1 << 63);
+        let mut rng = rng_for(self.injection.seed, self.stream(g, attempt) ^ (1 << 63));
         report.injected_bits += inject_ber(dst, self.injection.ber, &mut rng).expect("ber checked");
         Ok(h.algorithm
             .is_none_or(|a| checksum(dst, a, 0) == h.checksum))
