@@ -15,8 +15,9 @@
 //! let stencil = Stencil { kind: StencilKind::SevenP, periodic: true };
 //! let messages = stencil.messages(&[4, 4, 4], 1e6).unwrap();
 //! let placement: Vec<u32> = (0..64).collect();
-//! let load = static_load(&fabric, &Faults::none(&fabric), &routing, &placement, &messages).unwrap();
-//! assert_eq!(load.max_routes, 1); // a stencil on its own torus never shares a channel
+//! let load = static_load(&fabric, &Faults::none(&fabric), &routing, &placement, &messages, 0).unwrap();
+//! assert_eq!(load.max_network_routes, 1); // a stencil on its own torus never shares a network channel
+//! assert_eq!(load.max_routes, 6);         // but each endpoint injects six messages through one host link
 //! ```
 //!
 //! The spare-node study ([`spares`]) reserves spare nodes on the sides of a mesh or torus,

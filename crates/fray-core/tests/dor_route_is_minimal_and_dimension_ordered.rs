@@ -3,7 +3,7 @@
 
 use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
 use fray_core::faults::Faults;
-use fray_core::routing::{DimensionOrder, Routing};
+use fray_core::routing::{DimensionOrder, RouteRequest, Routing};
 use proptest::prelude::*;
 
 fn shapes() -> impl Strategy<Value = Cartesian> {
@@ -23,7 +23,8 @@ proptest! {
         let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
         let routing = DimensionOrder::new(&fabric).unwrap();
         let mut path = Vec::new();
-        routing.route_into(&fabric, &Faults::none(&fabric), src, dst, &mut path).unwrap();
+        let faults = Faults::none(&fabric);
+        routing.route_into(&RouteRequest::new(&fabric, &faults), src, dst, &mut path).unwrap();
         prop_assert_eq!(path.len(), shape.hop_distance(src, dst));
         let ch = fabric.channels();
         let mut at = src;
@@ -32,7 +33,8 @@ proptest! {
         for &c in &path {
             prop_assert_eq!(ch.src[c as usize], at);
             let next = ch.dst[c as usize];
-            let dim = ch.class[c as usize] as usize;
+            // Class 0 is `host`; dimension d is class d + 1 (`x`, `y`, `z`, ...).
+            let dim = ch.class[c as usize] as usize - 1;
             prop_assert!(dim >= last_dim, "dimensions out of order");
             last_dim = dim;
             // Moving "up" means the coordinate grows by one, modulo the ring.
@@ -63,29 +65,29 @@ fn failed_channel_or_router_is_unroutable() {
     faults.fail_link(&fabric, 1, 2).unwrap();
     let mut path = Vec::new();
     assert!(routing
-        .route_into(&fabric, &faults, 0, 3, &mut path)
+        .route_into(&RouteRequest::new(&fabric, &faults), 0, 3, &mut path)
         .is_err());
     assert!(
         routing
-            .route_into(&fabric, &faults, 3, 0, &mut path)
+            .route_into(&RouteRequest::new(&fabric, &faults), 3, 0, &mut path)
             .is_err(),
         "a cable takes both directions"
     );
     assert!(
         routing
-            .route_into(&fabric, &faults, 0, 12, &mut path)
+            .route_into(&RouteRequest::new(&fabric, &faults), 0, 12, &mut path)
             .is_ok(),
         "y-only route avoids the cable"
     );
     let mut faults = Faults::none(&fabric);
     faults.fail_router(5).unwrap();
     assert!(routing
-        .route_into(&fabric, &faults, 4, 6, &mut path)
+        .route_into(&RouteRequest::new(&fabric, &faults), 4, 6, &mut path)
         .is_err());
     // An endpoint failure loses the compute part only: its router still forwards.
     let mut faults = Faults::none(&fabric);
     faults.fail_endpoint(5).unwrap();
     assert!(routing
-        .route_into(&fabric, &faults, 4, 6, &mut path)
+        .route_into(&RouteRequest::new(&fabric, &faults), 4, 6, &mut path)
         .is_ok());
 }

@@ -14,7 +14,8 @@ fn exhaustive(
     periodic: bool,
     max: usize,
 ) -> Study {
-    let FabricSpec::Cartesian(shape): FabricSpec = fabric.parse().unwrap();
+    let spec: FabricSpec = fabric.parse().unwrap();
+    let shape = spec.as_cartesian().unwrap().clone();
     let q = shape.num_dims();
     let mut study = Study::new(StudyConfig {
         shape: shape.clone(),

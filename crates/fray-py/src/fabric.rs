@@ -25,6 +25,7 @@ impl Fabric {
         let link = LinkParameters {
             bandwidth_bytes_s,
             latency_s,
+            lanes: 1,
         };
         Ok(Self(
             CoreFabric::from_spec(&parsed, link).map_err(fabric_error)?,
@@ -104,10 +105,10 @@ impl Fabric {
             )));
         }
         let mut path = Vec::new();
+        let faults = Faults::none(&self.0);
         fray_core::routing::Routing::route_into(
             &routing,
-            &self.0,
-            &Faults::none(&self.0),
+            &fray_core::routing::RouteRequest::new(&self.0, &faults),
             src,
             dst,
             &mut path,
@@ -160,6 +161,7 @@ pub fn stencil_load<'py>(
         &routing,
         &placement,
         &messages,
+        0,
     )
     .map_err(routing_error)?;
     let out = PyDict::new(py);

@@ -1,11 +1,10 @@
 //! `fray._fray.SpareStudy`: the spare-node study, run in chunks so Python can show progress.
 
-use fray_core::fabric::Cartesian;
 use fray_core::spares::{SpareAllocation, Study, StudyConfig};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{spares_error, SpecError};
+use crate::errors::spares_error;
 
 /// A prepared spare-node study and the curve accumulated over the cases run so far.
 #[pyclass(module = "fray._fray")]
@@ -125,10 +124,7 @@ pub fn spare_allocation<'py>(
     fabric: &str,
     alloc: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let shape: Cartesian = match fabric.parse() {
-        Ok(fray_core::fabric::FabricSpec::Cartesian(c)) => c,
-        Err(e) => return Err(SpecError::new_err(e.to_string())),
-    };
+    let shape = fray_core::spares::study_shape(fabric).map_err(spares_error)?;
     let a: SpareAllocation = alloc.parse().map_err(spares_error)?;
     a.check_fits(&shape).map_err(spares_error)?;
     let out = PyDict::new(py);

@@ -1,4 +1,8 @@
-//! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:16x8x8`.
+//! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`.
+//!
+//! A spec is `FAMILY:BODY`. The body is a comma-separated list: positional parts first, then
+//! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
+//! unknown or repeated key is an error naming it.
 
 use std::str::FromStr;
 
@@ -7,19 +11,185 @@ use super::{Cartesian, FabricError};
 /// A parsed topology spec string.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FabricSpec {
-    /// `mesh:AxBx..` (no wrap-around) or `torus:AxBx..` (wrap-around in every dimension).
-    Cartesian(Cartesian),
+    /// `mesh:AxBx..` (no wrap-around) or `torus:AxBx..` (wrap-around in every dimension), with
+    /// `t=T` endpoints per router (default 1).
+    Cartesian {
+        /// Sizes and wrap-around flags.
+        shape: Cartesian,
+        /// Endpoints attached to each router.
+        endpoints_per_router: u32,
+    },
+}
+
+impl FabricSpec {
+    /// The mesh or torus shape, if this spec is one.
+    pub fn as_cartesian(&self) -> Option<&Cartesian> {
+        match self {
+            Self::Cartesian { shape, .. } => Some(shape),
+        }
+    }
 }
 
 /// Largest number of routers a spec may ask for (guards against typos such as `mesh:1000000x1000`).
 pub const MAX_ROUTERS: usize = 1 << 26;
 
-fn spec_error(spec: &str, reason: impl Into<String>) -> FabricError {
+/// Largest number of endpoints a spec may ask for.
+pub const MAX_ENDPOINTS: usize = 1 << 26;
+
+/// The error for a bad spec, naming the spec and what is wrong.
+pub(crate) fn spec_error(spec: &str, reason: impl Into<String>) -> FabricError {
     FabricError::Spec {
         spec: spec.to_string(),
         reason: reason.into(),
     }
 }
+
+/// The body of a spec split into positional parts and `key=value` options.
+pub(crate) struct SpecParts<'a> {
+    spec: &'a str,
+    /// Parts without `=`, in order.
+    pub positional: Vec<&'a str>,
+    options: Vec<(&'a str, &'a str, bool)>,
+}
+
+impl<'a> SpecParts<'a> {
+    /// Splits `body` (the part after `FAMILY:`) on commas; positional parts must come first.
+    pub fn new(spec: &'a str, body: &'a str) -> Result<Self, FabricError> {
+        let mut positional = Vec::new();
+        let mut options: Vec<(&str, &str, bool)> = Vec::new();
+        for part in body.split(',') {
+            let part = part.trim();
+            match part.split_once('=') {
+                Some((k, v)) => {
+                    let k = k.trim();
+                    if options.iter().any(|(seen, _, _)| *seen == k) {
+                        return Err(spec_error(spec, format!("option {k:?} given twice")));
+                    }
+                    options.push((k, v.trim(), false));
+                }
+                None if options.is_empty() => positional.push(part),
+                None => {
+                    return Err(spec_error(
+                        spec,
+                        format!("{part:?} must come before the key=value options"),
+                    ))
+                }
+            }
+        }
+        Ok(Self {
+            spec,
+            positional,
+            options,
+        })
+    }
+
+    /// The value of option `key`, if given (marks it as used).
+    pub fn take(&mut self, key: &str) -> Option<&'a str> {
+        self.options
+            .iter_mut()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, v, used)| {
+                *used = true;
+                *v
+            })
+    }
+
+    /// The whole-number option `key` (at least `min`), or `default` when absent.
+    pub fn take_count(
+        &mut self,
+        key: &str,
+        default: usize,
+        min: usize,
+    ) -> Result<usize, FabricError> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(v) => parse_count(self.spec, key, v, min),
+        }
+    }
+
+    /// Fails naming the first option no family reader asked for, listing the known ones.
+    pub fn finish(self, known: &[&str]) -> Result<(), FabricError> {
+        match self.options.iter().find(|(_, _, used)| !used) {
+            None => Ok(()),
+            Some((k, _, _)) => Err(spec_error(
+                self.spec,
+                format!("unknown option {k:?} (known: {})", known.join(", ")),
+            )),
+        }
+    }
+}
+
+/// A whole number at least `min`, or an error naming `what`.
+pub(crate) fn parse_count(
+    spec: &str,
+    what: &str,
+    value: &str,
+    min: usize,
+) -> Result<usize, FabricError> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        Ok(_) => Err(spec_error(
+            spec,
+            format!("{what}: must be at least {min}, got {value}"),
+        )),
+        Err(_) => Err(spec_error(
+            spec,
+            format!("{what}: {value:?} is not a whole number"),
+        )),
+    }
+}
+
+/// Sizes separated by `x` (`12x12x12`), each at least `min`.
+pub(crate) fn parse_sizes(
+    spec: &str,
+    what: &str,
+    text: &str,
+    min: usize,
+) -> Result<Vec<usize>, FabricError> {
+    text.split('x')
+        .enumerate()
+        .map(|(i, part)| parse_count(spec, &format!("{what} {i}"), part, min))
+        .collect()
+}
+
+/// The product of `factors`, or an error when it exceeds `limit` (`what` names the count).
+pub(crate) fn checked_total(
+    spec: &str,
+    what: &str,
+    factors: &[usize],
+    limit: usize,
+) -> Result<usize, FabricError> {
+    match factors
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+    {
+        Some(n) if n <= limit => Ok(n),
+        _ => Err(spec_error(spec, format!("more than {limit} {what}"))),
+    }
+}
+
+fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, FabricError> {
+    let mut parts = SpecParts::new(spec, body)?;
+    if parts.positional.len() != 1 {
+        return Err(spec_error(
+            spec,
+            "expected the sizes, e.g. 12x12x12, then options",
+        ));
+    }
+    let dims = parse_sizes(spec, "dimension", parts.positional[0], 1)?;
+    let t = parts.take_count("t", 1, 1)?;
+    parts.finish(&["t"])?;
+    let routers = checked_total(spec, "routers", &dims, MAX_ROUTERS)?;
+    checked_total(spec, "endpoints", &[routers, t], MAX_ENDPOINTS)?;
+    let wraps = vec![wrap; dims.len()];
+    Ok(FabricSpec::Cartesian {
+        shape: Cartesian::new(dims, wraps),
+        endpoints_per_router: t as u32,
+    })
+}
+
+/// Family names a spec may start with.
+pub const FAMILIES: &[&str] = &["mesh", "torus"];
 
 impl FromStr for FabricSpec {
     type Err = FabricError;
@@ -28,39 +198,14 @@ impl FromStr for FabricSpec {
         let (family, body) = spec
             .split_once(':')
             .ok_or_else(|| spec_error(spec, "expected FAMILY:PARAMETERS, e.g. torus:12x12x12"))?;
-        let wrap = match family.trim() {
-            "mesh" => false,
-            "torus" => true,
-            other => {
-                return Err(spec_error(
-                    spec,
-                    format!("unknown family {other:?} (known: mesh, torus)"),
-                ))
-            }
-        };
-        let mut dims = Vec::new();
-        for (i, part) in body.split('x').enumerate() {
-            let size: usize = part.trim().parse().map_err(|_| {
-                spec_error(
-                    spec,
-                    format!("dimension {i}: {part:?} is not a whole number"),
-                )
-            })?;
-            if size == 0 {
-                return Err(spec_error(
-                    spec,
-                    format!("dimension {i}: size must be at least 1"),
-                ));
-            }
-            dims.push(size);
+        match family.trim() {
+            "mesh" => parse_cartesian(spec, body, false),
+            "torus" => parse_cartesian(spec, body, true),
+            other => Err(spec_error(
+                spec,
+                format!("unknown family {other:?} (known: {})", FAMILIES.join(", ")),
+            )),
         }
-        let total = dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
-        match total {
-            Some(n) if n <= MAX_ROUTERS => {}
-            _ => return Err(spec_error(spec, format!("more than {MAX_ROUTERS} routers"))),
-        }
-        let wraps = vec![wrap; dims.len()];
-        Ok(FabricSpec::Cartesian(Cartesian::new(dims, wraps)))
     }
 }
 
@@ -68,14 +213,25 @@ impl FromStr for FabricSpec {
 mod tests {
     use super::*;
 
+    fn shape(spec: &str) -> (Cartesian, u32) {
+        match spec.parse().unwrap() {
+            FabricSpec::Cartesian {
+                shape,
+                endpoints_per_router,
+            } => (shape, endpoints_per_router),
+        }
+    }
+
     #[test]
     fn parses_mesh_and_torus() {
-        let FabricSpec::Cartesian(c) = "torus:16x8x8".parse().unwrap();
+        let (c, t) = shape("torus:16x8x8");
         assert_eq!(c.dims(), &[16, 8, 8]);
         assert!(c.wraps().iter().all(|&w| w));
-        let FabricSpec::Cartesian(c) = "mesh:100x100".parse().unwrap();
+        assert_eq!(t, 1);
+        let (c, _) = shape("mesh:100x100");
         assert_eq!(c.dims(), &[100, 100]);
         assert!(c.wraps().iter().all(|&w| !w));
+        assert_eq!(shape("torus:8x8x8,t=2").1, 2);
     }
 
     #[test]
@@ -87,6 +243,10 @@ mod tests {
             ("torus:0x3", "at least 1"),
             ("mesh:100000x100000", "routers"),
             ("mesh:", "dimension 0"),
+            ("torus:4x4,t=0", "t: must be at least 1"),
+            ("torus:4x4,p=2", "unknown option \"p\""),
+            ("torus:4x4,t=2,t=3", "given twice"),
+            ("torus:t=2,4x4", "must come before"),
         ] {
             let err = bad.parse::<FabricSpec>().unwrap_err().to_string();
             assert!(err.contains(needle), "{bad}: {err}");

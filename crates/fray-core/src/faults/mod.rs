@@ -1,15 +1,26 @@
-//! Fault state: which routers, endpoints and channels are down.
+//! Fault state: which routers, endpoints and channels are down, and which links lost lanes.
 //!
 //! A cable failure takes both directions of the link. An endpoint failure loses the compute
-//! part of a node only: its router still forwards traffic (this is the model of the
-//! spare-node study). A router failure takes the router and every channel through it.
+//! part of a node only: its router still forwards traffic (the model of the spare-node
+//! study); a message to or from a failed endpoint is unroutable. A router failure takes the
+//! router and every channel through it. A link that loses lanes keeps running at
+//! `bandwidth x lanes_up / lanes`.
+//!
+//! Random failures ([`Faults::fail_random_cables`]) draw from a PCG generator seeded by the
+//! caller's seed, so the same seed gives the same failed set on every machine.
 
+mod select;
+
+pub use select::CableSelector;
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64;
 use thiserror::Error;
 
-use crate::fabric::{ChannelId, Fabric, RouterId};
+use crate::fabric::{ChannelId, EndpointId, Fabric, FabricError, RouterId};
 
 /// Errors raised while describing faults.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
 pub enum FaultError {
     /// A router, endpoint or channel index that the fabric does not have.
     #[error("{what} {index} does not exist (the fabric has {count})")]
@@ -24,14 +35,26 @@ pub enum FaultError {
     /// Two routers that no channel joins.
     #[error("routers {0} and {1} are not linked")]
     NotLinked(RouterId, RouterId),
+    /// A fault description that cannot be used (bad fraction, unknown class, bad name).
+    #[error("{what}: {reason}")]
+    Invalid {
+        /// The field or name at fault.
+        what: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A part named in a fault list that the fabric does not have.
+    #[error(transparent)]
+    Fabric(#[from] FabricError),
 }
 
-/// Per-part up/down state of one fabric.
+/// Per-part state of one fabric.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Faults {
     router_down: Vec<bool>,
     endpoint_down: Vec<bool>,
     channel_down: Vec<bool>,
+    lanes_down: Vec<u16>,
 }
 
 fn check(what: &'static str, index: u32, count: usize) -> Result<usize, FaultError> {
@@ -53,6 +76,7 @@ impl Faults {
             router_down: vec![false; fabric.num_routers()],
             endpoint_down: vec![false; fabric.num_endpoints()],
             channel_down: vec![false; fabric.channels().len()],
+            lanes_down: vec![0; fabric.channels().len()],
         }
     }
 
@@ -64,13 +88,14 @@ impl Faults {
     }
 
     /// Takes an endpoint's compute part down; its router keeps forwarding.
-    pub fn fail_endpoint(&mut self, endpoint: u32) -> Result<(), FaultError> {
+    pub fn fail_endpoint(&mut self, endpoint: EndpointId) -> Result<(), FaultError> {
         let i = check("endpoint", endpoint, self.endpoint_down.len())?;
         self.endpoint_down[i] = true;
         Ok(())
     }
 
-    /// Takes the cable between two adjacent routers down, both directions.
+    /// Takes the cable between two adjacent routers down, both directions (the first such
+    /// cable when there are parallel ones).
     pub fn fail_link(
         &mut self,
         fabric: &Fabric,
@@ -82,9 +107,77 @@ impl Faults {
         let ab = fabric
             .channel_between(a, b)
             .ok_or(FaultError::NotLinked(a, b))?;
-        self.channel_down[ab as usize] = true;
-        if let Some(ba) = fabric.channel_between(b, a) {
-            self.channel_down[ba as usize] = true;
+        self.fail_cable(fabric, ab)
+    }
+
+    /// Takes down the cable `channel` belongs to, both directions.
+    pub fn fail_cable(&mut self, fabric: &Fabric, channel: ChannelId) -> Result<(), FaultError> {
+        let c = check("channel", channel, self.channel_down.len())?;
+        self.channel_down[c] = true;
+        self.channel_down[fabric.channels().reverse[c] as usize] = true;
+        Ok(())
+    }
+
+    /// Fails `round(fraction x n)` of the `n` live cables `selector` picks, drawn uniformly
+    /// without replacement by a generator seeded with `seed`; returns how many failed.
+    pub fn fail_random_cables(
+        &mut self,
+        fabric: &Fabric,
+        selector: &CableSelector,
+        fraction: f64,
+        seed: u64,
+    ) -> Result<usize, FaultError> {
+        if !(0.0..=1.0).contains(&fraction) {
+            return Err(FaultError::Invalid {
+                what: "fraction".into(),
+                reason: format!("must be between 0 and 1, got {fraction}"),
+            });
+        }
+        let candidates: Vec<ChannelId> = selector
+            .cables(fabric)?
+            .into_iter()
+            .filter(|&c| !self.channel_down[c as usize])
+            .collect();
+        let count = (fraction * candidates.len() as f64).round() as usize;
+        let mut rng = Pcg64::seed_from_u64(seed);
+        for i in rand::seq::index::sample(&mut rng, candidates.len(), count) {
+            self.fail_cable(fabric, candidates[i])?;
+        }
+        Ok(count)
+    }
+
+    /// Fails the cables named `FROM->TO` (router names; either direction names the cable).
+    pub fn fail_named_cables<S: AsRef<str>>(
+        &mut self,
+        fabric: &Fabric,
+        names: &[S],
+    ) -> Result<(), FaultError> {
+        for name in names {
+            let channel = select::channel_by_name(fabric, name.as_ref())?;
+            self.fail_cable(fabric, channel)?;
+        }
+        Ok(())
+    }
+
+    /// Takes `lanes` lanes off the channel (one direction); the channel keeps at least none:
+    /// losing every lane takes it down.
+    pub fn lose_lanes(
+        &mut self,
+        fabric: &Fabric,
+        channel: ChannelId,
+        lanes: u16,
+    ) -> Result<(), FaultError> {
+        let c = check("channel", channel, self.channel_down.len())?;
+        let total = fabric.channels().lanes[c];
+        if lanes > total {
+            return Err(FaultError::Invalid {
+                what: format!("channel {}", fabric.channel_name(channel)),
+                reason: format!("has {total} lanes, cannot lose {lanes}"),
+            });
+        }
+        self.lanes_down[c] = lanes;
+        if lanes == total {
+            self.channel_down[c] = true;
         }
         Ok(())
     }
@@ -97,7 +190,7 @@ impl Faults {
 
     /// Whether an endpoint's compute part is down.
     #[inline]
-    pub fn endpoint_is_down(&self, endpoint: u32) -> bool {
+    pub fn endpoint_is_down(&self, endpoint: EndpointId) -> bool {
         self.endpoint_down[endpoint as usize]
     }
 
@@ -107,10 +200,35 @@ impl Faults {
         self.channel_down[channel as usize]
     }
 
-    /// Whether nothing is down.
+    /// Lanes the channel has lost.
+    #[inline]
+    pub fn lanes_lost(&self, channel: ChannelId) -> u16 {
+        self.lanes_down[channel as usize]
+    }
+
+    /// The channel's bandwidth with its lost lanes taken off (0 when it is down), in bytes
+    /// per second.
+    #[inline]
+    pub fn bandwidth_bytes_s(&self, fabric: &Fabric, channel: ChannelId) -> f64 {
+        let c = channel as usize;
+        if self.channel_down[c] {
+            return 0.0;
+        }
+        let ch = fabric.channels();
+        let lanes = ch.lanes[c];
+        ch.bandwidth_bytes_s[c] * f64::from(lanes - self.lanes_down[c]) / f64::from(lanes)
+    }
+
+    /// Number of channels down.
+    pub fn num_channels_down(&self) -> usize {
+        self.channel_down.iter().filter(|&&d| d).count()
+    }
+
+    /// Whether nothing is down or degraded.
     pub fn is_empty(&self) -> bool {
         !(self.router_down.iter().any(|&d| d)
             || self.endpoint_down.iter().any(|&d| d)
-            || self.channel_down.iter().any(|&d| d))
+            || self.channel_down.iter().any(|&d| d)
+            || self.lanes_down.iter().any(|&l| l > 0))
     }
 }

@@ -1,6 +1,6 @@
-//! Dimension-order routing (XY, XYZ, ...) on a mesh or torus.
+//! Dimension-order routing (XY, XYZ, ...) on a mesh or torus, and its fault-aware retry.
 
-use super::{Routing, RoutingError};
+use super::{RouteRequest, Routing, RoutingError};
 use crate::fabric::{Cartesian, ChannelId, Direction, Fabric, RouterId};
 use crate::faults::Faults;
 
@@ -12,7 +12,8 @@ const NO_CHANNEL: ChannelId = ChannelId::MAX;
 ///
 /// Routes are static: a failed channel or router on the path makes the pair
 /// [`RoutingError::Unroutable`]. A failed endpoint does not block routing (its router still
-/// forwards traffic).
+/// forwards traffic). At most `sum over d of (size_d - 1)` hops on a mesh, `sum of size_d / 2`
+/// on a torus.
 #[derive(Debug, Clone)]
 pub struct DimensionOrder {
     shape: Cartesian,
@@ -67,11 +68,23 @@ impl DimensionOrder {
         &self,
         src: RouterId,
         dst: RouterId,
+        visit: impl FnMut(ChannelId, RouterId),
+    ) {
+        self.for_each_hop_in_order(src, dst, 0..self.shape.num_dims(), visit);
+    }
+
+    /// Like [`for_each_hop`](Self::for_each_hop), correcting the dimensions in `order`.
+    #[inline]
+    pub fn for_each_hop_in_order(
+        &self,
+        src: RouterId,
+        dst: RouterId,
+        order: impl IntoIterator<Item = usize>,
         mut visit: impl FnMut(ChannelId, RouterId),
     ) {
         let q = self.shape.num_dims();
         let mut cur = src;
-        for d in 0..q {
+        for d in order {
             let off =
                 self.shape
                     .signed_offset(d, self.shape.coord(cur, d), self.shape.coord(dst, d));
@@ -86,6 +99,35 @@ impl DimensionOrder {
         }
         debug_assert_eq!(cur, dst);
     }
+
+    /// Fills `path` with the route in dimension order `order`; returns the first failed part
+    /// on it, if any.
+    fn route_in_order(
+        &self,
+        fabric: &Fabric,
+        faults: &Faults,
+        src: RouterId,
+        dst: RouterId,
+        order: &[usize],
+        path: &mut Vec<ChannelId>,
+    ) -> Option<String> {
+        path.clear();
+        let mut blocked = None;
+        if faults.router_is_down(src) {
+            blocked = Some(format!("router {} is down", fabric.router_name(src)));
+        }
+        self.for_each_hop_in_order(src, dst, order.iter().copied(), |ch, next| {
+            if blocked.is_none() {
+                if faults.channel_is_down(ch) {
+                    blocked = Some(format!("link {} is down", fabric.channel_name(ch)));
+                } else if faults.router_is_down(next) {
+                    blocked = Some(format!("router {} is down", fabric.router_name(next)));
+                }
+            }
+            path.push(ch);
+        });
+        blocked
+    }
 }
 
 impl Routing for DimensionOrder {
@@ -95,30 +137,104 @@ impl Routing for DimensionOrder {
 
     fn route_into(
         &self,
-        _fabric: &Fabric,
-        faults: &Faults,
+        req: &RouteRequest<'_>,
         src: RouterId,
         dst: RouterId,
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
-        path.clear();
-        let mut blocked = None;
-        self.for_each_hop(src, dst, |ch, next| {
-            if blocked.is_none() {
-                if faults.channel_is_down(ch) {
-                    blocked = Some(format!("channel {ch} is down"));
-                } else if faults.router_is_down(next) {
-                    blocked = Some(format!("router {next} is down"));
+        let order: Vec<usize> = (0..self.shape.num_dims()).collect();
+        match self.route_in_order(req.fabric, req.faults, src, dst, &order, path) {
+            None => Ok(()),
+            Some(reason) => Err(RoutingError::unroutable(req.fabric, src, dst, reason)),
+        }
+    }
+}
+
+/// Dimension-order routing with retry, as Cray's Gemini routing recomputes routes around a
+/// failed link: take the dimension-order route if it is whole, else try the other orders of
+/// the dimensions (in lexicographic order of the permutations) and take the first whole one.
+/// Each route is still minimal (the same hop count as plain dimension order); unroutable
+/// when every order crosses a failed part, e.g. two failures in one ring of a torus.
+#[derive(Debug, Clone)]
+pub struct DimensionOrderRetry {
+    dor: DimensionOrder,
+    orders: Vec<Vec<usize>>,
+}
+
+impl DimensionOrderRetry {
+    /// The routing for a mesh or torus fabric.
+    pub fn new(fabric: &Fabric) -> Result<Self, RoutingError> {
+        let dor = DimensionOrder::new(fabric)?;
+        let orders = permutations(dor.shape().num_dims());
+        Ok(Self { dor, orders })
+    }
+}
+
+/// Every permutation of `0..n` in lexicographic order.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    let mut p: Vec<usize> = (0..n).collect();
+    let mut out = vec![p.clone()];
+    loop {
+        let Some(i) = (1..n).rev().find(|&i| p[i - 1] < p[i]) else {
+            return out;
+        };
+        let j = (i..n).rev().find(|&j| p[j] > p[i - 1]).expect("successor");
+        p.swap(i - 1, j);
+        p[i..].reverse();
+        out.push(p.clone());
+    }
+}
+
+impl Routing for DimensionOrderRetry {
+    fn name(&self) -> &'static str {
+        "dor-retry"
+    }
+
+    fn route_into(
+        &self,
+        req: &RouteRequest<'_>,
+        src: RouterId,
+        dst: RouterId,
+        path: &mut Vec<ChannelId>,
+    ) -> Result<(), RoutingError> {
+        let mut first = None;
+        for order in &self.orders {
+            match self
+                .dor
+                .route_in_order(req.fabric, req.faults, src, dst, order, path)
+            {
+                None => return Ok(()),
+                Some(reason) => {
+                    first.get_or_insert(reason);
                 }
             }
-            path.push(ch);
-        });
-        if faults.router_is_down(src) {
-            blocked = Some(format!("router {src} is down"));
         }
-        match blocked {
-            Some(reason) => Err(RoutingError::Unroutable { src, dst, reason }),
-            None => Ok(()),
-        }
+        path.clear();
+        Err(RoutingError::unroutable(
+            req.fabric,
+            src,
+            dst,
+            format!(
+                "every dimension order is blocked (dimension order: {})",
+                first.unwrap_or_default()
+            ),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutations_are_all_there_once() {
+        assert_eq!(permutations(1), vec![vec![0]]);
+        let p3 = permutations(3);
+        assert_eq!(p3.len(), 6);
+        assert_eq!(p3[0], vec![0, 1, 2]);
+        assert_eq!(p3[5], vec![2, 1, 0]);
+        let mut sorted = p3.clone();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6);
     }
 }

@@ -1,25 +1,35 @@
 //! Routing: given a source, a destination and the fault state, a path or `Unroutable`.
+//!
+//! Every routing family implements [`Routing`] on router pairs; [`route_endpoints`] adds the
+//! injection and ejection channels for endpoint pairs. Adaptive routings read congestion
+//! through [`Congestion`], which every engine implements (the load engine: routes placed so
+//! far on a channel; the flow engine: flows sharing a channel; the packet engine: queued
+//! flits), so a routing never knows which engine runs it. Random choices (a Valiant group,
+//! an equal-cost path) come from [`RouteRequest::entropy`], random bits the engine draws per
+//! message from its seeded generator.
 
 mod dimension_order;
+mod entropy;
 
-pub use dimension_order::DimensionOrder;
+pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
+pub use entropy::{message_entropy, Entropy};
 
 use thiserror::Error;
 
-use crate::fabric::{ChannelId, Fabric, RouterId};
+use crate::fabric::{ChannelId, EndpointId, Fabric, RouterId};
 use crate::faults::Faults;
 
 /// Errors raised by routing.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum RoutingError {
     /// The faults leave no path this routing may take from `src` to `dst`.
-    #[error("no path from router {src} to router {dst}: {reason}")]
+    #[error("no path from {src} to {dst}: {reason}")]
     Unroutable {
-        /// Source router.
-        src: RouterId,
-        /// Destination router.
-        dst: RouterId,
-        /// Which failed part blocks the path.
+        /// Name of the source router or endpoint.
+        src: String,
+        /// Name of the destination router or endpoint.
+        dst: String,
+        /// Which failed part or rule blocks the path.
         reason: String,
     },
     /// The routing does not apply to this fabric's topology.
@@ -30,21 +40,159 @@ pub enum RoutingError {
         /// What topology it needs.
         needs: &'static str,
     },
+    /// A routing name no family knows.
+    #[error("unknown routing {name:?} (known: {known})")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The names fray knows.
+        known: String,
+    },
+}
+
+impl RoutingError {
+    /// `Unroutable` between two routers, named as the fabric names them.
+    pub fn unroutable(
+        fabric: &Fabric,
+        src: RouterId,
+        dst: RouterId,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self::Unroutable {
+            src: fabric.router_name(src).to_string(),
+            dst: fabric.router_name(dst).to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The congestion signal adaptive routings read; every engine implements it.
+pub trait Congestion {
+    /// Congestion on `channel` now: non-negative, comparable between the channels of one
+    /// engine (routes, flows or queued flits; the unit is the engine's).
+    fn congestion(&self, channel: ChannelId) -> f64;
+}
+
+/// No congestion anywhere: adaptive routings then behave as their minimal form.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoCongestion;
+
+impl Congestion for NoCongestion {
+    fn congestion(&self, _channel: ChannelId) -> f64 {
+        0.0
+    }
+}
+
+/// Everything a routing may look at to route one message.
+#[derive(Clone, Copy)]
+pub struct RouteRequest<'a> {
+    /// The fabric.
+    pub fabric: &'a Fabric,
+    /// What is down.
+    pub faults: &'a Faults,
+    /// The engine's congestion signal.
+    pub congestion: &'a dyn Congestion,
+    /// Random bits for this message's choices, drawn by the engine from its seeded generator.
+    pub entropy: u64,
+}
+
+impl<'a> RouteRequest<'a> {
+    /// A request with no congestion and no randomness (entropy 0).
+    pub fn new(fabric: &'a Fabric, faults: &'a Faults) -> Self {
+        Self {
+            fabric,
+            faults,
+            congestion: &NoCongestion,
+            entropy: 0,
+        }
+    }
 }
 
 /// A routing function: the channels a message from `src` to `dst` crosses, in order.
-pub trait Routing: Sync {
+pub trait Routing: Sync + Send {
     /// Short name of the routing, e.g. `dor`.
     fn name(&self) -> &'static str;
 
-    /// Clears `path` and fills it with the channels from `src` to `dst` (empty when
-    /// `src == dst`), or returns `Unroutable` when the faults block the route.
+    /// Clears `path` and fills it with the router channels from `src` to `dst` (empty when
+    /// `src == dst`), or returns `Unroutable` when the faults or the routing's rules leave no
+    /// path. A returned path never uses a failed channel or router.
     fn route_into(
         &self,
-        fabric: &Fabric,
-        faults: &Faults,
+        req: &RouteRequest<'_>,
         src: RouterId,
         dst: RouterId,
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError>;
+}
+
+/// The route between two endpoints: the injection channel, the routing's router path, the
+/// ejection channel (empty when `src == dst`). Unroutable when either endpoint or its host
+/// link is down.
+pub fn route_endpoints(
+    routing: &dyn Routing,
+    req: &RouteRequest<'_>,
+    src: EndpointId,
+    dst: EndpointId,
+    path: &mut Vec<ChannelId>,
+) -> Result<(), RoutingError> {
+    path.clear();
+    if src == dst {
+        return Ok(());
+    }
+    let f = req.fabric;
+    let unroutable = |reason: String| RoutingError::Unroutable {
+        src: f.endpoint_name(src).to_string(),
+        dst: f.endpoint_name(dst).to_string(),
+        reason,
+    };
+    for e in [src, dst] {
+        if req.faults.endpoint_is_down(e) {
+            return Err(unroutable(format!(
+                "endpoint {} is down",
+                f.endpoint_name(e)
+            )));
+        }
+    }
+    let (inj, ej) = (f.injection_channel(src), f.ejection_channel(dst));
+    for c in [inj, ej] {
+        if req.faults.channel_is_down(c) {
+            return Err(unroutable(format!(
+                "host link {} is down",
+                f.channel_name(c)
+            )));
+        }
+    }
+    let mut middle = std::mem::take(path);
+    let result = routing.route_into(req, f.router_of(src), f.router_of(dst), &mut middle);
+    path.push(inj);
+    path.append(&mut middle);
+    path.push(ej);
+    result
+}
+
+/// Names of the routings [`build`] knows, with the fabrics each applies to.
+pub const ROUTINGS: &[(&str, &str)] = &[
+    ("dor", "mesh, torus: dimension order"),
+    (
+        "dor-retry",
+        "mesh, torus: dimension order, other orders around failed links",
+    ),
+];
+
+/// The routing called `name` for `fabric`.
+pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingError> {
+    Ok(match name {
+        "dor" => Box::new(DimensionOrder::new(fabric)?),
+        "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
+        _ => {
+            return Err(RoutingError::Unknown {
+                name: name.to_string(),
+                known: ROUTINGS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+        }
+    })
 }

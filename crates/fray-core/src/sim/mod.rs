@@ -1,3 +1,3 @@
-//! Engines. This slice has the static load engine; the flow and packet engines come later.
+//! Engines: the static load engine; the flow and packet engines build on the same routing.
 
 pub mod load;

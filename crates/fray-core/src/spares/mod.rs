@@ -24,7 +24,7 @@ pub use allocation::SpareAllocation;
 pub use collisions::CollisionTracker;
 pub use method::Method;
 pub use placement::{Move, Placement};
-pub use study::{Curve, CurveRow, Study, StudyConfig};
+pub use study::{study_shape, Curve, CurveRow, Study, StudyConfig};
 pub use substitution::{Substituter, Substitution};
 
 use thiserror::Error;

@@ -31,6 +31,26 @@ pub struct StudyConfig {
     pub max_failures: usize,
 }
 
+/// The mesh or torus of a spare-node study, from its spec (one endpoint per router).
+pub fn study_shape(fabric: &str) -> Result<Cartesian, SparesError> {
+    match fabric.parse::<FabricSpec>() {
+        Ok(FabricSpec::Cartesian {
+            shape,
+            endpoints_per_router: 1,
+        }) => Ok(shape),
+        Ok(_) => Err(SparesError::Parameter {
+            field: "fabric",
+            reason: format!(
+                "{fabric:?}: the spare-node study needs a mesh or torus with one endpoint per router"
+            ),
+        }),
+        Err(e) => Err(SparesError::Parameter {
+            field: "fabric",
+            reason: e.to_string(),
+        }),
+    }
+}
+
 impl StudyConfig {
     /// Builds a configuration from the strings a person types: a fabric spec (`torus:12x12x12`),
     /// an allocation (`3D(2,1)`), a method (`hybrid(all)`), optionally a stencil (`5P`, `9P`,
@@ -45,15 +65,7 @@ impl StudyConfig {
         periodic: Option<bool>,
         max_failures: Option<usize>,
     ) -> Result<Self, SparesError> {
-        let shape = match fabric.parse::<FabricSpec>() {
-            Ok(FabricSpec::Cartesian(shape)) => shape,
-            Err(e) => {
-                return Err(SparesError::Parameter {
-                    field: "fabric",
-                    reason: e.to_string(),
-                })
-            }
-        };
+        let shape = study_shape(fabric)?;
         let alloc: SpareAllocation = alloc.parse()?;
         alloc.check_fits(&shape)?;
         let method = Method::parse(method, shape.num_dims())?;

@@ -256,7 +256,8 @@ mod tests {
     use super::*;
 
     fn setup(spec: &str, alloc: &str, method: &str) -> (Cartesian, Placement, Substituter) {
-        let crate::fabric::FabricSpec::Cartesian(shape) = spec.parse().unwrap();
+        let spec: crate::fabric::FabricSpec = spec.parse().unwrap();
+        let shape = spec.as_cartesian().unwrap().clone();
         let alloc: SpareAllocation = alloc.parse().unwrap();
         let method = Method::parse(method, shape.num_dims()).unwrap();
         let placement = Placement::initial(&shape, &alloc);
