@@ -20,7 +20,9 @@ def test_valid_specs_build_the_right_fabric(family, sizes):
     for n in sizes:
         per_ring = (n if n > 2 else n - 1) if family == "torus" else n - 1
         links += per_ring * (math.prod(sizes) // n)
-    assert f.num_channels == 2 * links  # every cable, both directions
+    assert f.num_router_channels == 2 * links  # every cable, both directions
+    assert f.num_endpoints == f.num_routers  # one endpoint per router unless t= says more
+    assert f.num_channels == 2 * links + 2 * f.num_endpoints  # plus injection and ejection
 
 
 @given(st.text(max_size=30))
@@ -38,7 +40,8 @@ def test_route_length_is_hop_count(sizes, data):
     n = f.num_routers
     a = data.draw(st.integers(0, n - 1))
     b = data.draw(st.integers(0, n - 1))
-    assert len(f.route(a, b)) == f.hop_count(a, b)
+    host = 0 if a == b else 2  # injection and ejection
+    assert len(f.route(a, b, routing="dor")) == f.hop_count(a, b) + host
     ring = [min(abs(x - y), s - abs(x - y)) for x, y, s in zip(f.coords(a), f.coords(b), sizes)]
     assert f.hop_count(a, b) == sum(ring)
 
@@ -46,15 +49,20 @@ def test_route_length_is_hop_count(sizes, data):
 def test_stencil_load_closed_forms():
     f = Fabric.parse("mesh:6x5", bandwidth_bytes_s=2e9, latency_s=1e-7)
     r = stencil_load(f, "5P", False, 4e6)
-    assert r["max_routes"] == 1
+    assert r["max_network_routes"] == 1
+    assert r["max_routes"] == 4  # an inner rank injects its four messages through one host link
     assert r["total_hops"] == 2 * (2 * 30 - 6 - 5)
-    assert r["phase_time_s"] == pytest.approx(4e6 / 2e9 + 1e-7)
-    assert sum(r["histogram"]) == f.num_channels
+    # The host link carries 4 messages of 4 MB at 2 GB/s; a path is host + 1 hop + host.
+    assert r["phase_time_s"] == pytest.approx(4 * 4e6 / 2e9 + 3e-7)
+    assert sum(r["histogram"]) == f.num_router_channels
+    fast_hosts = f.with_class_link("host", 1e15, 1e-7)
+    r = stencil_load(fast_hosts, "5P", False, 4e6)
+    assert r["phase_time_s"] == pytest.approx(4e6 / 2e9 + 3e-7)
 
 
 def test_builders_match_specs():
     assert Fabric.torus([4, 3]).num_channels == Fabric.parse("torus:4x3").num_channels
-    assert Fabric.mesh([5]).num_channels == 8
+    assert Fabric.mesh([5]).num_router_channels == 8
     with pytest.raises(fray.SpecError, match="at least 1"):
         Fabric.mesh([4, 0])
 

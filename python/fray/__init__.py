@@ -4,6 +4,22 @@ The compute lives in the Rust extension ``fray._fray``; this package validates i
 orchestrates runs, stores results and draws them.
 """
 
-from fray._fray import Fabric, FrayError, SpecError, UnroutableError, stencil_load
+from fray._fray import (
+    Fabric,
+    Faults,
+    FrayError,
+    SpecError,
+    UnroutableError,
+    static_load,
+    stencil_load,
+)
 
-__all__ = ["Fabric", "FrayError", "SpecError", "UnroutableError", "stencil_load"]
+__all__ = [
+    "Fabric",
+    "Faults",
+    "FrayError",
+    "SpecError",
+    "UnroutableError",
+    "static_load",
+    "stencil_load",
+]

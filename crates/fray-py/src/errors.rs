@@ -47,6 +47,11 @@ pub fn routing_error(e: fray_core::routing::RoutingError) -> PyErr {
     }
 }
 
+/// Bad fault descriptions: `SpecError`.
+pub fn fault_error(e: fray_core::faults::FaultError) -> PyErr {
+    SpecError::new_err(e.to_string())
+}
+
 /// Bad allocation, method or study parameters: `SpecError`.
 pub fn spares_error(e: fray_core::spares::SparesError) -> PyErr {
     SpecError::new_err(e.to_string())

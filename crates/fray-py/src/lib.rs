@@ -7,7 +7,9 @@ use pyo3::prelude::*;
 
 mod errors;
 mod fabric;
+mod faults;
 mod integrity;
+mod load;
 mod spares;
 
 /// The extension module `fray._fray`.
@@ -16,7 +18,9 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     integrity::register(m)?;
     m.add_class::<fabric::Fabric>()?;
-    m.add_function(wrap_pyfunction!(fabric::stencil_load, m)?)?;
+    m.add_class::<faults::Faults>()?;
+    m.add_function(wrap_pyfunction!(load::static_load, m)?)?;
+    m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
     Ok(())

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 
 from fray import FrayError
-from fray.cli import checksum, integrity, spares
+from fray.cli import checksum, fabric, integrity, route, spares
 
-_SUBCOMMANDS = (spares, checksum, integrity)
+_SUBCOMMANDS = (spares, fabric, route, checksum, integrity)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,10 +20,12 @@
 mod builder;
 mod cartesian;
 mod spec;
+mod summary;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
 pub use spec::{FabricSpec, MAX_ROUTERS};
+pub use summary::ClassSummary;
 
 use std::ops::Range;
 

@@ -10,8 +10,10 @@
 //! caller's seed, so the same seed gives the same failed set on every machine.
 
 mod select;
+mod spec;
 
 pub use select::CableSelector;
+pub use spec::FaultSpec;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -77,6 +79,21 @@ impl Faults {
             endpoint_down: vec![false; fabric.num_endpoints()],
             channel_down: vec![false; fabric.channels().len()],
             lanes_down: vec![0; fabric.channels().len()],
+        }
+    }
+
+    /// Checks that this fault state was made for `fabric` (same numbers of parts).
+    pub fn check_fits(&self, fabric: &Fabric) -> Result<(), FaultError> {
+        let fits = self.router_down.len() == fabric.num_routers()
+            && self.endpoint_down.len() == fabric.num_endpoints()
+            && self.channel_down.len() == fabric.channels().len();
+        if fits {
+            Ok(())
+        } else {
+            Err(FaultError::Invalid {
+                what: "faults".into(),
+                reason: "were made for another fabric".into(),
+            })
         }
     }
 

@@ -16,7 +16,7 @@ pub use entropy::{message_entropy, Entropy};
 
 use thiserror::Error;
 
-use crate::fabric::{ChannelId, EndpointId, Fabric, RouterId};
+use crate::fabric::{ChannelId, EndpointId, Fabric, RouterId, Topology};
 use crate::faults::Faults;
 
 /// Errors raised by routing.
@@ -178,6 +178,15 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "mesh, torus: dimension order, other orders around failed links",
     ),
 ];
+
+/// The routing a fabric gets when none is named: the structured routing of its family
+/// (dimension-order retry on meshes and tori), table routing on fabrics read from files.
+pub fn default_for(fabric: &Fabric) -> &'static str {
+    match fabric.topology() {
+        Topology::Cartesian(_) => "dor-retry",
+        Topology::Graph => "table",
+    }
+}
 
 /// The routing called `name` for `fabric`.
 pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingError> {

@@ -144,6 +144,24 @@ impl Stencil {
         Ok(pairs)
     }
 
+    /// Like [`messages`](Self::messages), checking that the grid's ranks fit on
+    /// `num_endpoints` endpoints (rank `i` on endpoint `i`).
+    pub fn messages_on(
+        &self,
+        grid: &[usize],
+        num_endpoints: usize,
+        size_bytes: f64,
+    ) -> Result<Vec<Message>, WorkloadError> {
+        let ranks: usize = grid.iter().product();
+        if ranks > num_endpoints {
+            return Err(WorkloadError::Invalid {
+                what: format!("grid {grid:?}"),
+                reason: format!("{ranks} ranks do not fit on {num_endpoints} endpoints"),
+            });
+        }
+        self.messages(grid, size_bytes)
+    }
+
     /// The messages of one exchange, each of `size_bytes`.
     pub fn messages(&self, grid: &[usize], size_bytes: f64) -> Result<Vec<Message>, WorkloadError> {
         Ok(self
