@@ -1,0 +1,196 @@
+"""The results file: an embedded DuckDB database, one table per study, written by one writer.
+
+Besides the study tables it holds two small tables of its own:
+
+- ``fray_studies``: per study, its kind, the scenario's hash and text, and how many tasks its
+  plan has;
+- ``fray_tasks``: per finished task, its key, hash, wall time and when it finished.
+
+A task's rows and its ``fray_tasks`` entry are written in one transaction, so a study killed at
+any moment holds every finished task completely or not at all, and a re-run skips exactly the
+finished ones. Results of a changed scenario (another hash) are refused, never mixed in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+import pandas as pd
+
+from fray import FrayError, SpecError
+from fray.campaign.kind import StudyRecord
+from fray.campaign.tasks import Plan, fray_version
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+__all__ = ["ResultsDB"]
+
+_META = """
+CREATE TABLE IF NOT EXISTS fray_studies (
+    name VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL, scenario_hash VARCHAR NOT NULL,
+    scenario VARCHAR NOT NULL, source_text VARCHAR, source_path VARCHAR,
+    planned_tasks INTEGER NOT NULL, created_at TIMESTAMP, fray_version VARCHAR);
+CREATE TABLE IF NOT EXISTS fray_tasks (
+    study VARCHAR NOT NULL, task_key VARCHAR NOT NULL, scenario_hash VARCHAR NOT NULL,
+    wall_s DOUBLE, finished_at TIMESTAMP, PRIMARY KEY (study, task_key));
+"""
+
+_DTYPES = {"BIGINT": "Int64", "INTEGER": "Int32", "DOUBLE": "Float64", "BOOLEAN": "boolean",
+           "VARCHAR": "object"}
+
+
+class ResultsDB:
+    """A results file, opened for writing (one campaign) or reading (report, export)."""
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+        self.path = Path(path)
+        if read_only and not self.path.is_file():
+            raise SpecError(f"{self.path}: no such results file")
+        try:
+            self.con = duckdb.connect(str(self.path), read_only=read_only)
+        except duckdb.Error as exc:
+            reason = str(exc).splitlines()[0]
+            raise FrayError(f"{self.path}: cannot open the results file ({reason}); is a "
+                            "campaign still writing it?") from None
+        if not read_only:
+            self.con.execute(_META)
+        elif not self._has_table("fray_studies"):
+            raise SpecError(f"{self.path}: not a fray results file (no fray_studies table)")
+        self._types: dict[str, dict[str, str]] = {}
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def register(self, plan: Plan, replace: bool = False) -> None:
+        """Records the plan's study (creating its table), or checks it is the same scenario.
+
+        A study of the same name from another scenario is refused (``SpecError``), unless
+        ``replace``: then its old rows are dropped first."""
+        s = plan.scenario
+        old = self.con.execute("SELECT scenario_hash, source_path FROM fray_studies "
+                               "WHERE name = ?", [s.name]).fetchone()
+        if old is not None and old[0] != s.hash:
+            if not replace:
+                raise SpecError(
+                    f"{self.path}: study {s.name!r} holds results of another scenario (hash "
+                    f"{old[0]}, from {old[1]}); {s.source} is {s.hash}. Use another --db or "
+                    f"study.name, or --replace to drop the old results")
+            self._drop(s.name)
+            old = None
+        if old is None:
+            if self._has_table(s.name):
+                raise SpecError(f"{self.path}: a table {s.name!r} exists but is not a fray "
+                                "study; choose another study.name")
+            columns = ", ".join(f'"{n}" {t}' for n, t in plan.columns)
+            with self._transaction():
+                self.con.execute(f'CREATE TABLE "{s.name}" ({columns})')
+                self.con.execute(
+                    "INSERT INTO fray_studies VALUES (?, ?, ?, ?, ?, ?, ?, now(), ?)",
+                    [s.name, s.kind, s.hash, json.dumps(s.canonical(), sort_keys=True), s.text,
+                     s.source, len(plan.tasks), fray_version()])
+        else:
+            have = self.con.execute(f'DESCRIBE "{s.name}"').fetchall()
+            if [(r[0], r[1]) for r in have] != list(plan.columns):
+                raise SpecError(f"{self.path}: study {s.name!r} was written by another fray "
+                                "version with other columns; use another --db or --replace")
+        self._types[s.name] = dict(plan.columns)
+
+    def done_keys(self, name: str) -> set[str]:
+        """Keys of the tasks of study ``name`` already written."""
+        rows = self.con.execute("SELECT task_key FROM fray_tasks WHERE study = ?",
+                                [name]).fetchall()
+        return {r[0] for r in rows}
+
+    def write(self, name: str, scenario_hash: str, task_key: str,
+              columns: dict[str, list[Any]]) -> bool:
+        """Writes one finished task's rows and marks it done, in one transaction. Returns
+        False (and writes nothing) if the task was already written."""
+        types = self._types[name]
+        frame = pd.DataFrame({
+            col: pd.array(values, dtype=_DTYPES.get(types[col], "object"))
+            for col, values in columns.items()
+        })
+        frame.insert(0, "scenario_hash", scenario_hash)
+        wall = float(columns["wall_s"][0]) if "wall_s" in columns else None
+        with self._transaction():
+            if self.con.execute("SELECT 1 FROM fray_tasks WHERE study = ? AND task_key = ?",
+                                [name, task_key]).fetchone():
+                return False
+            self.con.execute("INSERT INTO fray_tasks VALUES (?, ?, ?, ?, now())",
+                             [name, task_key, scenario_hash, wall])
+            self.con.register("fray_task_rows", frame)
+            try:
+                self.con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM fray_task_rows')
+            finally:
+                self.con.unregister("fray_task_rows")
+        return True
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def studies(self, names: Iterable[str] | None = None) -> list[StudyRecord]:
+        """The studies in the file (all, or those named), oldest first."""
+        rows = self.con.execute(
+            """SELECT s.name, s.kind, s.scenario_hash, s.scenario, s.source_path,
+                      s.planned_tasks, count(t.task_key)
+               FROM fray_studies s LEFT JOIN fray_tasks t
+                 ON t.study = s.name AND t.scenario_hash = s.scenario_hash
+               GROUP BY ALL ORDER BY min(s.created_at), s.name""").fetchall()
+        out = [StudyRecord(name=r[0], kind=r[1], scenario_hash=r[2], scenario=json.loads(r[3]),
+                           source=r[4], planned_tasks=r[5], done_tasks=r[6]) for r in rows]
+        if names is not None:
+            wanted = set(names)
+            missing = wanted - {s.name for s in out}
+            if missing:
+                raise SpecError(f"{self.path}: no study named {min(missing)!r} (it holds "
+                                f"{', '.join(s.name for s in out) or 'none'})")
+            out = [s for s in out if s.name in wanted]
+        return out
+
+    def rows(self, study: StudyRecord) -> pd.DataFrame:
+        """Every row of a study, in task order."""
+        return self.con.execute(
+            f'SELECT * FROM "{study.name}" WHERE scenario_hash = ? '
+            "ORDER BY point, replication, task_key", [study.scenario_hash]).df()
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _has_table(self, name: str) -> bool:
+        return bool(self.con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = ?",
+            [name]).fetchone()[0])
+
+    def _drop(self, name: str) -> None:
+        with self._transaction():
+            self.con.execute(f'DROP TABLE IF EXISTS "{name}"')
+            self.con.execute("DELETE FROM fray_tasks WHERE study = ?", [name])
+            self.con.execute("DELETE FROM fray_studies WHERE name = ?", [name])
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.con)
+
+
+class _Transaction:
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    def __enter__(self) -> None:
+        self.con.begin()
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.con.commit()
+        else:
+            self.con.rollback()

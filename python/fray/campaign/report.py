@@ -1,0 +1,79 @@
+"""``fray report``: every study of a results file as PNG figures, one self-contained HTML page
+(figures embedded as base64) and summary tables for the terminal."""
+
+from __future__ import annotations
+
+import base64
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from fray.campaign import studies
+from fray.campaign.db import ResultsDB
+from fray.campaign.kind import ReportSection
+
+__all__ = ["Report", "write_report"]
+
+
+@dataclass(frozen=True)
+class Report:
+    """What ``write_report`` wrote: the HTML page, and a section per study."""
+
+    html: Path
+    sections: list[ReportSection]
+
+    def text(self) -> str:
+        """The summary as a person reads it in a terminal."""
+        parts = []
+        for s in self.sections:
+            parts.append(s.title)
+            parts.extend(f"  {line}" for line in s.lines)
+            if s.summary is not None and not s.summary.empty:
+                parts.append(_table_text(s.summary))
+            parts.append("")
+        parts.append(f"figures and {self.html.name} in {self.html.parent}")
+        return "\n".join(parts)
+
+
+def write_report(db: str | Path, out_dir: str | Path | None = None,
+                 names: list[str] | None = None) -> Report:
+    """Draws every study of ``db`` (or those ``names``) into ``out_dir`` (default: a folder
+    beside the file, ``<db name>_report``) and writes ``report.html`` there."""
+    db = Path(db)
+    out = Path(out_dir) if out_dir is not None else db.with_name(db.stem + "_report")
+    with ResultsDB(db, read_only=True) as results:
+        sections = []
+        for study in results.studies(names):
+            kind = studies.get(study.kind)
+            sections.append(kind.report(results.con, study, out))
+    out.mkdir(parents=True, exist_ok=True)
+    page = out / "report.html"
+    page.write_text(_html(db, sections), encoding="utf-8")
+    return Report(page, sections)
+
+
+def _table_text(frame: pd.DataFrame) -> str:
+    return frame.to_string(index=False, float_format=lambda x: f"{x:.3g}", na_rep="-")
+
+
+def _html(db: Path, sections: list[ReportSection]) -> str:
+    body = [f"<h1>fray results: {html.escape(db.name)}</h1>"]
+    for s in sections:
+        body.append(f"<h2>{html.escape(s.title)}</h2>")
+        body.extend(f"<p>{html.escape(line)}</p>" for line in s.lines)
+        if s.summary is not None and not s.summary.empty:
+            body.append(s.summary.to_html(index=False, float_format=lambda x: f"{x:.3g}",
+                                          na_rep="-", border=0))
+        for fig in s.figures:
+            data = base64.b64encode(Path(fig).read_bytes()).decode("ascii")
+            body.append(f'<figure><img alt="{html.escape(Path(fig).name)}" '
+                        f'src="data:image/png;base64,{data}"><figcaption>'
+                        f"{html.escape(Path(fig).name)}</figcaption></figure>")
+    style = ("body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em}"
+             "table{border-collapse:collapse;font-size:90%}td,th{padding:2px 8px;"
+             "text-align:right;border-bottom:1px solid #ddd}img{max-width:100%}")
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fray results: "
+            f"{html.escape(db.name)}</title><style>{style}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")

@@ -1,0 +1,147 @@
+"""Running a campaign: the same tasks on a local Dask cluster or on an existing one.
+
+The driver plans the study (checking every point), skips the tasks the results file already
+holds, submits the others to Dask and writes each task's rows as it finishes, from this one
+process. Locally it starts a ``LocalCluster`` of single-threaded worker processes, one per
+core by default; ``scheduler="tcp://HOST:PORT"`` sends the same tasks to an existing cluster.
+Either way the code path is the same, and so are the rows: seeds come from the scenario and
+the task, never from the worker or the clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from fray import FrayError, SpecError
+from fray.campaign.db import ResultsDB
+from fray.campaign.progress import Progress
+from fray.campaign.scenario import Scenario, load_scenario
+from fray.campaign.tasks import Plan, execute, make_plan
+
+__all__ = ["RunResult", "connect", "run_campaign"]
+
+_ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://\S+$")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run did: tasks in the plan, skipped (already written) and run now."""
+
+    name: str
+    db: Path
+    scenario_hash: str
+    tasks: int
+    skipped: int
+    ran: int
+    wall_s: float
+
+
+@contextmanager
+def connect(workers: int | None = None, scheduler: str | None = None) -> Iterator:
+    """A Dask client: on the cluster at ``scheduler``, or on a new ``LocalCluster`` of
+    ``workers`` single-threaded processes (default: one per core), closed afterwards."""
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        if workers is not None:
+            raise SpecError("workers: give either --workers or --scheduler, not both")
+        if not _ADDRESS.match(scheduler):
+            raise SpecError(f"scheduler: expected an address such as tcp://HOST:PORT, got "
+                            f"{scheduler!r}")
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (OSError, TimeoutError) as exc:
+            raise FrayError(f"scheduler {scheduler}: cannot connect ({exc})") from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    if workers is not None and workers < 1:
+        raise SpecError(f"workers: expected a positive whole number, got {workers}")
+    # One task per core: each worker is one thread, and the Rust core inside it one thread
+    # too (RAYON_NUM_THREADS), so N workers keep N cores busy without oversubscribing them.
+    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                           processes=True, dashboard_address=None,
+                           silence_logs=logging.ERROR, env={"RAYON_NUM_THREADS": "1"})
+    client = Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def run_campaign(
+    scenario: Scenario | str | Path,
+    db: str | Path = "results.duckdb",
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    replace: bool = False,
+    progress: str = "auto",
+    stream: TextIO | None = None,
+) -> RunResult:
+    """Runs the tasks of ``scenario`` (a file or a :class:`Scenario`) that ``db`` does not
+    hold yet, and writes their rows to it as they finish.
+
+    ``progress`` is ``"auto"`` (a bar on a terminal, a line per task otherwise), ``"bar"``,
+    ``"lines"`` or ``"none"``. Raises ``SpecError`` for a bad scenario, or a study of the same
+    name from another scenario in ``db`` (unless ``replace``, which drops the old rows)."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    plan = make_plan(scenario)
+    start = time.perf_counter()
+    with ResultsDB(db) as results:
+        results.register(plan, replace=replace)
+        done = results.done_keys(scenario.name)
+        pending = [t for t in plan.tasks if t.key not in done]
+        if pending:
+            _run(plan, pending, results, workers, scheduler, progress, stream)
+    return RunResult(name=scenario.name, db=Path(db), scenario_hash=scenario.hash,
+                     tasks=len(plan.tasks), skipped=len(plan.tasks) - len(pending),
+                     ran=len(pending), wall_s=time.perf_counter() - start)
+
+
+def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
+         scheduler: str | None, progress: str, stream: TextIO | None) -> None:
+    from distributed import as_completed
+
+    s = plan.scenario
+    done_weight = plan.total_weight - sum(t.weight for t in pending)
+    labels = {p.index: p.label for p in plan.points}
+    bar = None
+    try:
+        with connect(workers, scheduler) as client:
+            # The clock of the estimate starts once workers are up.
+            bar = Progress(s.name, len(plan.tasks), len(plan.tasks) - len(pending),
+                           plan.total_weight, done_weight, progress, stream)
+            futures = {client.submit(execute, t, key=f"fray-{s.name}-{s.hash}-{t.key}",
+                                     retries=0): t for t in pending}
+            try:
+                for future in as_completed(futures):
+                    task = futures.pop(future)
+                    try:
+                        columns = future.result()
+                    except Exception as exc:
+                        where = f" at sweep point {task.point} ({labels[task.point]})" if labels[
+                            task.point] else ""
+                        raise FrayError(f"task {task.key}{where} failed: {type(exc).__name__}: "
+                                        f"{exc}") from exc
+                    results.write(s.name, s.hash, task.key, columns)
+                    bar.update(task.weight)
+                    future.release()
+            finally:
+                if futures:
+                    client.cancel(list(futures))
+    finally:
+        if bar is not None:
+            bar.close()
