@@ -1,7 +1,15 @@
-//! Workloads: who sends how many bytes to whom.
+//! Workloads: who sends how many bytes to whom, and when.
+//!
+//! A [`Job`] is a [`Dag`] of operations (messages and compute, with dependencies) on its
+//! ranks plus a placement of the ranks on endpoints. A static phase is a list of
+//! [`Message`]s (the load engine's input).
 
+mod dag;
+mod job;
 mod stencil;
 
+pub use dag::{Dag, DagBuilder, Op, OpId};
+pub use job::Job;
 pub use stencil::{Stencil, StencilKind};
 
 use thiserror::Error;

@@ -1,0 +1,234 @@
+//! A job's work as a DAG of operations: messages between ranks and compute on a rank, each
+//! starting once every operation it depends on has finished.
+//!
+//! Stored flat: operations in a vector, successors in CSR form, so that an engine walks the
+//! DAG by index. Build one with [`DagBuilder`]; motifs (stencils, Halo3D26, Sweep3D, LQCD,
+//! uniform random) are generators of such DAGs.
+
+use super::WorkloadError;
+
+/// Index of an operation in its [`Dag`].
+pub type OpId = u32;
+
+/// One operation of a job, on job-local ranks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    /// A message of `size_bytes` from rank `src` to rank `dst`; it finishes when the last
+    /// byte has arrived at `dst` (a send and its matching receive, as one operation).
+    Send {
+        /// Sending rank.
+        src: u32,
+        /// Receiving rank.
+        dst: u32,
+        /// Payload, in bytes.
+        size_bytes: f64,
+    },
+    /// Computation on `rank` lasting `seconds`.
+    Compute {
+        /// The rank that computes.
+        rank: u32,
+        /// Duration, in seconds.
+        seconds: f64,
+    },
+}
+
+/// Operations and their dependencies, with successors in CSR form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dag {
+    num_ranks: u32,
+    ops: Vec<Op>,
+    /// Number of operations each operation waits for.
+    indegree: Vec<u32>,
+    succ_offsets: Vec<u32>,
+    succ: Vec<OpId>,
+    iterations: u32,
+}
+
+impl Dag {
+    /// Number of ranks of the job.
+    pub fn num_ranks(&self) -> u32 {
+        self.num_ranks
+    }
+
+    /// The operations, indexed by [`OpId`].
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// How many operations `op` waits for.
+    pub fn indegree(&self, op: OpId) -> u32 {
+        self.indegree[op as usize]
+    }
+
+    /// The operations that wait for `op`.
+    pub fn successors(&self, op: OpId) -> &[OpId] {
+        let i = op as usize;
+        &self.succ[self.succ_offsets[i] as usize..self.succ_offsets[i + 1] as usize]
+    }
+
+    /// Number of iterations the DAG holds (the engines report time per iteration).
+    pub fn iterations(&self) -> u32 {
+        self.iterations
+    }
+
+    /// Total bytes of every message.
+    pub fn total_bytes(&self) -> f64 {
+        self.ops
+            .iter()
+            .map(|op| match op {
+                Op::Send { size_bytes, .. } => *size_bytes,
+                Op::Compute { .. } => 0.0,
+            })
+            .sum()
+    }
+
+    /// Number of messages.
+    pub fn num_messages(&self) -> usize {
+        self.ops
+            .iter()
+            .filter(|op| matches!(op, Op::Send { .. }))
+            .count()
+    }
+}
+
+/// Collects operations and dependencies, then lays them out flat.
+///
+/// ```
+/// use fray_core::workload::DagBuilder;
+///
+/// let mut b = DagBuilder::new(2);
+/// let work = b.compute(0, 1e-3, &[]).unwrap();
+/// let msg = b.send(0, 1, 4096.0, &[work]).unwrap();
+/// b.compute(1, 1e-3, &[msg]).unwrap();
+/// let dag = b.build(1).unwrap();
+/// assert_eq!(dag.successors(work), &[msg]);
+/// assert_eq!(dag.indegree(msg), 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct DagBuilder {
+    num_ranks: u32,
+    ops: Vec<Op>,
+    edges: Vec<(OpId, OpId)>,
+}
+
+impl DagBuilder {
+    /// An empty DAG over `num_ranks` ranks.
+    pub fn new(num_ranks: u32) -> Self {
+        Self {
+            num_ranks,
+            ops: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
+    /// Number of operations added so far.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Whether no operation was added.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    fn push(&mut self, op: Op, after: &[OpId]) -> Result<OpId, WorkloadError> {
+        let id = self.ops.len() as OpId;
+        if let Some(&bad) = after.iter().find(|&&d| d >= id) {
+            return Err(invalid(format!(
+                "operation {id} cannot wait for operation {bad}, which does not exist yet"
+            )));
+        }
+        self.ops.push(op);
+        self.edges.extend(after.iter().map(|&d| (d, id)));
+        Ok(id)
+    }
+
+    fn check_rank(&self, rank: u32) -> Result<(), WorkloadError> {
+        if rank < self.num_ranks {
+            Ok(())
+        } else {
+            Err(invalid(format!(
+                "rank {rank} does not exist (the job has {})",
+                self.num_ranks
+            )))
+        }
+    }
+
+    /// Adds a message of `size_bytes` from `src` to `dst` that starts once every operation
+    /// in `after` has finished.
+    pub fn send(
+        &mut self,
+        src: u32,
+        dst: u32,
+        size_bytes: f64,
+        after: &[OpId],
+    ) -> Result<OpId, WorkloadError> {
+        self.check_rank(src)?;
+        self.check_rank(dst)?;
+        if !(size_bytes.is_finite() && size_bytes >= 0.0) {
+            return Err(invalid(format!("message size {size_bytes} bytes")));
+        }
+        self.push(
+            Op::Send {
+                src,
+                dst,
+                size_bytes,
+            },
+            after,
+        )
+    }
+
+    /// Adds `seconds` of computation on `rank` that starts once every operation in `after`
+    /// has finished.
+    pub fn compute(
+        &mut self,
+        rank: u32,
+        seconds: f64,
+        after: &[OpId],
+    ) -> Result<OpId, WorkloadError> {
+        self.check_rank(rank)?;
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(invalid(format!("compute time {seconds} s")));
+        }
+        self.push(Op::Compute { rank, seconds }, after)
+    }
+
+    /// Lays the DAG out; `iterations` is how many iterations of the motif it holds (at least 1).
+    /// Dependencies always point to earlier operations, so the DAG has no cycle.
+    pub fn build(self, iterations: u32) -> Result<Dag, WorkloadError> {
+        if iterations == 0 {
+            return Err(invalid("a DAG holds at least one iteration".into()));
+        }
+        let n = self.ops.len();
+        let mut indegree = vec![0u32; n];
+        let mut succ_offsets = vec![0u32; n + 1];
+        for &(a, b) in &self.edges {
+            succ_offsets[a as usize + 1] += 1;
+            indegree[b as usize] += 1;
+        }
+        for i in 0..n {
+            succ_offsets[i + 1] += succ_offsets[i];
+        }
+        let mut cursor = succ_offsets.clone();
+        let mut succ = vec![0; self.edges.len()];
+        for &(a, b) in &self.edges {
+            succ[cursor[a as usize] as usize] = b;
+            cursor[a as usize] += 1;
+        }
+        Ok(Dag {
+            num_ranks: self.num_ranks,
+            ops: self.ops,
+            indegree,
+            succ_offsets,
+            succ,
+            iterations,
+        })
+    }
+}
+
+fn invalid(reason: String) -> WorkloadError {
+    WorkloadError::Invalid {
+        what: "dag".into(),
+        reason,
+    }
+}
