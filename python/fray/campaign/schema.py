@@ -71,7 +71,7 @@ def describe(value: Any) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     if isinstance(value, dict):
-        return "a table"
+        return "{ " + ", ".join(f"{k} = {describe(v)}" for k, v in value.items()) + " }"
     if isinstance(value, list):
         return "[" + ", ".join(describe(v) for v in value[:4]) + (", ...]" if len(value) > 4
                                                                    else "]")

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 
 from fray import FrayError
-from fray.cli import checksum, fabric, integrity, route, spares
+from fray.cli import checksum, export, fabric, integrity, report, route, run, spares
 
-_SUBCOMMANDS = (spares, fabric, route, checksum, integrity)
+_SUBCOMMANDS = (spares, fabric, route, checksum, integrity, run, report, export)
 
 
 def build_parser() -> argparse.ArgumentParser:

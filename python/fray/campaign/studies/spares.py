@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SPARES", "SparesKind"]
 
-#: Default work per task, in failure evaluations (cases x failures per case): a few seconds
+#: Default work per task, in failure evaluations (cases x failures per case): about two seconds
 #: on one core for a 12x12x12 torus, so Dask's few milliseconds per task stay negligible.
-EVALUATIONS_PER_TASK = 200_000
+EVALUATIONS_PER_TASK = 100_000
 
 _CURVES = ("best", "mean", "worst")
 

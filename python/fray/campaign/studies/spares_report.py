@@ -40,24 +40,26 @@ def merged_curve(con: duckdb.DuckDBPyConnection, study: StudyRecord,
     """Counts summed over tasks per (point[, replication], failures), then the curve."""
     degrees = _degree_columns(con, study.name)
     keys = ["point", "replication"] if by_replication else ["point"]
-    sums = ", ".join(f'sum("last_{k}D") AS "last_{k}D", sum("subs_{k}D") AS "subs_{k}D"'
-                     for k in degrees)
+    sums = ", ".join(f'sum("last_{k}D")::BIGINT AS "last_{k}D", '
+                     f'sum("subs_{k}D")::BIGINT AS "subs_{k}D"' for k in degrees)
     params = ", ".join(f'any_value("{p}") AS "{p}"' for p in _PARAMS)
     group = ", ".join(keys)
     raw = con.execute(
         f"""SELECT {group}, {params}, count(DISTINCT replication) AS replications,
-                   failures, sum(cases) AS cases, sum(unrecoverable) AS unrecoverable,
+                   failures, sum(cases)::BIGINT AS cases,
+                   sum(unrecoverable)::BIGINT AS unrecoverable,
                    min(collisions_best) AS best, max(collisions_worst) AS worst,
-                   sum(collisions_sum) AS collisions_sum, {sums}
+                   sum(collisions_sum)::BIGINT AS collisions_sum, {sums}
             FROM "{study.name}" WHERE scenario_hash = ?
             GROUP BY {group}, failures ORDER BY {group}, failures""",
         [study.scenario_hash],
     ).df()
     recovered = (raw["cases"] - raw["unrecoverable"]).astype(float)
-    out = raw[[*keys, *_PARAMS, "replications", "failures", "cases", "unrecoverable",
-               "best"]].copy()
+    out = raw[[*keys, *_PARAMS, "replications", "failures", "cases", "unrecoverable"]].copy()
+    # Floats with NaN where no case was recovered, as fray.spares.study gives them.
+    out["best"] = raw["best"].astype(float)
     out["mean"] = (raw["collisions_sum"] / recovered.where(recovered > 0)).astype(float)
-    out["worst"] = raw["worst"]
+    out["worst"] = raw["worst"].astype(float)
     made = (raw["failures"] > 0) & (recovered > 0)
     total_subs = sum(raw[f"subs_{k}D"].fillna(0) for k in degrees) if degrees else 0
     for k in degrees:
@@ -118,43 +120,72 @@ def report(kind: SparesKind, con: duckdb.DuckDBPyConnection, study: StudyRecord,
 
 def _comparison_figure(curve: pd.DataFrame, per_rep: pd.DataFrame | None, swept: list[str],
                        curves: list[str], path: Path, name: str) -> Path:
+    """Up to four points on one axes (the paper's Figures 10-13), more as small multiples."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     from fray.report import save_figure
 
-    unrecoverable = (curve["unrecoverable"] > 0).any()
-    fig, axes = plt.subplots(2 if unrecoverable else 1, 1, figsize=(8, 7 if unrecoverable else 5),
-                             sharex=True, squeeze=False,
-                             gridspec_kw={"height_ratios": [3, 1]} if unrecoverable else None)
-    top = axes[0][0]
-    styles = {"worst": "-", "mean": "--", "best": ":"}
+    groups = list(curve.groupby("point"))
+    overlay = len(groups) <= 4
+    cols = 1 if overlay else min(4, len(groups))
+    rows = 1 if overlay else -(-len(groups) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(8, 5) if overlay else (3.4 * cols, 2.9 * rows),
+                             squeeze=False, sharex=not overlay, sharey=not overlay)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, (p, c) in enumerate(curve.groupby("point")):
-        c = c[c["failures"] > 0]
-        color = colors[i % len(colors)]
-        label = _label(c.iloc[0], swept)
-        for column in ("worst", "mean", "best"):
-            if column in curves:
-                top.plot(c["failures"], c[column], styles[column], color=color,
-                         label=f"{label}: {column}" if len(curves) > 1 else label)
-        if per_rep is not None and "mean" in curves:
-            r = per_rep[(per_rep["point"] == p) & (per_rep["failures"] > 0)]
-            band = r.groupby("failures")["mean"].agg(["min", "max"])
-            top.fill_between(band.index, band["min"], band["max"], color=color, alpha=0.25,
-                             linewidth=0)
-        if unrecoverable:
-            axes[1][0].plot(c["failures"], 100 * c["unrecoverable"] / c["cases"], color=color)
-    top.set_ylabel("max. message collisions")
-    top.grid(True, alpha=0.3)
-    top.legend(loc="upper left", fontsize="small")
-    bottom = axes[-1][0]
-    if unrecoverable:
-        axes[1][0].set_ylabel("unrecoverable (%)")
-        axes[1][0].set_ylim(0, 100)
-        axes[1][0].grid(True, alpha=0.3)
-    bottom.set_xlabel("number of node failures")
-    note = " (band: lowest to highest mean over replications)" if per_rep is not None else ""
-    return save_figure(fig, path, f"{name}: best / mean / worst{note}")
+    for i, (p, c) in enumerate(groups):
+        ax = axes[0][0] if overlay else axes[i // cols][i % cols]
+        color = colors[i % len(colors)] if overlay else "black"
+        _draw_point(ax, c[c["failures"] > 0], per_rep, p, curves, color)
+        if not overlay:
+            ax.set_title(_label(c.iloc[0], swept), fontsize="small")
+    for ax in axes.flat[len(groups):]:
+        ax.set_visible(False)
+    for ax in axes.flat:
+        ax.grid(True, alpha=0.3)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for ax in axes[-1]:
+        ax.set_xlabel("node failures")
+    for r in axes:
+        r[0].set_ylabel("max. message collisions")
+    styles = [Line2D([], [], color="grey", linestyle=_STYLES[k], label=k) for k in
+              ("worst", "mean", "best") if k in curves]
+    if per_rep is not None and "mean" in curves:
+        styles.append(plt.Rectangle((0, 0), 1, 1, color="grey", alpha=0.25,
+                                    label="mean, lowest to highest replication"))
+    if any((c["unrecoverable"] > 0).any() for _, c in groups):
+        styles.append(Line2D([], [], color="tab:red", alpha=0.5, label="unrecoverable (%)"))
+    if overlay:
+        points = [Line2D([], [], color=colors[i % len(colors)], label=_label(c.iloc[0], swept))
+                  for i, (_, c) in enumerate(groups)]
+        first = axes[0][0].legend(handles=points, loc="upper left", fontsize="small")
+        axes[0][0].add_artist(first)
+        axes[0][0].legend(handles=styles, loc="lower right", fontsize="small")
+    else:
+        axes[0][0].legend(handles=styles, loc="upper left", fontsize="x-small")
+    return save_figure(fig, path, f"{name}: best / mean / worst collisions")
+
+
+_STYLES = {"worst": "-", "mean": "--", "best": ":"}
+
+
+def _draw_point(ax, c: pd.DataFrame, per_rep: pd.DataFrame | None, point: int,
+                curves: list[str], color: str) -> None:
+    for column in ("worst", "mean", "best"):
+        if column in curves:
+            ax.plot(c["failures"], c[column], _STYLES[column], color=color)
+    if per_rep is not None and "mean" in curves:
+        r = per_rep[(per_rep["point"] == point) & (per_rep["failures"] > 0)]
+        band = r.groupby("failures")["mean"].agg(["min", "max"])
+        ax.fill_between(band.index, band["min"], band["max"], color=color, alpha=0.25,
+                        linewidth=0)
+    lost = c["unrecoverable"] / c["cases"]
+    if (lost > 0).any():
+        twin = ax.twinx()
+        twin.plot(c["failures"], 100 * lost, color="tab:red", alpha=0.5)
+        twin.set_ylim(0, 100)
+        twin.tick_params(axis="y", colors="tab:red", labelsize="small")
 
 
 def _at(c: pd.DataFrame, failures: int, column: str) -> float:
