@@ -1,0 +1,397 @@
+//! The event loop of the flow engine.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::{FlowsOnChannel, MaxMin};
+use crate::fabric::{ChannelId, Fabric};
+use crate::faults::Faults;
+use crate::routing::{message_entropy, route_endpoints, RouteRequest, Routing, RoutingError};
+use crate::workload::{Job, Op};
+
+/// Settings of a flow simulation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlowConfig {
+    /// Seed of the routings' random choices: message `k` draws from `(seed, k)`.
+    pub seed: u64,
+    /// Flows ending within this fraction of their own duration after an event end with it
+    /// (0: exact).
+    pub time_tolerance: f64,
+}
+
+impl Default for FlowConfig {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            time_tolerance: 1e-4,
+        }
+    }
+}
+
+/// What one job did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobResult {
+    /// The job's name.
+    pub name: String,
+    /// Time from the start of the simulation to the end of the job's last operation, in seconds.
+    pub makespan_s: f64,
+    /// `makespan_s` over the number of iterations of the job's DAG, in seconds.
+    pub iteration_s: f64,
+    /// Messages the job sent.
+    pub messages: u64,
+    /// Bytes the job sent.
+    pub bytes: f64,
+}
+
+/// The outcome of a flow simulation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlowResult {
+    /// One entry per job, in the order given.
+    pub jobs: Vec<JobResult>,
+    /// Time the last operation of any job ended, in seconds.
+    pub end_s: f64,
+    /// Bytes delivered, summed over messages (equals the bytes sent).
+    pub delivered_bytes: f64,
+    /// Bytes that crossed each channel.
+    pub channel_bytes: Vec<f64>,
+    /// Number of event times the engine stopped at.
+    pub events: u64,
+    /// Number of max-min rate solves.
+    pub rate_solves: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// A compute operation ends.
+    ComputeDone(u32),
+    /// A message has paid its latency: its flow joins the active set.
+    Activate(u32),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Event {
+    time_s: f64,
+    seq: u64,
+    kind: Kind,
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Event {}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Event {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .time_s
+            .total_cmp(&self.time_s)
+            .then(other.seq.cmp(&self.seq))
+    }
+}
+
+/// A message in flight.
+#[derive(Debug, Clone, Copy)]
+struct Flow {
+    op: u32,
+    path_start: u32,
+    path_len: u32,
+    size_bytes: f64,
+    remaining_bytes: f64,
+    active_since_s: f64,
+}
+
+struct State<'a> {
+    fabric: &'a Fabric,
+    faults: &'a Faults,
+    routing: &'a dyn Routing,
+    jobs: &'a [Job],
+    config: FlowConfig,
+    /// First global op id of each job, and one past the last.
+    job_offset: Vec<u32>,
+    /// Operations each operation still waits for.
+    waiting: Vec<u32>,
+    job_end_s: Vec<f64>,
+    events: BinaryHeap<Event>,
+    seq: u64,
+    paths: Vec<ChannelId>,
+    flows: Vec<Flow>,
+    /// Flows with bytes moving, and their rates and predicted end times (same index).
+    active: Vec<u32>,
+    rates: Vec<f64>,
+    ends_s: Vec<f64>,
+    flows_on: Vec<u32>,
+    capacity: Vec<f64>,
+    channel_bytes: Vec<f64>,
+    delivered_bytes: f64,
+    scratch: Vec<ChannelId>,
+    done_ops: Vec<u32>,
+}
+
+/// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done.
+/// Fails with `Unroutable` (naming the pair) as soon as a message cannot be routed.
+pub fn simulate(
+    fabric: &Fabric,
+    faults: &Faults,
+    routing: &dyn Routing,
+    jobs: &[Job],
+    config: FlowConfig,
+) -> Result<FlowResult, RoutingError> {
+    let mut job_offset = vec![0u32];
+    for j in jobs {
+        job_offset.push(job_offset.last().unwrap() + j.dag.ops().len() as u32);
+    }
+    let n_ops = *job_offset.last().unwrap() as usize;
+    let num_channels = fabric.channels().len();
+    let mut s = State {
+        fabric,
+        faults,
+        routing,
+        jobs,
+        config,
+        waiting: Vec::with_capacity(n_ops),
+        job_offset,
+        job_end_s: vec![0.0; jobs.len()],
+        events: BinaryHeap::new(),
+        seq: 0,
+        paths: Vec::new(),
+        flows: Vec::new(),
+        active: Vec::new(),
+        rates: Vec::new(),
+        ends_s: Vec::new(),
+        flows_on: vec![0; num_channels],
+        capacity: (0..num_channels)
+            .map(|c| faults.bandwidth_bytes_s(fabric, c as ChannelId))
+            .collect(),
+        channel_bytes: vec![0.0; num_channels],
+        delivered_bytes: 0.0,
+        scratch: Vec::new(),
+        done_ops: Vec::new(),
+    };
+    for j in jobs {
+        s.waiting
+            .extend((0..j.dag.ops().len() as u32).map(|op| j.dag.indegree(op)));
+    }
+    for g in 0..n_ops as u32 {
+        if s.waiting[g as usize] == 0 {
+            s.start(g, 0.0)?;
+        }
+    }
+    let mut solver = MaxMin::new(num_channels);
+    let (mut now_s, mut events, mut solves) = (0.0f64, 0u64, 0u64);
+    loop {
+        let next_flow = s.ends_s.iter().copied().fold(f64::INFINITY, f64::min);
+        let next_event = s.events.peek().map_or(f64::INFINITY, |e| e.time_s);
+        let t = next_flow.min(next_event);
+        if t == f64::INFINITY {
+            break;
+        }
+        events += 1;
+        // Bring every active flow's bytes up to `t` under the rates of the last interval.
+        let dt = t - now_s;
+        for (i, &f) in s.active.iter().enumerate() {
+            let flow = &mut s.flows[f as usize];
+            flow.remaining_bytes = (flow.remaining_bytes - s.rates[i] * dt).max(0.0);
+        }
+        now_s = t;
+        let mut changed = false;
+        // Flows that end now (or within the tolerance of their own duration).
+        let tol = s.config.time_tolerance;
+        let mut i = 0;
+        while i < s.active.len() {
+            let end = s.ends_s[i];
+            let since = s.flows[s.active[i] as usize].active_since_s;
+            if end <= t || end - t <= tol * (end - since) {
+                let f = s.active.swap_remove(i);
+                s.rates.swap_remove(i);
+                s.ends_s.swap_remove(i);
+                s.finish_flow(f);
+                changed = true;
+            } else {
+                i += 1;
+            }
+        }
+        // Discrete events at this instant (within a picosecond).
+        while let Some(e) = s.events.peek().copied() {
+            if e.time_s > t + 1e-12 {
+                break;
+            }
+            s.events.pop();
+            match e.kind {
+                Kind::ComputeDone(op) => s.done_ops.push(op),
+                Kind::Activate(f) => {
+                    let flow = s.flows[f as usize];
+                    if flow.path_len == 0 || flow.size_bytes == 0.0 {
+                        s.finish_flow(f);
+                    } else {
+                        s.flows[f as usize].active_since_s = t;
+                        s.active.push(f);
+                        s.rates.push(0.0);
+                        s.ends_s.push(f64::INFINITY);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        // Operations done now release their successors (which may start flows or computes).
+        while let Some(op) = s.done_ops.pop() {
+            s.complete(op, t)?;
+        }
+        if changed && !s.active.is_empty() {
+            solves += 1;
+            let (flows, paths) = (&s.flows, &s.paths);
+            let active = &s.active;
+            solver.solve(
+                &s.capacity,
+                active.len(),
+                |i| {
+                    let f = &flows[active[i] as usize];
+                    &paths[f.path_start as usize..(f.path_start + f.path_len) as usize]
+                },
+                &mut s.rates,
+            );
+            for (i, &f) in s.active.iter().enumerate() {
+                let rate = s.rates[i];
+                let left = s.flows[f as usize].remaining_bytes;
+                s.ends_s[i] = if rate > 0.0 {
+                    t + left / rate
+                } else {
+                    f64::INFINITY
+                };
+            }
+        }
+    }
+    if !s.active.is_empty() {
+        let f = s.flows[s.active[0] as usize];
+        let (job, local) = s.locate(f.op);
+        let Op::Send { src, dst, .. } = s.jobs[job].dag.ops()[local] else {
+            unreachable!("flows are messages")
+        };
+        return Err(RoutingError::Unroutable {
+            src: fabric
+                .endpoint_name(s.jobs[job].placement[src as usize])
+                .to_string(),
+            dst: fabric
+                .endpoint_name(s.jobs[job].placement[dst as usize])
+                .to_string(),
+            reason: "a channel on the path has no bandwidth left (every lane lost)".into(),
+        });
+    }
+    let results = jobs
+        .iter()
+        .zip(&s.job_end_s)
+        .map(|(j, &end)| JobResult {
+            name: j.name.clone(),
+            makespan_s: end,
+            iteration_s: end / f64::from(j.dag.iterations()),
+            messages: j.dag.num_messages() as u64,
+            bytes: j.dag.total_bytes(),
+        })
+        .collect();
+    Ok(FlowResult {
+        jobs: results,
+        end_s: s.job_end_s.iter().copied().fold(0.0, f64::max),
+        delivered_bytes: s.delivered_bytes,
+        channel_bytes: s.channel_bytes,
+        events,
+        rate_solves: solves,
+    })
+}
+
+impl State<'_> {
+    /// The job of global op `g`, and its index in that job.
+    fn locate(&self, g: u32) -> (usize, usize) {
+        let j = self.job_offset.partition_point(|&o| o <= g) - 1;
+        (j, (g - self.job_offset[j]) as usize)
+    }
+
+    fn push(&mut self, time_s: f64, kind: Kind) {
+        self.seq += 1;
+        self.events.push(Event {
+            time_s,
+            seq: self.seq,
+            kind,
+        });
+    }
+
+    /// Starts global op `g` at `t`: a compute schedules its end; a message is routed now and
+    /// becomes a flow once its path's latency has passed.
+    fn start(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
+        let (j, local) = self.locate(g);
+        let job = &self.jobs[j];
+        match job.dag.ops()[local] {
+            Op::Compute { seconds, .. } => {
+                self.push(t + seconds, Kind::ComputeDone(g));
+            }
+            Op::Send {
+                src,
+                dst,
+                size_bytes,
+            } => {
+                let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);
+                let req = RouteRequest {
+                    fabric: self.fabric,
+                    faults: self.faults,
+                    congestion: &FlowsOnChannel(&self.flows_on),
+                    entropy: message_entropy(self.config.seed, u64::from(g)),
+                };
+                route_endpoints(self.routing, &req, a, b, &mut self.scratch)?;
+                let latency_s: f64 = self
+                    .scratch
+                    .iter()
+                    .map(|&c| self.fabric.channels().latency_s[c as usize])
+                    .sum();
+                for &c in &self.scratch {
+                    self.flows_on[c as usize] += 1;
+                }
+                let id = self.flows.len() as u32;
+                self.flows.push(Flow {
+                    op: g,
+                    path_start: self.paths.len() as u32,
+                    path_len: self.scratch.len() as u32,
+                    size_bytes,
+                    remaining_bytes: size_bytes,
+                    active_since_s: t + latency_s,
+                });
+                self.paths.extend_from_slice(&self.scratch);
+                self.push(t + latency_s, Kind::Activate(id));
+            }
+        }
+        Ok(())
+    }
+
+    /// A flow's last byte arrived: count its bytes and mark its message done.
+    fn finish_flow(&mut self, f: u32) {
+        let flow = self.flows[f as usize];
+        let path =
+            &self.paths[flow.path_start as usize..(flow.path_start + flow.path_len) as usize];
+        for &c in path {
+            self.flows_on[c as usize] -= 1;
+            self.channel_bytes[c as usize] += flow.size_bytes;
+        }
+        self.delivered_bytes += flow.size_bytes;
+        self.done_ops.push(flow.op);
+    }
+
+    /// Op `g` ended at `t`: record it and start every successor that no longer waits.
+    fn complete(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
+        let (j, local) = self.locate(g);
+        self.job_end_s[j] = self.job_end_s[j].max(t);
+        let base = self.job_offset[j];
+        let n = self.jobs[j].dag.successors(local as u32).len();
+        for k in 0..n {
+            let next = base + self.jobs[j].dag.successors(local as u32)[k];
+            let w = &mut self.waiting[next as usize];
+            *w -= 1;
+            if *w == 0 {
+                self.start(next, t)?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,199 @@
+//! The flow engine against closed forms: one flow gets its bottleneck, n flows on one channel
+//! get 1/n each, the textbook max-min example, latency paid once per message, DAG
+//! dependencies in time, and agreement with the load engine's bound on a single phase.
+
+use fray_core::fabric::{ChannelId, RouterId};
+use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
+use fray_core::faults::Faults;
+use fray_core::routing::{DimensionOrder, RouteRequest, Routing, RoutingError};
+use fray_core::sim::flow::{simulate, FlowConfig};
+use fray_core::sim::load::static_load;
+use fray_core::workload::{DagBuilder, Job, Stencil, StencilKind};
+
+fn link(bandwidth_bytes_s: f64, latency_s: f64) -> LinkParameters {
+    LinkParameters {
+        bandwidth_bytes_s,
+        latency_s,
+        lanes: 1,
+    }
+}
+
+const EXACT: FlowConfig = FlowConfig {
+    seed: 1,
+    time_tolerance: 0.0,
+};
+
+/// A line of routers 0 - 1 - 2 - 3 with the given cable bandwidths, one endpoint each, host
+/// links far faster than any cable, no latency.
+fn line(bandwidths: &[f64]) -> Fabric {
+    let mut b = FabricBuilder::new(bandwidths.len() + 1);
+    let class = b.class("wire");
+    for (i, &bw) in bandwidths.iter().enumerate() {
+        b.cable(i as u32, i as u32 + 1, class, link(bw, 0.0))
+            .unwrap();
+    }
+    b.endpoints_everywhere(1, link(1e18, 0.0)).unwrap();
+    b.build(Topology::Graph).unwrap()
+}
+
+/// One job whose ranks are the fabric's endpoints, sending `messages` all at time 0.
+fn phase(fabric: &Fabric, messages: &[(u32, u32, f64)]) -> Job {
+    let n = fabric.num_endpoints() as u32;
+    let mut b = DagBuilder::new(n);
+    for &(s, d, size) in messages {
+        b.send(s, d, size, &[]).unwrap();
+    }
+    Job::new("phase", b.build(1).unwrap(), (0..n).collect(), fabric).unwrap()
+}
+
+/// Routing along a line of routers (or between the two routers of a pair).
+struct LineRouting;
+
+impl Routing for LineRouting {
+    fn name(&self) -> &'static str {
+        "line"
+    }
+
+    fn route_into(
+        &self,
+        req: &RouteRequest<'_>,
+        src: RouterId,
+        dst: RouterId,
+        path: &mut Vec<ChannelId>,
+    ) -> Result<(), RoutingError> {
+        path.clear();
+        let mut at = src;
+        while at != dst {
+            let next = if dst > at { at + 1 } else { at - 1 };
+            path.push(req.fabric.channel_between(at, next).unwrap());
+            at = next;
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn one_flow_gets_its_bottleneck_bandwidth() {
+    let f = line(&[4e9, 1e9, 8e9]);
+    let job = phase(&f, &[(0, 3, 2e9)]);
+    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], EXACT).unwrap();
+    assert!((r.end_s - 2.0).abs() < 1e-12, "{}", r.end_s);
+}
+
+#[test]
+fn n_flows_on_one_channel_get_one_nth_each() {
+    // Endpoints 0..4 on router 0, one endpoint on router 1; four flows share the cable.
+    let mut b = FabricBuilder::new(2);
+    let class = b.class("wire");
+    b.cable(0, 1, class, link(1e9, 0.0)).unwrap();
+    b.endpoints(0, 4, link(1e18, 0.0)).unwrap();
+    b.endpoints(1, 4, link(1e18, 0.0)).unwrap();
+    let f = b.build(Topology::Graph).unwrap();
+    let job = phase(&f, &[(0, 4, 1e9), (1, 5, 1e9), (2, 6, 1e9), (3, 7, 1e9)]);
+    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], EXACT).unwrap();
+    assert!(
+        (r.end_s - 4.0).abs() < 1e-12,
+        "each gets 1/4 GB/s: {}",
+        r.end_s
+    );
+    assert_eq!(r.rate_solves, 1, "the four flows end together");
+}
+
+#[test]
+fn textbook_max_min_with_three_links() {
+    // Line 0-1-2-3, links A = (0,1) 1 GB/s, B = (1,2) 2 GB/s, C = (2,3) 1 GB/s.
+    // Flow 0 crosses A and B, flow 1 crosses B and C, flow 2 crosses A only, flow 3 B only.
+    // Max-min: flows 0 and 2 get 0.5 (A), flows 1 and 3 get 0.75 (B).
+    // Sizes 0.5 GB each: flows 1 and 3 end at 2/3 s; then B has 1.5 for flow 0 but A still
+    // limits it to 0.5: flows 0 and 2 end at 1 s.
+    let f = line(&[1e9, 2e9, 1e9]);
+    let job = phase(
+        &f,
+        &[(0, 2, 0.5e9), (1, 3, 0.5e9), (0, 1, 0.5e9), (1, 2, 0.5e9)],
+    );
+    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], EXACT).unwrap();
+    assert!((r.end_s - 1.0).abs() < 1e-12, "{}", r.end_s);
+    // One solve when the four start, one when the B flows end; the A flows end together.
+    assert_eq!(r.rate_solves, 2);
+}
+
+#[test]
+fn latency_is_paid_once_and_dependencies_order_time() {
+    let mut b = FabricBuilder::new(2);
+    let class = b.class("wire");
+    b.cable(0, 1, class, link(1e9, 1e-6)).unwrap();
+    b.endpoints_everywhere(1, link(1e18, 2e-6)).unwrap();
+    let f = b.build(Topology::Graph).unwrap();
+    // compute 1 ms on rank 0, then send 1 MB to rank 1, then compute 2 ms on rank 1.
+    let mut d = DagBuilder::new(2);
+    let c0 = d.compute(0, 1e-3, &[]).unwrap();
+    let m = d.send(0, 1, 1e6, &[c0]).unwrap();
+    d.compute(1, 2e-3, &[m]).unwrap();
+    let job = Job::new("chain", d.build(1).unwrap(), vec![0, 1], &f).unwrap();
+    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], EXACT).unwrap();
+    // 1 ms + (2 + 1 + 2) us latency + 1 ms of bytes + 2 ms.
+    let expected = 1e-3 + 5e-6 + 1e-3 + 2e-3;
+    assert!(
+        (r.end_s - expected).abs() < 1e-12,
+        "{} vs {expected}",
+        r.end_s
+    );
+    assert_eq!(r.jobs[0].makespan_s, r.end_s);
+}
+
+#[test]
+fn single_phase_agrees_with_the_load_engine_bound() {
+    // A 7-point exchange on its own torus: every network channel carries one message, every
+    // host link six; with equal sizes both engines give the host link's time plus latency.
+    let f = Fabric::cartesian(
+        fray_core::fabric::Cartesian::torus(&[4, 4, 4]),
+        link(1e9, 1e-7),
+    )
+    .unwrap();
+    let messages = Stencil {
+        kind: StencilKind::SevenP,
+        periodic: true,
+    }
+    .messages(&[4, 4, 4], 1e6)
+    .unwrap();
+    let placement: Vec<u32> = (0..64).collect();
+    let dor = DimensionOrder::new(&f).unwrap();
+    let bound = static_load(&f, &Faults::none(&f), &dor, &placement, &messages, 1).unwrap();
+    let triples: Vec<(u32, u32, f64)> = messages
+        .iter()
+        .map(|m| (m.src, m.dst, m.size_bytes))
+        .collect();
+    let job = phase(&f, &triples);
+    let r = simulate(&f, &Faults::none(&f), &dor, &[job], EXACT).unwrap();
+    // Every message waits 3 latencies (host, one hop, host), then shares its injection link
+    // with five others: 6 MB at 1 GB/s.
+    assert!((r.end_s - (6e-3 + 3e-7)).abs() < 1e-12, "{}", r.end_s);
+    assert!((r.end_s - bound.phase_time_s).abs() < 1e-12);
+}
+
+#[test]
+fn bytes_are_conserved_on_every_channel() {
+    let f = Fabric::parse("torus:4x4,t=2").unwrap();
+    let messages: Vec<(u32, u32, f64)> = (0..32u32)
+        .map(|i| (i, (i * 7 + 3) % 32, 1000.0 + f64::from(i)))
+        .filter(|(a, b, _)| a != b)
+        .collect();
+    let job = phase(&f, &messages);
+    let dor = DimensionOrder::new(&f).unwrap();
+    let r = simulate(&f, &Faults::none(&f), &dor, &[job], FlowConfig::default()).unwrap();
+    let sent: f64 = messages.iter().map(|m| m.2).sum();
+    assert!((r.delivered_bytes - sent).abs() < 1e-6);
+    let placement: Vec<u32> = (0..32).collect();
+    let msgs: Vec<_> = messages
+        .iter()
+        .map(|&(src, dst, size_bytes)| fray_core::workload::Message {
+            src,
+            dst,
+            size_bytes,
+        })
+        .collect();
+    let load = static_load(&f, &Faults::none(&f), &dor, &placement, &msgs, 1).unwrap();
+    for (c, (&a, &b)) in r.channel_bytes.iter().zip(&load.bytes).enumerate() {
+        assert!((a - b).abs() < 1e-6, "channel {c}: {a} vs {b}");
+    }
+}
