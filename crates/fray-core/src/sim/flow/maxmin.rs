@@ -3,77 +3,112 @@
 //! Every channel shares its capacity equally among the flows crossing it that are not yet
 //! limited elsewhere. The solver repeatedly takes the channel with the smallest fair share
 //! (remaining capacity over unfrozen flows), freezes its flows at that share and takes their
-//! rate off every channel on their paths. A binary heap keyed by fair share finds that channel;
-//! since freezing a flow never lowers another channel's share, stale heap entries are simply
-//! skipped. Cost: O(P log C) for P path entries over C touched channels; memory is reused
-//! between calls (arrays sized to the fabric, reset only where touched).
-
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+//! rate off every channel on their paths. A tournament tree over the channels (a flat array,
+//! each node the smallest share below it) finds that channel; the channels a bottleneck's
+//! flows cross are updated once per bottleneck, walking up the tree only while the minimum
+//! changes. Cost: O(P log C) for P path entries over C channels, in a few cache-friendly
+//! arrays that are reused between calls and reset only where touched.
 
 use crate::fabric::ChannelId;
 
-/// A heap entry: a channel and its fair share when pushed, smallest share first.
-#[derive(Debug, Clone, Copy)]
-struct Share {
-    share: f64,
-    channel: ChannelId,
+/// A tournament tree over channel ids: each node holds the smallest share of its leaves and
+/// the channel that has it; a leaf of a channel with no unfrozen flow holds infinity.
+#[derive(Debug, Clone)]
+struct MinTree {
+    leaves: usize,
+    share: Vec<f64>,
+    channel: Vec<u32>,
 }
 
-impl PartialEq for Share {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+impl MinTree {
+    fn new(n: usize) -> Self {
+        let leaves = n.max(1).next_power_of_two();
+        let mut channel = vec![u32::MAX; 2 * leaves];
+        for (c, slot) in channel[leaves..leaves + n].iter_mut().enumerate() {
+            *slot = c as u32;
+        }
+        for i in (1..leaves).rev() {
+            channel[i] = channel[2 * i];
+        }
+        Self {
+            leaves,
+            share: vec![f64::INFINITY; 2 * leaves],
+            channel,
+        }
+    }
+
+    /// The channel with the smallest share, and that share.
+    fn min(&self) -> (f64, u32) {
+        (self.share[1], self.channel[1])
+    }
+
+    /// Sets channel `c`'s share and repairs the path to the root, stopping once a node's
+    /// minimum is unchanged.
+    fn set(&mut self, c: usize, value: f64) {
+        let mut i = self.leaves + c;
+        self.share[i] = value;
+        while i > 1 {
+            i /= 2;
+            let (l, r) = (2 * i, 2 * i + 1);
+            let (v, ch) = if self.share[r] < self.share[l] {
+                (self.share[r], self.channel[r])
+            } else {
+                (self.share[l], self.channel[l])
+            };
+            if v == self.share[i] && ch == self.channel[i] {
+                break;
+            }
+            self.share[i] = v;
+            self.channel[i] = ch;
+        }
     }
 }
 
-impl Eq for Share {}
-
-impl PartialOrd for Share {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Share {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap and we want the smallest share; ties by channel.
-        other
-            .share
-            .total_cmp(&self.share)
-            .then(other.channel.cmp(&self.channel))
-    }
+/// Per-channel state of one solve, packed so that one cache line holds all of it.
+#[derive(Debug, Clone, Copy, Default)]
+struct ChannelState {
+    /// Capacity left, bytes per second.
+    remaining: f64,
+    /// Flows not yet frozen (0 outside a solve).
+    unfrozen: u32,
+    /// Number of flows on the channel (its slice of `members`).
+    count: u32,
+    /// Start of its slice of `members`.
+    start: u32,
+    /// The last bottleneck round that listed it as dirty.
+    stamp: u32,
 }
 
 /// Reusable work space of the progressive-filling solver for one fabric.
 #[derive(Debug, Clone)]
 pub struct MaxMin {
-    /// Flows on each channel not yet frozen (0 outside a solve).
-    unfrozen: Vec<u32>,
-    /// Capacity left on each channel, bytes per second.
-    remaining: Vec<f64>,
-    /// Start of each touched channel's slice of `members`.
-    start: Vec<u32>,
-    /// Number of flows on each touched channel (its slice's length).
-    count: Vec<u32>,
+    channels: Vec<ChannelState>,
     /// Flows per channel, one slice per touched channel.
     members: Vec<u32>,
+    /// The active flows' paths, copied contiguously for this solve (CSR by flow).
+    path_offsets: Vec<u32>,
+    path_channels: Vec<ChannelId>,
     touched: Vec<ChannelId>,
     frozen: Vec<bool>,
-    heap: BinaryHeap<Share>,
+    tree: MinTree,
+    /// Channels whose share changed while freezing one bottleneck's flows.
+    dirty: Vec<u32>,
+    epoch: u32,
 }
 
 impl MaxMin {
     /// A solver for a fabric of `num_channels` channels.
     pub fn new(num_channels: usize) -> Self {
         Self {
-            unfrozen: vec![0; num_channels],
-            remaining: vec![0.0; num_channels],
-            start: vec![0; num_channels],
-            count: vec![0; num_channels],
+            channels: vec![ChannelState::default(); num_channels],
             members: Vec::new(),
+            path_offsets: Vec::new(),
+            path_channels: Vec::new(),
             touched: Vec::new(),
             frozen: Vec::new(),
-            heap: BinaryHeap::new(),
+            tree: MinTree::new(num_channels),
+            dirty: Vec::new(),
+            epoch: 0,
         }
     }
 
@@ -87,86 +122,105 @@ impl MaxMin {
         path: impl Fn(usize) -> &'p [ChannelId],
         rates: &mut [f64],
     ) {
-        self.touched.clear();
+        self.path_offsets.clear();
+        self.path_channels.clear();
+        self.path_offsets.push(0);
         for i in 0..num_flows {
-            for &c in path(i) {
-                let c = c as usize;
-                if self.count[c] == 0 {
-                    self.touched.push(c as ChannelId);
-                }
-                self.count[c] += 1;
+            self.path_channels.extend_from_slice(path(i));
+            self.path_offsets.push(self.path_channels.len() as u32);
+        }
+        self.touched.clear();
+        for &c in &self.path_channels {
+            let ch = &mut self.channels[c as usize];
+            if ch.count == 0 {
+                self.touched.push(c);
             }
+            ch.count += 1;
         }
         let mut next = 0u32;
         for &c in &self.touched {
-            let c = c as usize;
-            self.start[c] = next;
-            next += self.count[c];
-            self.unfrozen[c] = 0; // reused below as the fill cursor, then as the unfrozen count
-            self.remaining[c] = capacity[c];
+            let ch = &mut self.channels[c as usize];
+            ch.start = next;
+            next += ch.count;
+            ch.unfrozen = 0; // the fill cursor below, then the unfrozen count
+            ch.remaining = capacity[c as usize];
         }
         self.members.resize(next as usize, 0);
         for i in 0..num_flows {
-            for &c in path(i) {
-                let c = c as usize;
-                self.members[(self.start[c] + self.unfrozen[c]) as usize] = i as u32;
-                self.unfrozen[c] += 1;
+            let (lo, hi) = (
+                self.path_offsets[i] as usize,
+                self.path_offsets[i + 1] as usize,
+            );
+            for &c in &self.path_channels[lo..hi] {
+                let ch = &mut self.channels[c as usize];
+                self.members[(ch.start + ch.unfrozen) as usize] = i as u32;
+                ch.unfrozen += 1;
             }
         }
 
         self.frozen.clear();
         self.frozen.resize(num_flows, false);
         for (i, r) in rates.iter_mut().enumerate().take(num_flows) {
-            *r = if path(i).is_empty() {
-                f64::INFINITY
-            } else {
-                0.0
-            };
+            let empty = self.path_offsets[i] == self.path_offsets[i + 1];
+            *r = if empty { f64::INFINITY } else { 0.0 };
         }
-        self.heap.clear();
-        for &c in &self.touched {
-            let cu = c as usize;
-            self.heap.push(Share {
-                share: self.remaining[cu] / f64::from(self.unfrozen[cu]),
-                channel: c,
-            });
+        for k in 0..self.touched.len() {
+            let c = self.touched[k] as usize;
+            self.tree.set(c, share(&self.channels[c]));
         }
-        while let Some(Share { share, channel }) = self.heap.pop() {
-            let c = channel as usize;
-            if self.unfrozen[c] == 0 || self.share(c) != share {
-                continue; // done, or stale: a newer entry with the current share is queued
+        loop {
+            let (share_now, channel) = self.tree.min();
+            if share_now == f64::INFINITY {
+                break;
             }
-            let lo = self.start[c] as usize;
-            for k in lo..lo + self.count[c] as usize {
+            let c = channel as usize;
+            self.epoch = self.epoch.wrapping_add(1).max(1);
+            self.dirty.clear();
+            let (lo, n) = (
+                self.channels[c].start as usize,
+                self.channels[c].count as usize,
+            );
+            for k in lo..lo + n {
                 let f = self.members[k] as usize;
                 if self.frozen[f] {
                     continue;
                 }
                 self.frozen[f] = true;
-                rates[f] = share;
-                for &d in path(f) {
-                    let d = d as usize;
-                    self.remaining[d] -= share;
-                    self.unfrozen[d] -= 1;
-                    if self.unfrozen[d] > 0 && d != c {
-                        self.heap.push(Share {
-                            share: self.share(d),
-                            channel: d as ChannelId,
-                        });
+                rates[f] = share_now;
+                let (a, b) = (
+                    self.path_offsets[f] as usize,
+                    self.path_offsets[f + 1] as usize,
+                );
+                for &d in &self.path_channels[a..b] {
+                    let ch = &mut self.channels[d as usize];
+                    ch.remaining -= share_now;
+                    ch.unfrozen -= 1;
+                    if ch.stamp != self.epoch {
+                        ch.stamp = self.epoch;
+                        self.dirty.push(d);
                     }
                 }
             }
+            for &d in &self.dirty {
+                let ch = &self.channels[d as usize];
+                let v = if ch.unfrozen == 0 {
+                    f64::INFINITY
+                } else {
+                    share(ch)
+                };
+                self.tree.set(d as usize, v);
+            }
         }
         for &c in &self.touched {
-            self.count[c as usize] = 0;
+            self.channels[c as usize].count = 0;
         }
     }
+}
 
-    /// The fair share of channel `c` now: capacity left over unfrozen flows.
-    #[inline]
-    fn share(&self, c: usize) -> f64 {
-        self.remaining[c].max(0.0) / f64::from(self.unfrozen[c])
-    }
+/// The fair share of a channel now: capacity left over unfrozen flows.
+#[inline]
+fn share(ch: &ChannelState) -> f64 {
+    ch.remaining.max(0.0) / f64::from(ch.unfrozen)
 }
 
 #[cfg(test)]
