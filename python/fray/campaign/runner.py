@@ -26,7 +26,7 @@ from fray.campaign.progress import Progress
 from fray.campaign.scenario import Scenario, load_scenario
 from fray.campaign.tasks import Plan, execute, make_plan
 
-__all__ = ["RunResult", "connect", "run_campaign"]
+__all__ = ["RunResult", "check_target", "connect", "run_campaign"]
 
 _ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://\S+$")
 
@@ -44,18 +44,28 @@ class RunResult:
     wall_s: float
 
 
-@contextmanager
-def connect(workers: int | None = None, scheduler: str | None = None) -> Iterator:
-    """A Dask client: on the cluster at ``scheduler``, or on a new ``LocalCluster`` of
-    ``workers`` single-threaded processes (default: one per core), closed afterwards."""
-    from distributed import Client, LocalCluster
-
+def check_target(workers: int | None, scheduler: str | None) -> None:
+    """``SpecError`` unless at most one of ``workers`` (positive) and ``scheduler`` (an
+    address) is given."""
     if scheduler is not None:
         if workers is not None:
             raise SpecError("workers: give either --workers or --scheduler, not both")
         if not _ADDRESS.match(scheduler):
             raise SpecError(f"scheduler: expected an address such as tcp://HOST:PORT, got "
                             f"{scheduler!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise SpecError(f"workers: expected a positive whole number, got {workers}")
+
+
+@contextmanager
+def connect(workers: int | None = None, scheduler: str | None = None) -> Iterator:
+    """A Dask client: on the cluster at ``scheduler``, or on a new ``LocalCluster`` of
+    ``workers`` single-threaded processes (default: one per core), closed afterwards."""
+    from distributed import Client, LocalCluster
+
+    check_target(workers, scheduler)
+    if scheduler is not None:
         try:
             client = Client(scheduler, timeout="20s")
         except (OSError, TimeoutError) as exc:
@@ -65,12 +75,10 @@ def connect(workers: int | None = None, scheduler: str | None = None) -> Iterato
         finally:
             client.close()
         return
-    if workers is not None and workers < 1:
-        raise SpecError(f"workers: expected a positive whole number, got {workers}")
     # One task per core: each worker is one thread, and the Rust core inside it one thread
     # too (RAYON_NUM_THREADS), so N workers keep N cores busy without oversubscribing them.
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, dashboard_address=None,
+                           processes=True, dashboard_address=":0",
                            silence_logs=logging.ERROR, env={"RAYON_NUM_THREADS": "1"})
     client = Client(cluster)
     try:
@@ -96,6 +104,7 @@ def run_campaign(
     ``progress`` is ``"auto"`` (a bar on a terminal, a line per task otherwise), ``"bar"``,
     ``"lines"`` or ``"none"``. Raises ``SpecError`` for a bad scenario, or a study of the same
     name from another scenario in ``db`` (unless ``replace``, which drops the old rows)."""
+    check_target(workers, scheduler)
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     plan = make_plan(scenario)

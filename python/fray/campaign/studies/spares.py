@@ -204,6 +204,12 @@ class SparesKind(StudyKind):
         else:
             study.run_exhaustive(p["start"], p["end"])
         counts = raw_counts(study.table())
+        if p["mode"] == "exhaustive" and p["start"] > 0:
+            # The fault-free job is one set of an exhaustive study: the chunk of the first
+            # ranks counts it, the others must not count it again.
+            for column in ("cases", "collisions_sum"):
+                counts[column][0] = 0
+            counts["collisions_best"][0] = counts["collisions_worst"][0] = None
         rows = len(counts["failures"])
         fixed = {
             "fabric": p["fabric"], "spare_allocation": p["alloc"], "substitution": p["method"],

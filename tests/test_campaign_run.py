@@ -1,0 +1,301 @@
+"""Running campaigns: the same rows whatever the workers, the order or the interruptions."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import fray.spares
+import pandas as pd
+import pytest
+from fray import SpecError
+from fray.campaign import load_scenario, make_plan, run_campaign, studies
+from fray.campaign.db import ResultsDB
+from fray.campaign.tasks import derive_seed
+
+HERE = Path(__file__).resolve().parent
+
+SAMPLED = """
+[study]
+kind = "spares"
+name = "sampled"
+[fabric]
+topology = "mesh:8x8"
+[jobs]
+spare_allocation = "2D(2,1)"
+[faults]
+samples = 90
+max_failures = 8
+[mitigation]
+substitution = "0D"
+[sweep.grid]
+mitigation.substitution = ["0D", "hybrid(all)"]
+[replications]
+count = 2
+seed = 11
+[tasks]
+cases = 20
+"""
+
+# 40 tasks of about 50 ms each on one core: a run lasts long enough to be interrupted.
+LONGER = """
+[study]
+kind = "spares"
+name = "longer"
+[fabric]
+topology = "torus:6x6x6"
+[jobs]
+spare_allocation = "3D(2,1)"
+[faults]
+samples = 800
+[mitigation]
+substitution = "hybrid(all)"
+[sweep.grid]
+mitigation.substitution = ["hybrid(all)", "1D"]
+[replications]
+seed = 5
+[tasks]
+cases = 40
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "study.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def stored_rows(db: Path, name: str) -> pd.DataFrame:
+    """A study's rows in a fixed order, without the wall time (the one column that may
+    differ between runs)."""
+    with ResultsDB(db, read_only=True) as r:
+        (study,) = r.studies([name])
+        rows = r.rows(study)
+    return rows.drop(columns=["wall_s"]).sort_values(
+        [c for c in ("task_key", "failures", "row") if c in rows]).reset_index(drop=True)
+
+
+def task_count(db: Path, name: str) -> tuple[int, int]:
+    """(finished tasks, distinct task keys among the rows)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        done = con.execute("SELECT count(*) FROM fray_tasks WHERE study = ?", [name]).fetchone()
+        keys = con.execute(f'SELECT count(DISTINCT task_key) FROM "{name}"').fetchone()
+        return done[0], keys[0]
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def sampled(tmp_path_factory):
+    """The SAMPLED study run once on one worker and once on two."""
+    tmp = tmp_path_factory.mktemp("sampled")
+    path = write(tmp, SAMPLED)
+    one = run_campaign(path, tmp / "one.duckdb", workers=1, progress="none")
+    two = run_campaign(path, tmp / "two.duckdb", workers=2, progress="none")
+    return path, one, two
+
+
+def copy_db(src: Path, tmp_path: Path) -> Path:
+    dst = tmp_path / src.name
+    shutil.copy(src, dst)
+    return dst
+
+
+def test_one_and_two_workers_give_identical_rows(sampled):
+    path, one, two = sampled
+    plan = make_plan(load_scenario(path))
+    assert len(plan.tasks) == 2 * 2 * 5  # points x replications x chunks of 20 of 90 cases
+    assert one.ran == two.ran == len(plan.tasks)
+    a, b = stored_rows(one.db, "sampled"), stored_rows(two.db, "sampled")
+    assert len(a) == len(plan.tasks) * (8 + 1)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_the_merged_curve_is_the_direct_study_for_the_same_seed(sampled):
+    kind = studies.get("spares")
+    with ResultsDB(sampled[2].db, read_only=True) as r:
+        (study,) = r.studies()
+        per_rep = kind.curve(r.con, study, by_replication=True)
+        merged = kind.curve(r.con, study)
+    for point, method in enumerate(["0D", "hybrid(all)"]):
+        for rep in range(2):
+            direct = fray.spares.study("mesh:8x8", "2D(2,1)", method, samples=90, max_failures=8,
+                                       seed=derive_seed(11, "replication", rep))
+            got = per_rep[(per_rep["point"] == point) & (per_rep["replication"] == rep)]
+            pd.testing.assert_frame_equal(got[list(direct.columns)].reset_index(drop=True),
+                                          direct, check_dtype=False)
+        m = merged[merged["point"] == point]
+        assert (m["cases"] == 2 * 90).all()
+    # Both replications draw different failure sequences (their seeds differ).
+    r0 = per_rep[(per_rep["point"] == 0) & (per_rep["replication"] == 0)]["mean"].to_numpy()
+    r1 = per_rep[(per_rep["point"] == 0) & (per_rep["replication"] == 1)]["mean"].to_numpy()
+    assert (r0 != r1).any()
+
+
+def test_an_exhaustive_campaign_is_the_exhaustive_study(tmp_path):
+    text = SAMPLED.replace("samples = 90\nmax_failures = 8", 'mode = "exhaustive"\n'
+                           "max_failures = 3").replace("count = 2", "count = 1").replace(
+        "cases = 20", "cases = 300")
+    path = write(tmp_path, text)
+    assert len(make_plan(load_scenario(path)).tasks) > 2  # several chunks of first ranks
+    db = tmp_path / "r.duckdb"
+    run_campaign(path, db, workers=2, progress="none")
+    with ResultsDB(db, read_only=True) as r:
+        (study,) = r.studies()
+        curve = studies.get("spares").curve(r.con, study)
+    for point, method in enumerate(["0D", "hybrid(all)"]):
+        direct = fray.spares.study("mesh:8x8", "2D(2,1)", method, exhaustive=True,
+                                   max_failures=3)
+        got = curve[curve["point"] == point][list(direct.columns)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, direct, check_dtype=False)
+
+
+def test_a_rerun_skips_finished_tasks_and_rewrites_nothing(sampled, tmp_path):
+    path, one, _ = sampled
+    db = copy_db(one.db, tmp_path)
+    with ResultsDB(db, read_only=True) as r:
+        before = r.rows(r.studies()[0])
+    again = run_campaign(path, db, workers=1, progress="none")
+    assert (again.skipped, again.ran) == (one.tasks, 0)
+    with ResultsDB(db, read_only=True) as r:
+        after = r.rows(r.studies()[0])
+    pd.testing.assert_frame_equal(before, after)  # wall times too: nothing was rewritten
+
+
+def test_a_changed_scenario_is_refused_and_replace_drops_the_old_rows(sampled, tmp_path):
+    db = copy_db(sampled[1].db, tmp_path)
+    changed = write(tmp_path, SAMPLED.replace("samples = 90", "samples = 60"), "changed.toml")
+    new_hash = load_scenario(changed).hash
+    with pytest.raises(SpecError, match=r"holds results of another scenario.*" + new_hash):
+        run_campaign(changed, db, workers=1, progress="none")
+    r = subprocess.run([sys.executable, "-m", "fray", "run", str(changed), "--db", str(db)],
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "--replace" in r.stderr
+    run_campaign(changed, db, workers=1, progress="none", replace=True)
+    rows = stored_rows(db, "sampled")
+    assert set(rows["scenario_hash"]) == {new_hash}
+    assert set(rows["chunk_end"]) == {20, 40, 60}
+
+
+def _run_until(args: list[str], done: int, sig: int) -> tuple[subprocess.Popen, str]:
+    """Starts ``fray run`` and sends ``sig`` once it reports ``done`` finished tasks."""
+    proc = subprocess.Popen([sys.executable, "-m", "fray", "run", *args], stderr=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    seen = []
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            m = re.search(r": (\d+)/(\d+) tasks done", line)
+            if m and int(m.group(1)) >= done:
+                os.kill(proc.pid, sig)
+                break
+        rest = proc.communicate(timeout=120)[1]
+    finally:
+        try:  # worker processes of a killed driver: end them with it
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return proc, "".join(seen) + (rest or "")
+
+
+@pytest.fixture(scope="module")
+def longer_whole(tmp_path_factory) -> Path:
+    """The LONGER study run without interruption."""
+    tmp = tmp_path_factory.mktemp("longer")
+    run_campaign(write(tmp, LONGER), tmp / "whole.duckdb", workers=2, progress="none")
+    return tmp / "whole.duckdb"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"])
+def test_a_run_killed_mid_way_resumes_to_the_same_rows(tmp_path, sig, longer_whole):
+    path = write(tmp_path, LONGER)
+    total = len(make_plan(load_scenario(path)).tasks)
+    assert total == 40
+    db = tmp_path / "killed.duckdb"
+    proc, err = _run_until([str(path), "--db", str(db), "--workers", "1"], 2, sig)
+    if sig == signal.SIGKILL:
+        assert proc.returncode == -signal.SIGKILL
+    else:
+        assert proc.returncode == 130, err
+        assert "interrupted" in err and "Traceback" not in err
+    done, keys = task_count(db, "longer")
+    assert done == keys >= 2  # every finished task complete, none half-written
+    resumed = run_campaign(path, db, workers=2, progress="none")
+    assert resumed.skipped == done and resumed.ran == total - done
+    assert resumed.ran > 0  # it was stopped mid-way
+    a, b = stored_rows(db, "longer"), stored_rows(longer_whole, "longer")
+    assert task_count(db, "longer") == (total, total)
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.fixture
+def local_cluster():
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=":0", silence_logs=logging.ERROR,
+                           preload=[str(HERE / "campaign_dying_kind.py")])
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def test_a_dask_cluster_through_scheduler_gives_the_local_rows(tmp_path, local_cluster):
+    path = write(tmp_path, SAMPLED)
+    db = tmp_path / "dask.duckdb"
+    r = subprocess.run([sys.executable, "-m", "fray", "run", str(path), "--db", str(db),
+                        "--scheduler", local_cluster.scheduler_address, "--quiet"],
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "20 tasks, 20 run now, 0 already" in r.stdout
+    run_campaign(path, tmp_path / "local.duckdb", workers=1, progress="none")
+    pd.testing.assert_frame_equal(stored_rows(db, "sampled"),
+                                  stored_rows(tmp_path / "local.duckdb", "sampled"))
+
+
+def test_a_worker_dying_mid_task_loses_and_duplicates_nothing(tmp_path, local_cluster):
+    import campaign_dying_kind  # noqa: F401  (registers the kind in this process)
+
+    marker = tmp_path / "died"
+    text = f"""
+[study]
+kind = "dying_for_tests"
+name = "dying"
+[work]
+tasks = 6
+die_at = 3
+marker = "{marker}"
+"""
+    db = tmp_path / "r.duckdb"
+    result = run_campaign(write(tmp_path, text), db, scheduler=local_cluster.scheduler_address,
+                          progress="none")
+    assert marker.exists()  # a worker really died in task 3
+    assert result.ran == 6
+    assert task_count(db, "dying") == (6, 6)
+    rows = stored_rows(db, "dying")
+    assert len(rows) == 6 * 3 and not rows.duplicated(["task_key", "row"]).any()
+    redone = rows[rows["i"] == 3]
+    assert (redone["pid"] != int(marker.read_text())).all()  # finished by another process
+    assert list(rows["value"]) == [derive_seed(0, "task", i) % 1000 + r for i in range(6)
+                                   for r in range(3)]
+
+
+def test_bad_worker_options_are_one_line_errors(tmp_path):
+    path = write(tmp_path, SAMPLED)
+    for args, needle in ((["--workers", "0"], "workers: expected a positive"),
+                         (["--scheduler", "localhost:8786"], "scheduler: expected an address")):
+        r = subprocess.run([sys.executable, "-m", "fray", "run", str(path), "--db",
+                            str(tmp_path / "x.duckdb"), *args], capture_output=True, text=True,
+                           timeout=300, check=False)
+        assert r.returncode == 2 and needle in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
