@@ -1,5 +1,6 @@
-"""A study kind for tests only: its tasks return fixed numbers, and one task kills its worker
-process the first time it runs (a marker file remembers it), as a crashed node would.
+"""A study kind for tests only: its tasks return fixed numbers, one task kills its worker
+process the first time it runs (a marker file remembers it), as a crashed node would, and
+one may raise an error.
 
 Imported by the test (the driver) and preloaded by the Dask workers, as a real plug-in kind
 would be (``dask worker --preload``).
@@ -21,13 +22,15 @@ class DyingKind(StudyKind):
     name = "dying_for_tests"
     sections: ClassVar = {"work": {"tasks": Field("a whole number", whole(1), REQUIRED),
                          "die_at": Field("a task index", whole(0), REQUIRED),
-                         "marker": Field("a file path", text, REQUIRED)}}
+                         "marker": Field("a file path", text, REQUIRED),
+                         "fail_at": Field("a task index", whole(0))}}
 
     def plan(self, scenario, point):
         w = point.config["work"]
         return [Task(self.name, f"t{i:03d}", point.index, 0,
                      derive_seed(scenario.seed, "task", i),
-                     {"i": i, "die": i == w["die_at"], "marker": w["marker"]})
+                     {"i": i, "die": i == w["die_at"], "marker": w["marker"],
+                      "fail": i == w["fail_at"]})
                 for i in range(w["tasks"])]
 
     def columns(self, tasks):
@@ -39,6 +42,8 @@ class DyingKind(StudyKind):
             marker.write_text(str(os.getpid()))
             os._exit(1)  # the worker process dies in the middle of the task
         i = task.params["i"]
+        if task.params["fail"]:
+            raise ValueError(f"task {i} cannot be computed")
         return {"i": [i] * 3, "row": [0, 1, 2], "value": [task.seed % 1000 + r for r in range(3)],
                 "pid": [os.getpid()] * 3}
 

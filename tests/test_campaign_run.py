@@ -15,7 +15,7 @@ import duckdb
 import fray.spares
 import pandas as pd
 import pytest
-from fray import SpecError
+from fray import FrayError, SpecError
 from fray.campaign import load_scenario, make_plan, run_campaign, studies
 from fray.campaign.db import ResultsDB
 from fray.campaign.tasks import derive_seed
@@ -237,7 +237,7 @@ def test_a_run_killed_mid_way_resumes_to_the_same_rows(tmp_path, sig, longer_who
     pd.testing.assert_frame_equal(a, b)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def local_cluster():
     from distributed import LocalCluster
 
@@ -288,6 +288,28 @@ marker = "{marker}"
     assert (redone["pid"] != int(marker.read_text())).all()  # finished by another process
     assert list(rows["value"]) == [derive_seed(0, "task", i) % 1000 + r for i in range(6)
                                    for r in range(3)]
+
+
+def test_a_failing_task_stops_the_run_naming_it_and_keeps_what_finished(tmp_path,
+                                                                        local_cluster):
+    import campaign_dying_kind  # noqa: F401
+
+    text = f"""
+[study]
+kind = "dying_for_tests"
+name = "failing"
+[work]
+tasks = 4
+die_at = 99
+fail_at = 2
+marker = "{tmp_path / 'unused'}"
+"""
+    db = tmp_path / "r.duckdb"
+    with pytest.raises(FrayError, match=r"task t002 failed: ValueError: task 2 cannot be"):
+        run_campaign(write(tmp_path, text), db, scheduler=local_cluster.scheduler_address,
+                     progress="none")
+    done, keys = task_count(db, "failing")
+    assert done == keys and "t002" not in set(stored_rows(db, "failing")["task_key"])
 
 
 def test_bad_worker_options_are_one_line_errors(tmp_path):

@@ -115,21 +115,40 @@ class ResultsDB:
               columns: dict[str, list[Any]]) -> bool:
         """Writes one finished task's rows and marks it done, in one transaction. Returns
         False (and writes nothing) if the task was already written."""
-        types = self._types[name]
-        names = ", ".join(f'"{c}"' for c in columns)
-        # Each column goes in as one typed list parameter, unnested side by side: faster than
-        # going through a DataFrame, and None stays NULL whatever the type.
-        values = ", ".join(f"unnest(?::{types[c]}[])" for c in columns)
-        wall = float(columns["wall_s"][0]) if "wall_s" in columns else None
+        return self.write_many(name, scenario_hash, [(task_key, columns)]) == 1
+
+    def write_many(self, name: str, scenario_hash: str,
+                   tasks: list[tuple[str, dict[str, list[Any]]]]) -> int:
+        """Writes finished tasks (key, columns) in one transaction (one commit for all of
+        them); a task already written is skipped. Returns how many were written."""
+        if not tasks:
+            return 0
         try:
             with self._transaction():
-                self.con.execute("INSERT INTO fray_tasks VALUES (?, ?, ?, ?, now())",
-                                 [name, task_key, scenario_hash, wall])
-                self.con.execute(f'INSERT INTO "{name}" ("scenario_hash", {names}) '
-                                 f"SELECT ?, {values}", [scenario_hash, *columns.values()])
+                self._insert(name, scenario_hash, tasks)
+            return len(tasks)
         except duckdb.ConstraintException:
-            return False  # the task is in fray_tasks already: the transaction was rolled back
-        return True
+            if len(tasks) == 1:
+                return 0  # in fray_tasks already: the transaction was rolled back
+            return sum(self.write_many(name, scenario_hash, [t]) for t in tasks)
+
+    def _insert(self, name: str, scenario_hash: str,
+                tasks: list[tuple[str, dict[str, list[Any]]]]) -> None:
+        types = self._types[name]
+        columns: dict[str, list[Any]] = {c: [] for c in tasks[0][1]}
+        for _, cols in tasks:
+            for c, values in cols.items():
+                columns[c].extend(values)
+        keys = [k for k, _ in tasks]
+        walls = [float(cols["wall_s"][0]) if "wall_s" in cols else None for _, cols in tasks]
+        self.con.execute("INSERT INTO fray_tasks SELECT ?, unnest(?::VARCHAR[]), ?, "
+                         "unnest(?::DOUBLE[]), now()", [name, keys, scenario_hash, walls])
+        # Each column goes in as one typed list parameter, unnested side by side: faster than
+        # going through a DataFrame, and None stays NULL whatever the type.
+        names = ", ".join(f'"{c}"' for c in columns)
+        values = ", ".join(f"unnest(?::{types[c]}[])" for c in columns)
+        self.con.execute(f'INSERT INTO "{name}" ("scenario_hash", {names}) SELECT ?, {values}',
+                         [scenario_hash, *columns.values()])
 
     # -- reading -----------------------------------------------------------------------------
 

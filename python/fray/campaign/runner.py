@@ -136,18 +136,25 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
             futures = {client.submit(execute, t, key=f"fray-{s.name}-{s.hash}-{t.key}",
                                      retries=0): t for t in pending}
             try:
-                for future in as_completed(futures):
-                    task = futures.pop(future)
-                    try:
-                        columns = future.result()
-                    except Exception as exc:
-                        where = f" at sweep point {task.point} ({labels[task.point]})" if labels[
-                            task.point] else ""
-                        raise FrayError(f"task {task.key}{where} failed: {type(exc).__name__}: "
-                                        f"{exc}") from exc
-                    results.write(s.name, s.hash, task.key, columns)
-                    bar.update(task.weight)
-                    future.release()
+                # Every task finished since the last write goes in one transaction.
+                batches = as_completed(futures, with_results=True, raise_errors=False).batches()
+                for batch in batches:
+                    finished, failed = [], None
+                    for future, result in batch:
+                        task = futures.pop(future)
+                        if future.status == "error":
+                            failed = failed or (task, result[1])
+                        else:
+                            finished.append((task, result))
+                    results.write_many(s.name, s.hash, [(t.key, c) for t, c in finished])
+                    for task, _ in finished:
+                        bar.update(task.weight)
+                    if failed:
+                        task, exc = failed
+                        where = (f" at sweep point {task.point} ({labels[task.point]})"
+                                 if labels[task.point] else "")
+                        raise FrayError(f"task {task.key}{where} failed: "
+                                        f"{type(exc).__name__}: {exc}") from exc
             finally:
                 if futures:
                     client.cancel(list(futures))
