@@ -304,8 +304,8 @@ BASE = toml(base_doc())
          "sweep.random.faults.max_failures", "{ integer = [1, 3] }"),
         ("[sweep.random]\ndraws = 2\nfaults.max_failures = { int = [5, 3] }",
          "sweep.random.faults.max_failures.int", "low <= high"),
-        ("[sweep.grid]\nfaults.max_failures = [2]\n[sweep.random]\ndraws = 1\n"
-         "faults.max_failures = { int = [1, 3] }", "sweep.random.faults.max_failures",
+        (("[sweep.grid]\nfaults.max_failures = [2]\n[sweep.random]\ndraws = 1\n"
+         "faults.max_failures = { int = [1, 3] }"), "sweep.random.faults.max_failures",
          "already swept"),
         ("[sweep.grid]\nfaults.max_failures = [2, 99]", "faults.max_failures", "spare nodes"),
         ("[workload]\nstencil = \"8P\"", "workload.stencil", "unknown stencil"),
@@ -328,8 +328,8 @@ def test_bad_files_name_the_file_and_key(tmp_path, extra, key, needle):
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ('[study]\nkind = "spare"\n', 'study.kind: expected one of "spares", got "spare" '
-                                      '(did you mean "spares"?)'),
+        ('[study]\nkind = "spare"\n', ('study.kind: expected one of "spares", got "spare" '
+                                      '(did you mean "spares"?)')),
         ('[study]\nkind = "spares"\n', "fabric.topology: missing: expected"),
         ("", "study: missing"),
         ('[study]\nkind = "spares"\nname = "Fray Study"\n', "study.name: expected a table name"),

@@ -53,7 +53,7 @@ SWEEP = """
 kind = "spares"
 name = "sweep"
 [fabric]
-topology = "torus:8x8x8"
+topology = "torus:12x12x12"
 [jobs]
 spare_allocation = "3D(2,1)"
 [faults]
@@ -61,9 +61,9 @@ samples = {samples}
 [mitigation]
 substitution = "hybrid(all)"
 [sweep.grid]
-mitigation.substitution = ["hybrid(all)", "1D"]
+mitigation.substitution = ["hybrid(all)", "0D"]
 [tasks]
-cases = 300
+cases = 200
 """
 
 SIZES = (100, 400)  # tasks per campaign; the slope between them is the cost per task
@@ -171,8 +171,8 @@ def markdown(result: dict) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--sweep-samples", type=int, default=1200,
-                        help="failure sequences per sweep point (default 1200: 8 tasks)")
+    parser.add_argument("--sweep-samples", type=int, default=1600,
+                        help="failure sequences per sweep point (default 1600: 16 tasks)")
     parser.add_argument("--json", help="write the raw results here")
     args = parser.parse_args()
     result = {"machine": describe(), "overhead": overhead(args.repeat),
