@@ -41,19 +41,21 @@ class Progress:
         self.bar = None
         if mode == "bar":
             self.bar = tqdm(total=total_weight, initial=done_weight, file=self.stream,
-                            desc=name, unit="", bar_format="{desc}: {percentage:3.0f}%|{bar}| "
-                            "{postfix} [{elapsed}<{remaining}]", dynamic_ncols=True)
-            self.bar.set_postfix_str(self._tasks(), refresh=True)
+                            desc=self._desc(), unit="", dynamic_ncols=True,
+                            bar_format="{desc} {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]")
 
     def _tasks(self) -> str:
         return f"{self.done_tasks}/{self.total_tasks} tasks"
+
+    def _desc(self) -> str:
+        return f"{self.name}: {self._tasks()}"
 
     def update(self, weight: float) -> None:
         """One more task (of ``weight``) finished and written."""
         self.done_tasks += 1
         self.done_weight += weight
         if self.bar is not None:
-            self.bar.set_postfix_str(self._tasks(), refresh=False)
+            self.bar.set_description_str(self._desc(), refresh=False)
             self.bar.update(weight)
         elif self.mode == "lines":
             elapsed = time.perf_counter() - self.start
