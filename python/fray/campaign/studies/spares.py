@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["SPARES", "SparesKind"]
 
-#: Default work per task, in failure evaluations (cases x failures per case): about two seconds
-#: on one core for a 12x12x12 torus, so Dask's few milliseconds per task stay negligible.
+#: Default work per task, in failure evaluations (cases x failures per case): 0.6-2 s on one
+#: core from 8x8x8 to 24x24x24 tori, so the ~8 ms of scheduling and writing per task stay
+#: around 1 % (BENCHMARKS.md, Campaigns).
 EVALUATIONS_PER_TASK = 100_000
 
 _CURVES = ("best", "mean", "worst")
