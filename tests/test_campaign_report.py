@@ -150,3 +150,19 @@ def test_bad_results_files_are_one_line_errors(tmp_path, results, command, needl
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], r.stderr
+
+
+def test_the_quick_example_runs_as_it_is_and_reports_what_it_shows(tmp_path):
+    example = Path(__file__).resolve().parent.parent / "examples" / "spares_quick.toml"
+    db = tmp_path / "quick.duckdb"
+    r = subprocess.run([sys.executable, "-m", "fray", "run", str(example), "--db", str(db),
+                        "--workers", "2", "--quiet"], capture_output=True, text=True,
+                       timeout=600, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "spares_quick: 24 tasks, 24 run now" in r.stdout
+    summary = write_report(db, tmp_path / "out").sections[0].summary.set_index("substitution")
+    # Two spare sides: hybrid(all) slides the first failure away (2D sliding, no collision),
+    # 0D moves it to a spare node whose messages collide; 3 x 1,000 sequences in all.
+    assert summary.loc["hybrid(all)", "mean F=1"] == 1
+    assert summary.loc["0D", "mean F=1"] > 3
+    assert (summary["cases"] == 3000).all() and (summary["spares"] == 15).all()
