@@ -48,6 +48,8 @@ class ResultsDB:
         self.path = Path(path)
         if read_only and not self.path.is_file():
             raise SpecError(f"{self.path}: no such results file")
+        if not read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:
