@@ -19,10 +19,12 @@
 
 mod builder;
 mod cartesian;
+mod read;
 mod spec;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
+pub use read::{FileFormat, HcaPort, IbnetdiscoverFabric};
 pub use spec::{FabricSpec, MAX_ROUTERS};
 
 use std::ops::Range;
