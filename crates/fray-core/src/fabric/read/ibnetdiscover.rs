@@ -61,14 +61,11 @@
 
 use std::collections::HashMap;
 
-use super::file_error;
 use super::infiniband::IbLink;
+use super::{file_error, SWITCH_CLASS};
 use crate::fabric::{
     EndpointId, Fabric, FabricBuilder, FabricError, LinkParameters, RouterId, Topology,
 };
-
-/// Class of the cables between two switches (or routers) read from ibnetdiscover output.
-pub const SWITCH_CLASS: &str = "switch";
 
 /// A fabric read from ibnetdiscover output, with the InfiniBand guids of its parts.
 #[derive(Debug, Clone, PartialEq)]

@@ -74,13 +74,12 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::{file_error, line_column};
+use super::{file_error, line_column, SWITCH_CLASS};
 use crate::fabric::spec::{MAX_ENDPOINTS, MAX_ROUTERS};
-use crate::fabric::{Fabric, FabricBuilder, FabricError, LinkParameters, RouterId, Topology};
+use crate::fabric::{
+    Fabric, FabricBuilder, FabricError, LinkParameters, RouterId, Topology, HOST_CLASS,
+};
 use crate::units::{parse_rate, parse_seconds};
-
-/// The class of a link entry that names none.
-const DEFAULT_CLASS: &str = "switch";
 
 /// The keys of the document, of a class, of an endpoint entry and of a link entry.
 const DOCUMENT_KEYS: &[&str] = &["routers", "endpoints", "links", "classes"];
@@ -427,137 +426,189 @@ pub(crate) fn parse(text: &str, file: &str) -> Result<Fabric, FabricError> {
     r.finish(&doc, DOCUMENT_KEYS)?;
 
     // Classes first: links and endpoints take their parameters from them.
-    let mut classes: Vec<(String, LinkFields)> = Vec::new();
-    if let Some((raw, path)) = classes_value {
-        let Members(members) = r.parse(raw, &path)?;
-        for (name, value) in members {
-            let class_path = join(&path, &name);
-            if name.is_empty() {
-                return Err(r.error(value, &class_path, "a class needs a name"));
-            }
-            let mut class = r.object(value, class_path)?;
-            let fields = r.link_fields(&mut class)?;
-            r.finish(&class, LINK_KEYS)?;
-            classes.push((name, fields));
-        }
-    }
-
+    let classes = r.classes(classes_value)?;
     let (routers_raw, routers_path) =
         routers_value.ok_or_else(|| r.error(root, "", "missing key \"routers\""))?;
-    let routers = r.array(Some((routers_raw, routers_path.clone())))?;
-    if routers.is_empty() {
-        return Err(r.error(routers_raw, &routers_path, "at least one router is needed"));
-    }
-    if routers.len() > MAX_ROUTERS {
-        return Err(r.error(
-            routers_raw,
-            &routers_path,
-            format!("more than {MAX_ROUTERS} routers"),
-        ));
-    }
-    let mut router_ids: RouterIds = HashMap::new();
-    let mut router_names = Vec::with_capacity(routers.len());
-    for (raw, path) in &routers {
-        let name: String = r.parse(raw, path)?;
-        if let Some((_, first)) = router_ids.get(&name) {
-            return Err(r.error(raw, path, format!("router {name:?} is already {first}")));
-        }
-        router_ids.insert(name.clone(), (router_names.len() as RouterId, path.clone()));
-        router_names.push(name);
-    }
+    let (router_names, router_ids) = r.routers(routers_raw, routers_path)?;
     let mut b = FabricBuilder::new(router_names.len());
-    let no_fields = LinkFields::default();
-    let mut class_fields: HashMap<&str, (u16, &LinkFields)> = HashMap::new();
+    let mut class_ids: HashMap<&str, (u16, &LinkFields)> = HashMap::new();
     for (name, fields) in &classes {
-        class_fields.insert(name, (b.class(name), fields));
+        class_ids.insert(name, (b.class(name), fields));
     }
-    let host_fields = class_fields.get("host").map_or(&no_fields, |c| c.1);
-
-    let mut endpoint_names: Vec<String> = Vec::new();
-    let mut endpoint_paths: HashMap<String, String> = HashMap::new();
-    let mut per_router = vec![0u64; router_names.len()];
-    for (raw, path) in endpoints {
-        let mut entry = r.object(raw, path)?;
-        let at = r.router(&router_ids, &mut entry, "router")?;
-        let name = r.string(&mut entry, "name")?;
-        let prefix = r.string(&mut entry, "prefix")?;
-        let count = r.count(&mut entry, "count", 1, MAX_ENDPOINTS as u64)?;
-        let link = r.link_fields(&mut entry)?.resolve(host_fields);
-        r.finish(&entry, ENDPOINT_KEYS)?;
-        let entry_error = |reason: &str| r.error(entry.raw, &entry.path, reason);
-        if name.is_some() && (prefix.is_some() || count.is_some_and(|c| c > 1)) {
-            return Err(entry_error(
-                "name names one endpoint: give prefix and count for several",
-            ));
-        }
-        let count = count.unwrap_or(1);
-        if endpoint_names.len() as u64 + count > MAX_ENDPOINTS as u64 {
-            return Err(entry_error(&format!("more than {MAX_ENDPOINTS} endpoints")));
-        }
-        for k in 0..count {
-            let endpoint = match (&name, &prefix) {
-                (Some(n), _) => n.clone(),
-                (None, Some(p)) => format!("{p}{k}"),
-                (None, None) => {
-                    format!("{}/{}", router_names[at as usize], per_router[at as usize])
-                }
-            };
-            per_router[at as usize] += 1;
-            if let Some(first) = endpoint_paths.get(&endpoint) {
-                return Err(entry_error(&format!(
-                    "endpoint name {endpoint:?} is already used by {first}"
-                )));
-            }
-            endpoint_paths.insert(endpoint.clone(), entry.path.clone());
-            endpoint_names.push(endpoint);
-        }
-        b.endpoints(at, count as u32, link)
-            .map_err(|e| entry_error(&e.to_string()))?;
-    }
-
-    let mut cables = 0u64;
-    for (raw, path) in links {
-        let mut entry = r.object(raw, path)?;
-        let a = r.router(&router_ids, &mut entry, "a")?;
-        let z = r.router(&router_ids, &mut entry, "b")?;
-        let class_name = r.string(&mut entry, "class")?;
-        let count = r
-            .count(&mut entry, "count", 1, MAX_ENDPOINTS as u64)?
-            .unwrap_or(1);
-        let fields = r.link_fields(&mut entry)?;
-        r.finish(&entry, CABLE_KEYS)?;
-        let entry_error = |reason: &str| r.error(entry.raw, &entry.path, reason);
-        if a == z {
-            return Err(entry_error("a link joins two different routers (a and b)"));
-        }
-        let class_name = class_name.as_deref().unwrap_or(DEFAULT_CLASS);
-        let (class, class_link) = match class_fields.get(class_name) {
-            _ if class_name == "host" => {
-                return Err(entry_error(
-                    "class host is the endpoints' links; give router links another class",
-                ))
-            }
-            Some(&(id, f)) => (id, f),
-            None if class_name == DEFAULT_CLASS => (b.class(DEFAULT_CLASS), &no_fields),
-            None => {
-                let declared: Vec<&str> = classes.iter().map(|c| c.0.as_str()).collect();
-                return Err(entry_error(&format!(
-                    "class {class_name:?} is not declared in classes (declared: {})",
-                    declared.join(", ")
-                )));
-            }
-        };
-        cables += count;
-        if cables > MAX_ENDPOINTS as u64 {
-            return Err(entry_error(&format!("more than {MAX_ENDPOINTS} cables")));
-        }
-        let link = fields.resolve(class_link);
-        for _ in 0..count {
-            b.cable(a, z, class, link)
-                .map_err(|e| entry_error(&e.to_string()))?;
-        }
-    }
+    let endpoint_names = r.endpoints(&mut b, endpoints, &router_names, &router_ids, &class_ids)?;
+    r.links(&mut b, links, &router_ids, &class_ids)?;
     b.router_names(router_names);
     b.endpoint_names(endpoint_names);
     b.build(Topology::Graph).map_err(|e| r.error(root, "", e))
+}
+
+/// Each declared class's id in the fabric and its parameters, by name.
+type ClassIds<'c> = HashMap<&'c str, (u16, &'c LinkFields)>;
+
+impl<'a> Reader<'a> {
+    /// The classes in the order declared, with their parameters.
+    fn classes(
+        &self,
+        value: Option<(&'a RawValue, String)>,
+    ) -> Result<Vec<(String, LinkFields)>, FabricError> {
+        let Some((raw, path)) = value else {
+            return Ok(Vec::new());
+        };
+        let Members(members) = self.parse(raw, &path)?;
+        let mut classes = Vec::with_capacity(members.len());
+        for (name, value) in members {
+            let class_path = join(&path, &name);
+            if name.is_empty() {
+                return Err(self.error(value, &class_path, "a class needs a name"));
+            }
+            let mut class = self.object(value, class_path)?;
+            let fields = self.link_fields(&mut class)?;
+            self.finish(&class, LINK_KEYS)?;
+            classes.push((name, fields));
+        }
+        Ok(classes)
+    }
+
+    /// The routers' names in order, and each one's id by name.
+    fn routers(
+        &self,
+        raw: &'a RawValue,
+        path: String,
+    ) -> Result<(Vec<String>, RouterIds), FabricError> {
+        let items = self.array(Some((raw, path.clone())))?;
+        if items.is_empty() {
+            return Err(self.error(raw, &path, "at least one router is needed"));
+        }
+        if items.len() > MAX_ROUTERS {
+            return Err(self.error(raw, &path, format!("more than {MAX_ROUTERS} routers")));
+        }
+        let mut ids = RouterIds::new();
+        let mut names = Vec::with_capacity(items.len());
+        for (item, item_path) in items {
+            let name: String = self.parse(item, &item_path)?;
+            if let Some((_, first)) = ids.get(&name) {
+                return Err(self.error(
+                    item,
+                    &item_path,
+                    format!("router {name:?} is already {first}"),
+                ));
+            }
+            ids.insert(name.clone(), (names.len() as RouterId, item_path));
+            names.push(name);
+        }
+        Ok((names, ids))
+    }
+
+    /// Adds the endpoints of every entry to `b`; returns their names in the order added.
+    fn endpoints(
+        &self,
+        b: &mut FabricBuilder,
+        entries: Vec<(&'a RawValue, String)>,
+        router_names: &[String],
+        router_ids: &RouterIds,
+        classes: &ClassIds,
+    ) -> Result<Vec<String>, FabricError> {
+        let no_fields = LinkFields::default();
+        let host_fields = classes.get(HOST_CLASS).map_or(&no_fields, |c| c.1);
+        let mut names: Vec<String> = Vec::new();
+        let mut named_by: HashMap<String, String> = HashMap::new();
+        let mut per_router = vec![0u64; router_names.len()];
+        for (raw, path) in entries {
+            let mut entry = self.object(raw, path)?;
+            let at = self.router(router_ids, &mut entry, "router")?;
+            let name = self.string(&mut entry, "name")?;
+            let prefix = self.string(&mut entry, "prefix")?;
+            let count = self.count(&mut entry, "count", 1, MAX_ENDPOINTS as u64)?;
+            let link = self.link_fields(&mut entry)?.resolve(host_fields);
+            self.finish(&entry, ENDPOINT_KEYS)?;
+            let entry_error = |reason: &str| self.error(entry.raw, &entry.path, reason);
+            if name.is_some() && (prefix.is_some() || count.is_some_and(|c| c > 1)) {
+                return Err(entry_error(
+                    "name names one endpoint: give prefix and count for several",
+                ));
+            }
+            let count = count.unwrap_or(1);
+            if names.len() as u64 + count > MAX_ENDPOINTS as u64 {
+                return Err(entry_error(&format!("more than {MAX_ENDPOINTS} endpoints")));
+            }
+            for k in 0..count {
+                let router = at as usize;
+                let endpoint = match (&name, &prefix) {
+                    (Some(n), _) => n.clone(),
+                    (None, Some(p)) => format!("{p}{k}"),
+                    (None, None) => format!("{}/{}", router_names[router], per_router[router]),
+                };
+                per_router[router] += 1;
+                if let Some(first) = named_by.get(&endpoint) {
+                    return Err(entry_error(&format!(
+                        "endpoint name {endpoint:?} is already used by {first}"
+                    )));
+                }
+                named_by.insert(endpoint.clone(), entry.path.clone());
+                names.push(endpoint);
+            }
+            b.endpoints(at, count as u32, link)
+                .map_err(|e| entry_error(&e.to_string()))?;
+        }
+        Ok(names)
+    }
+
+    /// Adds the cables of every link entry to `b`.
+    fn links(
+        &self,
+        b: &mut FabricBuilder,
+        entries: Vec<(&'a RawValue, String)>,
+        router_ids: &RouterIds,
+        classes: &ClassIds,
+    ) -> Result<(), FabricError> {
+        let no_fields = LinkFields::default();
+        let mut cables = 0u64;
+        for (raw, path) in entries {
+            let mut entry = self.object(raw, path)?;
+            let a = self.router(router_ids, &mut entry, "a")?;
+            let z = self.router(router_ids, &mut entry, "b")?;
+            let class_name = self.string(&mut entry, "class")?;
+            let count = self
+                .count(&mut entry, "count", 1, MAX_ENDPOINTS as u64)?
+                .unwrap_or(1);
+            let fields = self.link_fields(&mut entry)?;
+            self.finish(&entry, CABLE_KEYS)?;
+            let entry_error = |reason: &str| self.error(entry.raw, &entry.path, reason);
+            if a == z {
+                return Err(entry_error("a link joins two different routers (a and b)"));
+            }
+            let class_name = class_name.as_deref().unwrap_or(SWITCH_CLASS);
+            let (class, class_link) = match classes.get(class_name) {
+                _ if class_name == HOST_CLASS => {
+                    return Err(entry_error(
+                        "class host is the endpoints' links; give router links another class",
+                    ))
+                }
+                Some(&(id, fields)) => (id, fields),
+                None if class_name == SWITCH_CLASS => (b.class(SWITCH_CLASS), &no_fields),
+                None => {
+                    let mut declared: Vec<&str> = classes.keys().copied().collect();
+                    declared.sort_unstable();
+                    return Err(entry_error(&format!(
+                        "class {class_name:?} is not declared in classes (declared: {})",
+                        if declared.is_empty() {
+                            "none".to_string()
+                        } else {
+                            declared.join(", ")
+                        }
+                    )));
+                }
+            };
+            cables += count;
+            if cables > MAX_ENDPOINTS as u64 {
+                return Err(entry_error(&format!("more than {MAX_ENDPOINTS} cables")));
+            }
+            let link = fields.resolve(class_link);
+            for _ in 0..count {
+                b.cable(a, z, class, link)
+                    .map_err(|e| entry_error(&e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
 }

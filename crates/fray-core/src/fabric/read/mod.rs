@@ -75,6 +75,10 @@ impl fmt::Display for FileFormat {
     }
 }
 
+/// Class of the cables between two routers: every such cable of an ibnetdiscover file, and a
+/// JSON link entry that names no class.
+pub(crate) const SWITCH_CLASS: &str = "switch";
+
 /// The error for line `line` (1-based) of `file`.
 pub(crate) fn file_error(file: &str, line: usize, reason: impl Into<String>) -> FabricError {
     FabricError::File {
@@ -118,8 +122,10 @@ impl Fabric {
         }
     }
 
-    /// Reads a fabric from the text of a file; `file` names it in errors.
+    /// Reads a fabric from the text of a file (a leading byte-order mark is skipped); `file`
+    /// names it in errors.
     pub fn read_str(text: &str, file: &str, format: FileFormat) -> Result<Self, FabricError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         match format {
             FileFormat::Ibnetdiscover => Ok(IbnetdiscoverFabric::parse(text, file)?.fabric),
             FileFormat::Json => json::parse(text, file),
