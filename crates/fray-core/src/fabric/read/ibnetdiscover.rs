@@ -460,17 +460,21 @@ impl<'a> Listing<'a> {
             .ok_or("port line before any Switch, Ca or Rt node")?;
         let p = parse_port(l)?;
         let owner = &self.nodes[node];
-        let name = guid_name(owner.kind, owner.guid);
+        let name = || guid_name(owner.kind, owner.guid);
         if p.port == 0 || p.port > owner.num_ports {
             return Err(format!(
-                "port {} is out of range: {name} has ports 1 to {}",
-                p.port, owner.num_ports
+                "port {} is out of range: {} has ports 1 to {}",
+                p.port,
+                name(),
+                owner.num_ports
             ));
         }
         if let Some(&first) = self.port_by_end.get(&(owner.guid, p.port)) {
             return Err(format!(
-                "port {} of {name} is listed twice (first at line {})",
-                p.port, self.ports[first].line
+                "port {} of {} is listed twice (first at line {})",
+                p.port,
+                name(),
+                self.ports[first].line
             ));
         }
         self.port_by_end
@@ -493,38 +497,48 @@ impl<'a> Listing<'a> {
     fn other_end(&self, i: usize) -> Result<usize, String> {
         let p = &self.ports[i];
         let me = &self.nodes[p.node];
-        let me_name = guid_name(me.kind, me.guid);
-        let peer_name = guid_name(p.peer_kind, p.peer_guid);
+        // Messages are written only on error: this runs for every port of the file.
+        let peer_name = || guid_name(p.peer_kind, p.peer_guid);
+        let cabled = || {
+            format!(
+                "{} port {} is cabled to {} port {}",
+                guid_name(me.kind, me.guid),
+                p.port,
+                peer_name(),
+                p.peer_port
+            )
+        };
         let &peer_node = self
             .node_by_guid
             .get(&p.peer_guid)
-            .ok_or_else(|| format!("peer {peer_name} is never defined in the file"))?;
+            .ok_or_else(|| format!("peer {} is never defined in the file", peer_name()))?;
         let peer = &self.nodes[peer_node];
         if peer.kind != p.peer_kind {
             return Err(format!(
-                "peer {peer_name} is a {} (line {}), not a {}",
+                "peer {} is a {} (line {}), not a {}",
+                peer_name(),
                 peer.kind.keyword(),
                 peer.line,
                 p.peer_kind.keyword()
             ));
         }
-        let cabled = format!(
-            "{me_name} port {} is cabled to {peer_name} port {}",
-            p.port, p.peer_port
-        );
         let &j = self
             .port_by_end
             .get(&(p.peer_guid, p.peer_port))
             .ok_or_else(|| {
                 format!(
-                    "{cabled}, but {peer_name} (line {}) lists no port {}",
-                    peer.line, p.peer_port
+                    "{}, but {} (line {}) lists no port {}",
+                    cabled(),
+                    peer_name(),
+                    peer.line,
+                    p.peer_port
                 )
             })?;
         let back = &self.ports[j];
         if back.peer_guid != me.guid || back.peer_port != p.port || back.peer_kind != me.kind {
             return Err(format!(
-                "{cabled}, but line {} cables that port to {} port {}",
+                "{}, but line {} cables that port to {} port {}",
+                cabled(),
                 back.line,
                 guid_name(back.peer_kind, back.peer_guid),
                 back.peer_port
@@ -532,13 +546,19 @@ impl<'a> Listing<'a> {
         }
         if back.link != p.link {
             return Err(format!(
-                "{cabled} at {}, but the other end (line {}) says {}: both ends of a cable \
-                 must agree on width and speed",
-                p.token, back.line, back.token
+                "{} at {}, but the other end (line {}) says {}: both ends of a cable must agree \
+                 on width and speed",
+                cabled(),
+                p.token,
+                back.line,
+                back.token
             ));
         }
         if j == i || back.node == p.node {
-            return Err(format!("{cabled}: a loopback cable joins a node to itself"));
+            return Err(format!(
+                "{}: a loopback cable joins a node to itself",
+                cabled()
+            ));
         }
         Ok(j)
     }
