@@ -29,4 +29,5 @@ pub mod faults;
 pub mod routing;
 pub mod sim;
 pub mod spares;
+pub mod units;
 pub mod workload;

@@ -19,11 +19,13 @@
 
 mod builder;
 mod cartesian;
+mod read;
 mod spec;
 mod summary;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
+pub use read::{FileFormat, HcaPort, IbnetdiscoverFabric};
 pub use spec::{FabricSpec, MAX_ROUTERS};
 pub use summary::ClassSummary;
 
