@@ -1,7 +1,8 @@
 //! [`FabricBuilder`]: the one way every topology family and file reader makes a [`Fabric`].
 
 use super::{
-    Channels, Fabric, FabricError, LinkParameters, RouterId, Topology, Vertex, HOST_CLASS,
+    ChannelId, Channels, Fabric, FabricError, LinkParameters, RouterId, Topology, Vertex,
+    HOST_CLASS,
 };
 
 /// Collects routers, cables and endpoints, then lays them out flat.
@@ -69,13 +70,15 @@ impl FabricBuilder {
     }
 
     /// Adds a cable between routers `a` and `b`: two channels, `a -> b` then `b -> a`.
+    /// Returns the id of the `a -> b` channel (the `b -> a` channel is the id after it); the
+    /// ids stay the same in the built fabric.
     pub fn cable(
         &mut self,
         a: RouterId,
         b: RouterId,
         class: u16,
         link: LinkParameters,
-    ) -> Result<(), FabricError> {
+    ) -> Result<ChannelId, FabricError> {
         self.check_router(a)?;
         self.check_router(b)?;
         link.validate()?;
@@ -89,7 +92,7 @@ impl FabricBuilder {
         let ba = self.cables.push(b, a, class, link);
         self.cables.reverse[ab as usize] = ba;
         self.cables.reverse[ba as usize] = ab;
-        Ok(())
+        Ok(ab)
     }
 
     /// Attaches `count` more endpoints to `router`, each with its own host link.

@@ -101,6 +101,12 @@ impl Cartesian {
         (0..self.num_dims()).map(|d| self.coord(node, d)).collect()
     }
 
+    /// Name of `node` by its coordinates: `(1,0,3)`.
+    pub fn node_name(&self, node: u32) -> String {
+        let c: Vec<String> = self.coords(node).iter().map(usize::to_string).collect();
+        format!("({})", c.join(","))
+    }
+
     /// The node at the given coordinates (each must be in range).
     pub fn node(&self, coords: &[usize]) -> u32 {
         debug_assert!(coords.iter().zip(&self.dims).all(|(c, d)| c < d));

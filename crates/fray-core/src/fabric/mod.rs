@@ -19,12 +19,14 @@
 
 mod builder;
 mod cartesian;
+mod hyperx;
 mod read;
 mod spec;
 mod summary;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
+pub use hyperx::{HyperX, HyperXShape, MAX_HYPERX_CABLES};
 pub use read::{FileFormat, HcaPort, IbnetdiscoverFabric};
 pub use spec::{FabricSpec, MAX_ROUTERS};
 pub use summary::ClassSummary;
@@ -137,6 +139,8 @@ impl LinkParameters {
 pub enum Topology {
     /// A mesh or torus of any number of dimensions.
     Cartesian(Cartesian),
+    /// A HyperX: its shape and the port table its routings index.
+    HyperX(HyperX),
     /// A fabric with no structure known to fray (read from a file, or built by hand): only
     /// table-based routing applies.
     Graph,
@@ -218,6 +222,10 @@ impl Fabric {
                 shape,
                 endpoints_per_router,
             } => Self::cartesian_with_endpoints(shape.clone(), *endpoints_per_router, link),
+            FabricSpec::HyperX {
+                shape,
+                endpoints_per_router,
+            } => Self::hyperx(shape.clone(), *endpoints_per_router, link),
         }
     }
 
@@ -248,10 +256,7 @@ impl Fabric {
         }
         b.endpoints_everywhere(endpoints_per_router, link)?;
         let names = (0..shape.num_nodes() as u32)
-            .map(|r| {
-                let c: Vec<String> = shape.coords(r).iter().map(usize::to_string).collect();
-                format!("({})", c.join(","))
-            })
+            .map(|r| shape.node_name(r))
             .collect();
         b.router_names(names);
         b.build(Topology::Cartesian(shape))

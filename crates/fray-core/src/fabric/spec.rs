@@ -1,4 +1,5 @@
-//! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`.
+//! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`,
+//! `hyperx:16x16x9,k=1x1x2,t=16`.
 //!
 //! A spec is `FAMILY:BODY`. The body is a comma-separated list: positional parts first, then
 //! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
@@ -6,7 +7,7 @@
 
 use std::str::FromStr;
 
-use super::{Cartesian, FabricError};
+use super::{Cartesian, FabricError, HyperXShape};
 
 /// A parsed topology spec string.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +20,15 @@ pub enum FabricSpec {
         /// Endpoints attached to each router.
         endpoints_per_router: u32,
     },
+    /// `hyperx:S1xS2x..,k=K,t=T`: all-to-all in every dimension, `k` parallel cables per
+    /// neighbour pair (one number, or one per dimension such as `1x1x2`; default 1), `t`
+    /// endpoints per router (default 1).
+    HyperX {
+        /// Sizes and parallel cables per dimension.
+        shape: HyperXShape,
+        /// Endpoints attached to each router.
+        endpoints_per_router: u32,
+    },
 }
 
 impl FabricSpec {
@@ -26,6 +36,7 @@ impl FabricSpec {
     pub fn as_cartesian(&self) -> Option<&Cartesian> {
         match self {
             Self::Cartesian { shape, .. } => Some(shape),
+            _ => None,
         }
     }
 }
@@ -189,7 +200,7 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
 }
 
 /// Family names a spec may start with.
-pub const FAMILIES: &[&str] = &["mesh", "torus"];
+pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx"];
 
 impl FromStr for FabricSpec {
     type Err = FabricError;
@@ -201,6 +212,7 @@ impl FromStr for FabricSpec {
         match family.trim() {
             "mesh" => parse_cartesian(spec, body, false),
             "torus" => parse_cartesian(spec, body, true),
+            "hyperx" => super::hyperx::parse_hyperx(spec, body),
             other => Err(spec_error(
                 spec,
                 format!("unknown family {other:?} (known: {})", FAMILIES.join(", ")),
@@ -219,6 +231,7 @@ mod tests {
                 shape,
                 endpoints_per_router,
             } => (shape, endpoints_per_router),
+            other => panic!("{spec} parsed as {other:?}"),
         }
     }
 

@@ -10,9 +10,11 @@
 
 mod dimension_order;
 mod entropy;
+mod hyperx;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
 pub use entropy::{message_entropy, Entropy};
+pub use hyperx::{HyperXDoal, HyperXDor};
 
 use thiserror::Error;
 
@@ -172,10 +174,14 @@ pub fn route_endpoints(
 
 /// Names of the routings [`build`] knows, with the fabrics each applies to.
 pub const ROUTINGS: &[(&str, &str)] = &[
-    ("dor", "mesh, torus: dimension order"),
+    ("dor", "mesh, torus, hyperx: dimension order"),
     (
         "dor-retry",
         "mesh, torus: dimension order, other orders around failed links",
+    ),
+    (
+        "doal",
+        "hyperx: dimension order, one adaptive misroute per dimension",
     ),
 ];
 
@@ -184,14 +190,21 @@ pub const ROUTINGS: &[(&str, &str)] = &[
 pub fn default_for(fabric: &Fabric) -> &'static str {
     match fabric.topology() {
         Topology::Cartesian(_) => "dor-retry",
+        Topology::HyperX(_) => "doal",
         Topology::Graph => "table",
     }
 }
 
-/// The routing called `name` for `fabric`.
+/// The routing called `name` for `fabric`; one name per concept, the family picked by the
+/// fabric's topology (`dor` is [`DimensionOrder`] on a mesh or torus, [`HyperXDor`] on a
+/// HyperX).
 pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingError> {
     Ok(match name {
-        "dor" => Box::new(DimensionOrder::new(fabric)?),
+        "dor" => match fabric.topology() {
+            Topology::HyperX(_) => Box::new(HyperXDor::new(fabric)?),
+            _ => Box::new(DimensionOrder::new(fabric)?),
+        },
+        "doal" => Box::new(HyperXDoal::new(fabric)?),
         "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
         _ => {
             return Err(RoutingError::Unknown {

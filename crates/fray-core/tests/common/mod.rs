@@ -1,6 +1,8 @@
-//! Helpers shared by the spare-study integration tests.
+//! Helpers shared by the integration tests.
 // Each test binary uses a subset of these helpers.
 #![allow(dead_code)]
+
+pub mod paths;
 
 use fray_core::spares::{Study, StudyConfig};
 

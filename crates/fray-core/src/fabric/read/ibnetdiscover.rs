@@ -604,9 +604,10 @@ impl<'a> Listing<'a> {
                 (router_of[router.node], router.port, port, link)
             };
             match (a.kind.forwards(), c.kind.forwards()) {
-                (true, true) => b
-                    .cable(router_of[p.node], router_of[q.node], switch_class, link)
-                    .map_err(|e| file_error(file, p.line, e.to_string()))?,
+                (true, true) => {
+                    b.cable(router_of[p.node], router_of[q.node], switch_class, link)
+                        .map_err(|e| file_error(file, p.line, e.to_string()))?;
+                }
                 (true, false) => hosts.push(host(p, q, c)),
                 (false, true) => hosts.push(host(q, p, a)),
                 (false, false) => {

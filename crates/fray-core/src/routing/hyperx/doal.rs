@@ -1,0 +1,269 @@
+//! DOAL on a HyperX: dimension order, adaptive, one misroute allowed per dimension.
+
+use super::{hyperx_of, pick_cable, router_down, Cheapest};
+use crate::fabric::{Cartesian, ChannelId, Fabric, HyperX, RouterId};
+use crate::routing::{Entropy, RouteRequest, Routing, RoutingError};
+
+const NAME: &str = "HyperX DOAL";
+
+/// DOAL (dimension-ordered, adaptive, one misroute allowed per dimension), the HyperX
+/// routing of the failed-links study: the dimensions are corrected in order, dimension 0
+/// first; in each dimension to correct, the message either goes straight to the
+/// destination's coordinate (one hop) or misroutes once, to another router of the same
+/// dimension and from there to the destination's coordinate (two hops).
+///
+/// # The choice in one dimension
+/// Each option costs the sum of the congestion (`req.congestion`) of the channels it would
+/// use: one channel for the direct hop, two for a detour (so on evenly loaded links the
+/// detour costs twice as much, close to SST/Merlin's DOAL, which weighs the queue of a
+/// non-minimal port twice). An
+/// option is live when its channels are up and its intermediate router is up; among
+/// parallel cables a hop takes the least congested live one.
+/// - The live direct hop is taken when no live detour is cheaper (a tie goes direct); with
+///   no congestion signal, every fault-free route is minimal.
+/// - Otherwise the cheapest live detour is taken; equally cheap detours (and equally
+///   congested parallel cables) are chosen uniformly by the request's entropy.
+///
+/// A route has at most two hops per dimension, `2n` for `n` dimensions, and never visits a
+/// router twice (a dimension, once corrected, is never touched again). The pair is
+/// [`RoutingError::Unroutable`] when in some dimension neither the direct hop nor any
+/// one-misroute detour is live (the error names the dimension and the routers it joins), or
+/// when a router that every option must reach is down: DOAL only looks for a way round
+/// failures within the current dimension, which is why the study's fabric stopped routing
+/// every pair at high failure rates.
+#[derive(Debug, Clone, Copy)]
+pub struct HyperXDoal;
+
+impl HyperXDoal {
+    /// The routing for a HyperX fabric.
+    pub fn new(fabric: &Fabric) -> Result<Self, RoutingError> {
+        hyperx_of(fabric, NAME).map(|_| Self)
+    }
+}
+
+/// How a route corrects one dimension.
+enum Step {
+    /// One hop straight to the target coordinate.
+    Direct(ChannelId),
+    /// A hop to an intermediate router of the dimension, then one to the target coordinate.
+    Detour(ChannelId, ChannelId),
+}
+
+/// Random draws among the detours before [`correct_dimension`] weighs them all.
+const DETOUR_SAMPLES: usize = 8;
+
+/// The cheapest live way from `cur` (coordinate `own` in dimension `d`) to coordinate
+/// `target` of dimension `d`, by the rule of [`HyperXDoal`]; `None` when there is none.
+///
+/// When the direct hop is down, detours drawn uniformly at random are tried first: the first
+/// live one that costs nothing is a cheapest option, and uniform among those (rejection
+/// sampling), so it is taken at once. Only when the draws find none, or find congestion, are
+/// all detours weighed; both ways follow the same rule.
+fn correct_dimension(
+    hx: &HyperX,
+    req: &RouteRequest<'_>,
+    cur: RouterId,
+    d: usize,
+    (own, target): (usize, usize),
+    rng: &mut Entropy,
+) -> Option<Step> {
+    let shape = hx.shape();
+    let (faults, congestion) = (req.faults, req.congestion);
+    let direct = pick_cable(
+        hx.channels_along(cur, d, own, target),
+        faults,
+        congestion,
+        rng,
+    );
+    if let Some((c, w)) = direct {
+        if w <= 0.0 {
+            // Congestion is never negative: no detour can be cheaper.
+            return Some(Step::Direct(c));
+        }
+    }
+    // The live detour through coordinate `m`, with its cost.
+    let detour = |m: usize, rng: &mut Entropy| {
+        let mid = shape.shift(cur, d, own, m);
+        let first = hx.channels_along(cur, d, own, m);
+        let (first, w1) = pick_cable(first, faults, congestion, rng)?;
+        let second = hx.channels_along(mid, d, m, target);
+        let (second, w2) = pick_cable(second, faults, congestion, rng)?;
+        (!faults.router_is_down(mid)).then_some(((first, second), w1 + w2))
+    };
+    let candidates = shape.sizes()[d] - 2;
+    if direct.is_none() && candidates > 0 {
+        let (low, high) = (own.min(target), own.max(target));
+        for _ in 0..DETOUR_SAMPLES {
+            // A uniform coordinate other than `own` and `target`.
+            let mut m = rng.below(candidates);
+            m += usize::from(m >= low);
+            m += usize::from(m >= high);
+            match detour(m, rng) {
+                Some(((first, second), w)) if w <= 0.0 => return Some(Step::Detour(first, second)),
+                Some(_) => break,
+                None => {}
+            }
+        }
+    }
+    let mut cheapest = Cheapest::new();
+    for m in (0..shape.sizes()[d]).filter(|&m| m != own && m != target) {
+        if let Some((hops, w)) = detour(m, rng) {
+            cheapest.offer(hops, w, rng);
+        }
+    }
+    match (direct, cheapest.into_best()) {
+        (Some((c, w)), Some((_, wd))) if w <= wd => Some(Step::Direct(c)),
+        (Some((c, _)), None) => Some(Step::Direct(c)),
+        (_, Some(((first, second), _))) => Some(Step::Detour(first, second)),
+        (None, None) => None,
+    }
+}
+
+impl Routing for HyperXDoal {
+    fn name(&self) -> &'static str {
+        "doal"
+    }
+
+    fn route_into(
+        &self,
+        req: &RouteRequest<'_>,
+        src: RouterId,
+        dst: RouterId,
+        path: &mut Vec<ChannelId>,
+    ) -> Result<(), RoutingError> {
+        path.clear();
+        let f = req.fabric;
+        let hx = hyperx_of(f, NAME)?;
+        let shape = hx.shape();
+        if req.faults.router_is_down(src) {
+            return Err(router_down(f, src, dst, src));
+        }
+        let mut rng = Entropy::new(req.entropy);
+        let mut cur = src;
+        for d in 0..shape.num_dims() {
+            // Dimensions not yet corrected keep the source's coordinates.
+            let (own, target) = (hx.coord(src, d), hx.coord(dst, d));
+            if own == target {
+                continue;
+            }
+            let next = shape.shift(cur, d, own, target);
+            if req.faults.router_is_down(next) {
+                path.clear();
+                return Err(router_down(f, src, dst, next));
+            }
+            match correct_dimension(hx, req, cur, d, (own, target), &mut rng) {
+                Some(Step::Direct(c)) => path.push(c),
+                Some(Step::Detour(first, second)) => path.extend([first, second]),
+                None => {
+                    path.clear();
+                    return Err(RoutingError::unroutable(
+                        f,
+                        src,
+                        dst,
+                        format!(
+                            "dimension {} from {} to {}: the direct hop and all {} one-misroute \
+                             detours are down",
+                            Cartesian::dimension_name(d),
+                            f.router_name(cur),
+                            f.router_name(next),
+                            shape.sizes()[d] - 2
+                        ),
+                    ));
+                }
+            }
+            cur = next;
+        }
+        debug_assert_eq!(cur, dst);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::faults::Faults;
+    use crate::routing::Congestion;
+
+    /// Congestion read from a table indexed by channel.
+    struct Load(Vec<f64>);
+
+    impl Congestion for Load {
+        fn congestion(&self, channel: ChannelId) -> f64 {
+            self.0[channel as usize]
+        }
+    }
+
+    #[test]
+    fn a_busier_direct_hop_sends_the_message_round() {
+        let fabric = Fabric::parse("hyperx:4").unwrap();
+        let faults = Faults::none(&fabric);
+        let hx = fabric.as_hyperx().unwrap();
+        let direct = hx.channels_to(0, 0, 3)[0];
+        let mut load = vec![1.0; fabric.channels().len()];
+        let mut path = Vec::new();
+        let route = |load: &Load, path: &mut Vec<ChannelId>| {
+            let req = RouteRequest {
+                congestion: load,
+                ..RouteRequest::new(&fabric, &faults)
+            };
+            HyperXDoal.route_into(&req, 0, 3, path).unwrap();
+        };
+        // Direct 1 against detours 1 + 1: direct.
+        route(&Load(load.clone()), &mut path);
+        assert_eq!(path, vec![direct]);
+        // Direct 2 against 2: a tie still goes direct.
+        load[direct as usize] = 2.0;
+        route(&Load(load.clone()), &mut path);
+        assert_eq!(path, vec![direct]);
+        // Direct 3 against 2: round, through the cheaper of routers 1 and 2.
+        load[direct as usize] = 3.0;
+        load[hx.channels_to(0, 0, 1)[0] as usize] = 1.5;
+        route(&Load(load), &mut path);
+        assert_eq!(
+            path,
+            vec![hx.channels_to(0, 0, 2)[0], hx.channels_to(2, 0, 3)[0]]
+        );
+    }
+
+    #[test]
+    fn round_a_dead_direct_hop_the_cheapest_detour_wins_and_ties_spread() {
+        let fabric = Fabric::parse("hyperx:6").unwrap();
+        let hx = fabric.as_hyperx().unwrap();
+        let mut faults = Faults::none(&fabric);
+        faults
+            .fail_cable(&fabric, hx.channels_to(0, 0, 5)[0])
+            .unwrap();
+        faults
+            .fail_cable(&fabric, hx.channels_to(0, 0, 1)[0])
+            .unwrap();
+        let mut path = Vec::new();
+        // No congestion: the live detours (through 2, 3, 4) are equally likely.
+        let mut through = [0usize; 6];
+        for entropy in 0..600 {
+            let req = RouteRequest {
+                entropy,
+                ..RouteRequest::new(&fabric, &faults)
+            };
+            HyperXDoal.route_into(&req, 0, 5, &mut path).unwrap();
+            through[fabric.channels().dst[path[0] as usize] as usize] += 1;
+        }
+        assert_eq!((through[1], through[5]), (0, 0));
+        assert!(
+            through[2..5].iter().all(|&n| (150..250).contains(&n)),
+            "{through:?}"
+        );
+        // With congestion, every detour is weighed: the one through 3 is the cheapest.
+        let mut load = vec![2.0; fabric.channels().len()];
+        load[hx.channels_to(3, 0, 5)[0] as usize] = 1.0;
+        let load = Load(load);
+        for entropy in 0..50 {
+            let req = RouteRequest {
+                entropy,
+                congestion: &load,
+                ..RouteRequest::new(&fabric, &faults)
+            };
+            HyperXDoal.route_into(&req, 0, 5, &mut path).unwrap();
+            assert_eq!(fabric.channels().dst[path[0] as usize], 3);
+        }
+    }
+}
