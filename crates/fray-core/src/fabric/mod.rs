@@ -20,10 +20,12 @@
 mod builder;
 mod cartesian;
 mod spec;
+mod xgft;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
 pub use spec::{FabricSpec, MAX_ROUTERS};
+pub use xgft::{Xgft, XgftShape, MAX_XGFT_LEVELS};
 
 use std::ops::Range;
 
@@ -133,6 +135,8 @@ impl LinkParameters {
 pub enum Topology {
     /// A mesh or torus of any number of dimensions.
     Cartesian(Cartesian),
+    /// An XGFT (slimmed fat tree): each switch's level and digits.
+    Xgft(Xgft),
     /// A fabric with no structure known to fray (read from a file, or built by hand): only
     /// table-based routing applies.
     Graph,
@@ -214,6 +218,7 @@ impl Fabric {
                 shape,
                 endpoints_per_router,
             } => Self::cartesian_with_endpoints(shape.clone(), *endpoints_per_router, link),
+            FabricSpec::Xgft(shape) => Self::xgft(shape.clone(), link),
         }
     }
 

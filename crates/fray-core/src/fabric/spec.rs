@@ -1,12 +1,14 @@
-//! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`.
+//! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`,
+//! `xgft:3;24,12,6;1,12,6`.
 //!
 //! A spec is `FAMILY:BODY`. The body is a comma-separated list: positional parts first, then
 //! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
-//! unknown or repeated key is an error naming it.
+//! unknown or repeated key is an error naming it. `xgft` separates its three lists with `;`.
 
 use std::str::FromStr;
 
-use super::{Cartesian, FabricError};
+use super::xgft::parse_xgft;
+use super::{Cartesian, FabricError, XgftShape};
 
 /// A parsed topology spec string.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +21,8 @@ pub enum FabricSpec {
         /// Endpoints attached to each router.
         endpoints_per_router: u32,
     },
+    /// `xgft:H;M1,..,MH;W1,..,WH`: an extended generalized fat tree ([`crate::fabric::Xgft`]).
+    Xgft(XgftShape),
 }
 
 impl FabricSpec {
@@ -26,6 +30,7 @@ impl FabricSpec {
     pub fn as_cartesian(&self) -> Option<&Cartesian> {
         match self {
             Self::Cartesian { shape, .. } => Some(shape),
+            _ => None,
         }
     }
 }
@@ -189,7 +194,7 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
 }
 
 /// Family names a spec may start with.
-pub const FAMILIES: &[&str] = &["mesh", "torus"];
+pub const FAMILIES: &[&str] = &["mesh", "torus", "xgft"];
 
 impl FromStr for FabricSpec {
     type Err = FabricError;
@@ -201,6 +206,7 @@ impl FromStr for FabricSpec {
         match family.trim() {
             "mesh" => parse_cartesian(spec, body, false),
             "torus" => parse_cartesian(spec, body, true),
+            "xgft" => parse_xgft(spec, body),
             other => Err(spec_error(
                 spec,
                 format!("unknown family {other:?} (known: {})", FAMILIES.join(", ")),
@@ -219,6 +225,7 @@ mod tests {
                 shape,
                 endpoints_per_router,
             } => (shape, endpoints_per_router),
+            other => panic!("{spec} parsed as {other:?}"),
         }
     }
 
