@@ -123,6 +123,22 @@ pub trait Routing: Sync + Send {
         dst: RouterId,
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError>;
+
+    /// Like [`route_into`](Self::route_into), for a message between two endpoints: the router
+    /// channels from `src`'s router to `dst`'s router. The default routes between the two
+    /// routers; a routing whose path depends on the destination endpoint itself overrides it
+    /// (fat-tree D-mod-k picks up ports from the destination's index, as InfiniBand switches
+    /// forward per destination address).
+    fn route_endpoints_into(
+        &self,
+        req: &RouteRequest<'_>,
+        src: EndpointId,
+        dst: EndpointId,
+        path: &mut Vec<ChannelId>,
+    ) -> Result<(), RoutingError> {
+        let f = req.fabric;
+        self.route_into(req, f.router_of(src), f.router_of(dst), path)
+    }
 }
 
 /// The route between two endpoints: the injection channel, the routing's router path, the
@@ -162,10 +178,10 @@ pub fn route_endpoints(
             )));
         }
     }
-    let mut middle = std::mem::take(path);
-    let result = routing.route_into(req, f.router_of(src), f.router_of(dst), &mut middle);
-    path.push(inj);
-    path.append(&mut middle);
+    // Route into the caller's vector and slide the injection channel in front: no allocation
+    // once `path` has grown to the longest route.
+    let result = routing.route_endpoints_into(req, src, dst, path);
+    path.insert(0, inj);
     path.push(ej);
     result
 }
