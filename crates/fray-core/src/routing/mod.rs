@@ -10,9 +10,11 @@
 
 mod dimension_order;
 mod entropy;
+mod updown;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
 pub use entropy::{message_entropy, Entropy};
+pub use updown::{UpDown, UpDownFaultTolerant};
 
 use thiserror::Error;
 
@@ -193,6 +195,11 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "dor-retry",
         "mesh, torus: dimension order, other orders around failed links",
     ),
+    ("updown", "xgft: up/down with D-mod-k up ports"),
+    (
+        "updown-ft",
+        "xgft: up/down with D-mod-k up ports, other up ports around failed parts",
+    ),
 ];
 
 /// The routing called `name` for `fabric`.
@@ -200,6 +207,8 @@ pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingErr
     Ok(match name {
         "dor" => Box::new(DimensionOrder::new(fabric)?),
         "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
+        "updown" => Box::new(UpDown::new(fabric)?),
+        "updown-ft" => Box::new(UpDownFaultTolerant::new(fabric)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),
