@@ -23,6 +23,7 @@ mod hyperx;
 mod read;
 mod spec;
 mod summary;
+mod xgft;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
@@ -30,6 +31,7 @@ pub use hyperx::{HyperX, HyperXShape, MAX_HYPERX_CABLES};
 pub use read::{FileFormat, HcaPort, IbnetdiscoverFabric};
 pub use spec::{FabricSpec, MAX_ROUTERS};
 pub use summary::ClassSummary;
+pub use xgft::{Xgft, XgftShape, MAX_XGFT_LEVELS};
 
 use std::ops::Range;
 
@@ -141,6 +143,8 @@ pub enum Topology {
     Cartesian(Cartesian),
     /// A HyperX: its shape and the port table its routings index.
     HyperX(HyperX),
+    /// An XGFT (slimmed fat tree): each switch's level and digits.
+    Xgft(Xgft),
     /// A fabric with no structure known to fray (read from a file, or built by hand): only
     /// table-based routing applies.
     Graph,
@@ -226,6 +230,7 @@ impl Fabric {
                 shape,
                 endpoints_per_router,
             } => Self::hyperx(shape.clone(), *endpoints_per_router, link),
+            FabricSpec::Xgft(shape) => Self::xgft(shape.clone(), link),
         }
     }
 

@@ -1,13 +1,14 @@
 //! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`,
-//! `hyperx:16x16x9,k=1x1x2,t=16`.
+//! `hyperx:16x16x9,k=1x1x2,t=16`, `xgft:3;24,12,6;1,12,6`.
 //!
 //! A spec is `FAMILY:BODY`. The body is a comma-separated list: positional parts first, then
 //! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
-//! unknown or repeated key is an error naming it.
+//! unknown or repeated key is an error naming it. `xgft` separates its three lists with `;`.
 
 use std::str::FromStr;
 
-use super::{Cartesian, FabricError, HyperXShape};
+use super::xgft::parse_xgft;
+use super::{Cartesian, FabricError, HyperXShape, XgftShape};
 
 /// A parsed topology spec string.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +30,8 @@ pub enum FabricSpec {
         /// Endpoints attached to each router.
         endpoints_per_router: u32,
     },
+    /// `xgft:H;M1,..,MH;W1,..,WH`: an extended generalized fat tree ([`crate::fabric::Xgft`]).
+    Xgft(XgftShape),
 }
 
 impl FabricSpec {
@@ -200,7 +203,7 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
 }
 
 /// Family names a spec may start with.
-pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx"];
+pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx", "xgft"];
 
 impl FromStr for FabricSpec {
     type Err = FabricError;
@@ -213,6 +216,7 @@ impl FromStr for FabricSpec {
             "mesh" => parse_cartesian(spec, body, false),
             "torus" => parse_cartesian(spec, body, true),
             "hyperx" => super::hyperx::parse_hyperx(spec, body),
+            "xgft" => parse_xgft(spec, body),
             other => Err(spec_error(
                 spec,
                 format!("unknown family {other:?} (known: {})", FAMILIES.join(", ")),

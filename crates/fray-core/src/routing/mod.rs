@@ -11,10 +11,12 @@
 mod dimension_order;
 mod entropy;
 mod hyperx;
+mod updown;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
 pub use entropy::{message_entropy, Entropy};
 pub use hyperx::{HyperXDoal, HyperXDor};
+pub use updown::{UpDown, UpDownFaultTolerant};
 
 use thiserror::Error;
 
@@ -125,6 +127,22 @@ pub trait Routing: Sync + Send {
         dst: RouterId,
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError>;
+
+    /// Like [`route_into`](Self::route_into), for a message between two endpoints: the router
+    /// channels from `src`'s router to `dst`'s router. The default routes between the two
+    /// routers; a routing whose path depends on the destination endpoint itself overrides it
+    /// (fat-tree D-mod-k picks up ports from the destination's index, as InfiniBand switches
+    /// forward per destination address).
+    fn route_endpoints_into(
+        &self,
+        req: &RouteRequest<'_>,
+        src: EndpointId,
+        dst: EndpointId,
+        path: &mut Vec<ChannelId>,
+    ) -> Result<(), RoutingError> {
+        let f = req.fabric;
+        self.route_into(req, f.router_of(src), f.router_of(dst), path)
+    }
 }
 
 /// The route between two endpoints: the injection channel, the routing's router path, the
@@ -164,10 +182,10 @@ pub fn route_endpoints(
             )));
         }
     }
-    let mut middle = std::mem::take(path);
-    let result = routing.route_into(req, f.router_of(src), f.router_of(dst), &mut middle);
-    path.push(inj);
-    path.append(&mut middle);
+    // Route into the caller's vector and slide the injection channel in front: no allocation
+    // once `path` has grown to the longest route.
+    let result = routing.route_endpoints_into(req, src, dst, path);
+    path.insert(0, inj);
     path.push(ej);
     result
 }
@@ -183,6 +201,11 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "doal",
         "hyperx: dimension order, one adaptive misroute per dimension",
     ),
+    ("updown", "xgft: up/down with D-mod-k up ports"),
+    (
+        "updown-ft",
+        "xgft: up/down with D-mod-k up ports, other up ports around failed parts",
+    ),
 ];
 
 /// The routing a fabric gets when none is named: the structured routing of its family
@@ -191,6 +214,7 @@ pub fn default_for(fabric: &Fabric) -> &'static str {
     match fabric.topology() {
         Topology::Cartesian(_) => "dor-retry",
         Topology::HyperX(_) => "doal",
+        Topology::Xgft(_) => "updown-ft",
         Topology::Graph => "table",
     }
 }
@@ -206,6 +230,8 @@ pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingErr
         },
         "doal" => Box::new(HyperXDoal::new(fabric)?),
         "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
+        "updown" => Box::new(UpDown::new(fabric)?),
+        "updown-ft" => Box::new(UpDownFaultTolerant::new(fabric)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),
