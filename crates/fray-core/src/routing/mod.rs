@@ -10,9 +10,11 @@
 
 mod dimension_order;
 mod entropy;
+mod table;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
 pub use entropy::{message_entropy, Entropy};
+pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
 
 use thiserror::Error;
 
@@ -39,6 +41,14 @@ pub enum RoutingError {
         routing: &'static str,
         /// What topology it needs.
         needs: &'static str,
+    },
+    /// A routing built for one fabric or fault state asked to route under another.
+    #[error("{routing} routing is out of date: {reason}")]
+    OutOfDate {
+        /// The routing's name.
+        routing: &'static str,
+        /// What changed since it was built.
+        reason: String,
     },
     /// A routing name no family knows.
     #[error("unknown routing {name:?} (known: {known})")]
@@ -177,13 +187,24 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "dor-retry",
         "mesh, torus: dimension order, other orders around failed links",
     ),
+    (
+        "table",
+        "any fabric: shortest paths around failed parts, spread over equal-cost paths",
+    ),
 ];
 
-/// The routing called `name` for `fabric`.
-pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingError> {
+/// The routing called `name` for `fabric` under `faults`. Routings that precompute their
+/// routes (`table`) build them for these faults and route only under them; the others read
+/// the faults of each request.
+pub fn build(
+    name: &str,
+    fabric: &Fabric,
+    faults: &Faults,
+) -> Result<Box<dyn Routing>, RoutingError> {
     Ok(match name {
         "dor" => Box::new(DimensionOrder::new(fabric)?),
         "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
+        "table" => Box::new(TableRouting::new(fabric, faults)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),

@@ -1,6 +1,9 @@
-//! Helpers shared by the spare-study integration tests.
+//! Helpers shared by the integration tests: spare studies here, routing references in
+//! [`live_graph`].
 // Each test binary uses a subset of these helpers.
 #![allow(dead_code)]
+
+pub mod live_graph;
 
 use fray_core::spares::{Study, StudyConfig};
 
