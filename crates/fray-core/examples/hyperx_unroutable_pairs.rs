@@ -26,7 +26,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(str::parse)
         .collect::<Result<_, _>>()?;
     let fabric = Fabric::parse(&spec)?;
-    let routing = build(&routing_name, &fabric)?;
     let n = fabric.num_routers() as RouterId;
     let pairs = u64::from(n) * u64::from(n - 1);
     println!("{spec} {routing_name} seed={seed}: {pairs} ordered router pairs");
@@ -35,6 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for fraction in fractions {
         let mut faults = Faults::none(&fabric);
         let failed = faults.fail_random_cables(&fabric, &CableSelector::Router, fraction, seed)?;
+        let routing = build(&routing_name, &fabric, &faults)?;
         let start = Instant::now();
         let mut unroutable = 0u64;
         for src in 0..n {

@@ -113,7 +113,7 @@ fn main() {
     );
     let req = RouteRequest::new(&fabric, &faults);
     for name in ["updown", "updown-ft"] {
-        let routing = routing::build(name, &fabric).expect("routing");
+        let routing = routing::build(name, &fabric, &faults).expect("routing");
         for pairs in [Pairs::LevelOneSwitches, Pairs::Switches, Pairs::Endpoints] {
             let mut best_s = f64::INFINITY;
             let mut tally = Tally::default();

@@ -8,6 +8,10 @@
 //!
 //! Random failures ([`Faults::fail_random_cables`]) draw from a PCG generator seeded by the
 //! caller's seed, so the same seed gives the same failed set on every machine.
+//!
+//! [`Faults::down_fingerprint`] names the set of down routers and channels in one word, kept
+//! up to date as parts fail, so that a routing which precomputes for one fault state (table
+//! routing) can check each request's faults at no cost.
 
 mod select;
 mod spec;
@@ -20,6 +24,7 @@ use rand_pcg::Pcg64;
 use thiserror::Error;
 
 use crate::fabric::{ChannelId, EndpointId, Fabric, FabricError, RouterId};
+use crate::routing::Entropy;
 
 /// Errors raised while describing faults.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -57,6 +62,18 @@ pub struct Faults {
     endpoint_down: Vec<bool>,
     channel_down: Vec<bool>,
     lanes_down: Vec<u16>,
+    /// XOR of [`part_hash`] over the down routers and channels.
+    down_fingerprint: u64,
+}
+
+/// Tag of a router in [`part_hash`].
+const ROUTER_PART: u64 = 0;
+/// Tag of a channel in [`part_hash`].
+const CHANNEL_PART: u64 = 1;
+
+/// The SplitMix64 hash of one part (`tag` says which kind, `index` which one).
+fn part_hash(tag: u64, index: usize) -> u64 {
+    Entropy::new(((index as u64) << 1) | tag).next_u64()
 }
 
 fn check(what: &'static str, index: u32, count: usize) -> Result<usize, FaultError> {
@@ -79,6 +96,23 @@ impl Faults {
             endpoint_down: vec![false; fabric.num_endpoints()],
             channel_down: vec![false; fabric.channels().len()],
             lanes_down: vec![0; fabric.channels().len()],
+            down_fingerprint: 0,
+        }
+    }
+
+    /// Marks router `i` down, updating the fingerprint when it was up.
+    fn mark_router_down(&mut self, i: usize) {
+        if !self.router_down[i] {
+            self.router_down[i] = true;
+            self.down_fingerprint ^= part_hash(ROUTER_PART, i);
+        }
+    }
+
+    /// Marks channel `c` down, updating the fingerprint when it was up.
+    fn mark_channel_down(&mut self, c: usize) {
+        if !self.channel_down[c] {
+            self.channel_down[c] = true;
+            self.down_fingerprint ^= part_hash(CHANNEL_PART, c);
         }
     }
 
@@ -100,7 +134,7 @@ impl Faults {
     /// Takes a router down (and with it every path through it).
     pub fn fail_router(&mut self, router: RouterId) -> Result<(), FaultError> {
         let i = check("router", router, self.router_down.len())?;
-        self.router_down[i] = true;
+        self.mark_router_down(i);
         Ok(())
     }
 
@@ -130,8 +164,8 @@ impl Faults {
     /// Takes down the cable `channel` belongs to, both directions.
     pub fn fail_cable(&mut self, fabric: &Fabric, channel: ChannelId) -> Result<(), FaultError> {
         let c = check("channel", channel, self.channel_down.len())?;
-        self.channel_down[c] = true;
-        self.channel_down[fabric.channels().reverse[c] as usize] = true;
+        self.mark_channel_down(c);
+        self.mark_channel_down(fabric.channels().reverse[c] as usize);
         Ok(())
     }
 
@@ -194,7 +228,7 @@ impl Faults {
         }
         self.lanes_down[c] = lanes;
         if lanes == total {
-            self.channel_down[c] = true;
+            self.mark_channel_down(c);
         }
         Ok(())
     }
@@ -234,6 +268,16 @@ impl Faults {
         let ch = fabric.channels();
         let lanes = ch.lanes[c];
         ch.bandwidth_bytes_s[c] * f64::from(lanes - self.lanes_down[c]) / f64::from(lanes)
+    }
+
+    /// A 64-bit identity of the set of down routers and channels: the XOR of a SplitMix64
+    /// hash of each down part. Equal sets give equal fingerprints whatever the order the parts
+    /// failed in; two different sets collide with probability about 2^-64. Endpoints and lost
+    /// lanes that leave a channel up do not count (they change no path). 0 when no router or
+    /// channel is down. Kept up to date as parts fail, so reading it costs nothing.
+    #[inline]
+    pub fn down_fingerprint(&self) -> u64 {
+        self.down_fingerprint
     }
 
     /// Number of channels down.

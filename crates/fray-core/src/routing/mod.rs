@@ -11,11 +11,13 @@
 mod dimension_order;
 mod entropy;
 mod hyperx;
+mod table;
 mod updown;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
 pub use entropy::{message_entropy, Entropy};
 pub use hyperx::{HyperXDoal, HyperXDor};
+pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
 pub use updown::{UpDown, UpDownFaultTolerant};
 
 use thiserror::Error;
@@ -43,6 +45,14 @@ pub enum RoutingError {
         routing: &'static str,
         /// What topology it needs.
         needs: &'static str,
+    },
+    /// A routing built for one fabric or fault state asked to route under another.
+    #[error("{routing} routing is out of date: {reason}")]
+    OutOfDate {
+        /// The routing's name.
+        routing: &'static str,
+        /// What changed since it was built.
+        reason: String,
     },
     /// A routing name no family knows.
     #[error("unknown routing {name:?} (known: {known})")]
@@ -206,6 +216,10 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "updown-ft",
         "xgft: up/down with D-mod-k up ports, other up ports around failed parts",
     ),
+    (
+        "table",
+        "any fabric: shortest paths around failed parts, spread over equal-cost paths",
+    ),
 ];
 
 /// The routing a fabric gets when none is named: the structured routing of its family
@@ -219,10 +233,15 @@ pub fn default_for(fabric: &Fabric) -> &'static str {
     }
 }
 
-/// The routing called `name` for `fabric`; one name per concept, the family picked by the
-/// fabric's topology (`dor` is [`DimensionOrder`] on a mesh or torus, [`HyperXDor`] on a
-/// HyperX).
-pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingError> {
+/// The routing called `name` for `fabric` under `faults`; one name per concept, the family
+/// picked by the fabric's topology (`dor` is [`DimensionOrder`] on a mesh or torus,
+/// [`HyperXDor`] on a HyperX). Routings that precompute their routes (`table`) build them
+/// for these faults and route only under them; the others read the faults of each request.
+pub fn build(
+    name: &str,
+    fabric: &Fabric,
+    faults: &Faults,
+) -> Result<Box<dyn Routing>, RoutingError> {
     Ok(match name {
         "dor" => match fabric.topology() {
             Topology::HyperX(_) => Box::new(HyperXDor::new(fabric)?),
@@ -232,6 +251,7 @@ pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingErr
         "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
         "updown" => Box::new(UpDown::new(fabric)?),
         "updown-ft" => Box::new(UpDownFaultTolerant::new(fabric)?),
+        "table" => Box::new(TableRouting::new(fabric, faults)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),

@@ -1,7 +1,9 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: spare studies here, routing references in
+//! [`live_graph`] and [`paths`].
 // Each test binary uses a subset of these helpers.
 #![allow(dead_code)]
 
+pub mod live_graph;
 pub mod paths;
 
 use fray_core::spares::{Study, StudyConfig};

@@ -1,0 +1,119 @@
+//! Hop-indexed virtual channels make table routing deadlock-free: on a torus (and under
+//! faults) the channel dependency graph of all table routes has a cycle, the graph over
+//! (channel, VC) pairs has none, and no hop needs a VC beyond `required_vcs()`.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::live_graph::irregular_fabric;
+use fray_core::fabric::{ChannelId, Fabric};
+use fray_core::faults::{CableSelector, Faults};
+use fray_core::routing::{hop_index_vcs, RouteRequest, Routing, TableRouting};
+
+/// A dependency graph: `edges[a]` lists the nodes a packet holding `a` waits for.
+type Dependencies<N> = HashMap<N, Vec<N>>;
+
+/// Whether the directed graph has a cycle (Kahn's algorithm leaves nodes over).
+fn has_cycle<N: Copy + Eq + std::hash::Hash>(edges: &Dependencies<N>) -> bool {
+    let mut indegree: HashMap<N, usize> = HashMap::new();
+    for (&a, outs) in edges {
+        indegree.entry(a).or_insert(0);
+        for &b in outs {
+            *indegree.entry(b).or_insert(0) += 1;
+        }
+    }
+    let total = indegree.len();
+    let mut ready: Vec<N> = indegree
+        .iter()
+        .filter(|(_, &d)| d == 0)
+        .map(|(&n, _)| n)
+        .collect();
+    let mut done = 0;
+    while let Some(a) = ready.pop() {
+        done += 1;
+        for &b in edges.get(&a).map_or(&[][..], |v| v) {
+            let d = indegree.get_mut(&b).unwrap();
+            *d -= 1;
+            if *d == 0 {
+                ready.push(b);
+            }
+        }
+    }
+    done < total
+}
+
+/// The dependencies of every routable pair's route (a few entropies each): between
+/// consecutive channels, and between consecutive (channel, VC) pairs.
+fn dependencies(
+    fabric: &Fabric,
+    faults: &Faults,
+) -> (
+    Dependencies<ChannelId>,
+    Dependencies<(ChannelId, u32)>,
+    usize,
+) {
+    let table = TableRouting::new(fabric, faults).unwrap();
+    let (mut plain, mut with_vcs) = (HashMap::new(), HashMap::new());
+    let mut path = Vec::new();
+    let n = fabric.num_routers() as u32;
+    for src in 0..n {
+        for dst in 0..n {
+            for entropy in 0..4 {
+                let req = RouteRequest {
+                    entropy,
+                    ..RouteRequest::new(fabric, faults)
+                };
+                if table.route_into(&req, src, dst, &mut path).is_err() {
+                    continue;
+                }
+                let hops: Vec<(ChannelId, u32)> = hop_index_vcs(&path).collect();
+                assert_eq!(hops.len(), path.len());
+                for (k, &(c, vc)) in hops.iter().enumerate() {
+                    assert_eq!((c, vc as usize), (path[k], k));
+                    assert!((vc as usize) < table.required_vcs());
+                }
+                for w in hops.windows(2) {
+                    plain.entry(w[0].0).or_insert_with(Vec::new).push(w[1].0);
+                    with_vcs.entry(w[0]).or_insert_with(Vec::new).push(w[1]);
+                }
+            }
+        }
+    }
+    (plain, with_vcs, table.required_vcs())
+}
+
+#[test]
+fn torus_routes_need_their_diameter_in_vcs_and_then_have_no_cycle() {
+    let fabric = Fabric::parse("torus:6x6").unwrap();
+    let (plain, with_vcs, vcs) = dependencies(&fabric, &Faults::none(&fabric));
+    assert_eq!(vcs, 6, "the 6x6 torus's diameter: 3 + 3");
+    assert!(
+        has_cycle(&plain),
+        "minimal routes around a ring depend on each other in a cycle"
+    );
+    assert!(!has_cycle(&with_vcs));
+}
+
+#[test]
+fn faulty_and_irregular_fabrics_have_no_cycle_with_vcs() {
+    let torus = Fabric::parse("torus:5x4").unwrap();
+    let mut faults = Faults::none(&torus);
+    faults
+        .fail_random_cables(&torus, &CableSelector::Router, 0.2, 3)
+        .unwrap();
+    faults.fail_router(7).unwrap();
+    let (_, with_vcs, _) = dependencies(&torus, &faults);
+    assert!(!has_cycle(&with_vcs));
+
+    // A ring of 7 with a chord and a parallel cable.
+    let pairs: Vec<(u32, u32)> = (0..7)
+        .map(|i| (i, (i + 1) % 7))
+        .chain([(0, 3), (0, 1)])
+        .collect();
+    let ring = irregular_fabric(7, &pairs);
+    let (plain, with_vcs, vcs) = dependencies(&ring, &Faults::none(&ring));
+    assert_eq!(vcs, 3);
+    assert!(has_cycle(&plain));
+    assert!(!has_cycle(&with_vcs));
+}
