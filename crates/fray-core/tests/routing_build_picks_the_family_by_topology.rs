@@ -23,7 +23,12 @@ fn dor_is_dimension_order_on_every_cartesian_family() {
 #[test]
 fn doal_needs_a_hyperx() {
     let hyperx = Fabric::parse("hyperx:4x4").unwrap();
-    assert_eq!(build("doal", &hyperx, &Faults::none(&hyperx)).unwrap().name(), "doal");
+    assert_eq!(
+        build("doal", &hyperx, &Faults::none(&hyperx))
+            .unwrap()
+            .name(),
+        "doal"
+    );
     let torus = Fabric::parse("torus:4x4").unwrap();
     assert!(matches!(
         build("doal", &torus, &Faults::none(&torus)),
@@ -34,6 +39,9 @@ fn doal_needs_a_hyperx() {
         Err(RoutingError::WrongTopology { .. })
     ));
     assert!(ROUTINGS.iter().any(|(n, _)| *n == "doal"));
-    let err = build("dal", &hyperx, &Faults::none(&hyperx)).err().unwrap().to_string();
+    let err = build("dal", &hyperx, &Faults::none(&hyperx))
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("doal"), "{err}");
 }

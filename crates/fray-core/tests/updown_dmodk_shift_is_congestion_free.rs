@@ -20,7 +20,7 @@ fn shift_load(fabric: &Fabric, name: &str, k: usize) -> LoadReport {
         })
         .collect();
     let placement: Vec<u32> = (0..n as u32).collect();
-    let routing = routing::build(name, fabric).unwrap();
+    let routing = routing::build(name, fabric, &Faults::none(fabric)).unwrap();
     let faults = Faults::none(fabric);
     static_load(fabric, &faults, routing.as_ref(), &placement, &messages, 0).unwrap()
 }

@@ -29,7 +29,7 @@ fn every_switch_pair() {
         let faults = Faults::none(&fabric);
         let req = RouteRequest::new(&fabric, &faults);
         for name in ["updown", "updown-ft"] {
-            let routing = routing::build(name, &fabric).unwrap();
+            let routing = routing::build(name, &fabric, &Faults::none(&fabric)).unwrap();
             let mut path = Vec::new();
             for s in 0..fabric.num_routers() as RouterId {
                 for t in 0..fabric.num_routers() as RouterId {
@@ -65,7 +65,7 @@ fn every_endpoint_pair_follows_dmodk() {
         let req = RouteRequest::new(&fabric, &faults);
         let ch = fabric.channels();
         for name in ["updown", "updown-ft"] {
-            let routing = routing::build(name, &fabric).unwrap();
+            let routing = routing::build(name, &fabric, &Faults::none(&fabric)).unwrap();
             let mut path = Vec::new();
             for e in 0..fabric.num_endpoints() as u32 {
                 for d in 0..fabric.num_endpoints() as u32 {
