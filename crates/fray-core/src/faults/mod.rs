@@ -8,12 +8,18 @@
 //!
 //! Random failures ([`Faults::fail_random_cables`]) draw from a PCG generator seeded by the
 //! caller's seed, so the same seed gives the same failed set on every machine.
+//!
+//! Every change gives a fault state a new [`Faults::state_id`], so that a routing can cache
+//! what it derives from one state (e.g. the live global links of a dragonfly) and notice when
+//! it is asked about another.
 
 mod select;
 mod spec;
 
 pub use select::CableSelector;
 pub use spec::FaultSpec;
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
@@ -51,12 +57,31 @@ pub enum FaultError {
 }
 
 /// Per-part state of one fabric.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Two states are equal when the same parts are down or degraded, whatever their
+/// [`Faults::state_id`].
+#[derive(Debug, Clone, Eq)]
 pub struct Faults {
     router_down: Vec<bool>,
     endpoint_down: Vec<bool>,
     channel_down: Vec<bool>,
     lanes_down: Vec<u16>,
+    state_id: u64,
+}
+
+impl PartialEq for Faults {
+    fn eq(&self, other: &Self) -> bool {
+        self.router_down == other.router_down
+            && self.endpoint_down == other.endpoint_down
+            && self.channel_down == other.channel_down
+            && self.lanes_down == other.lanes_down
+    }
+}
+
+/// The next unused fault-state id (process-wide, so no two states made apart share one).
+fn fresh_state_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 fn check(what: &'static str, index: u32, count: usize) -> Result<usize, FaultError> {
@@ -79,6 +104,7 @@ impl Faults {
             endpoint_down: vec![false; fabric.num_endpoints()],
             channel_down: vec![false; fabric.channels().len()],
             lanes_down: vec![0; fabric.channels().len()],
+            state_id: fresh_state_id(),
         }
     }
 
@@ -97,10 +123,19 @@ impl Faults {
         }
     }
 
+    /// An id of this fault state: every change (and every [`Faults::none`]) draws a new one,
+    /// a clone keeps it. Equal ids mean equal states, so a routing may cache what it derives
+    /// from a state under its id.
+    #[inline]
+    pub fn state_id(&self) -> u64 {
+        self.state_id
+    }
+
     /// Takes a router down (and with it every path through it).
     pub fn fail_router(&mut self, router: RouterId) -> Result<(), FaultError> {
         let i = check("router", router, self.router_down.len())?;
         self.router_down[i] = true;
+        self.state_id = fresh_state_id();
         Ok(())
     }
 
@@ -108,6 +143,7 @@ impl Faults {
     pub fn fail_endpoint(&mut self, endpoint: EndpointId) -> Result<(), FaultError> {
         let i = check("endpoint", endpoint, self.endpoint_down.len())?;
         self.endpoint_down[i] = true;
+        self.state_id = fresh_state_id();
         Ok(())
     }
 
@@ -132,6 +168,7 @@ impl Faults {
         let c = check("channel", channel, self.channel_down.len())?;
         self.channel_down[c] = true;
         self.channel_down[fabric.channels().reverse[c] as usize] = true;
+        self.state_id = fresh_state_id();
         Ok(())
     }
 
@@ -196,6 +233,7 @@ impl Faults {
         if lanes == total {
             self.channel_down[c] = true;
         }
+        self.state_id = fresh_state_id();
         Ok(())
     }
 
