@@ -19,6 +19,7 @@
 
 mod builder;
 mod cartesian;
+pub mod dragonfly;
 mod hyperx;
 mod read;
 mod spec;
@@ -26,6 +27,7 @@ mod summary;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
+pub use dragonfly::{Arrangement, Dragonfly, DragonflyShape};
 pub use hyperx::{HyperX, HyperXShape, MAX_HYPERX_CABLES};
 pub use read::{FileFormat, HcaPort, IbnetdiscoverFabric};
 pub use spec::{FabricSpec, MAX_ROUTERS};
@@ -141,6 +143,8 @@ pub enum Topology {
     Cartesian(Cartesian),
     /// A HyperX: its shape and the port table its routings index.
     HyperX(HyperX),
+    /// A dragonfly: groups, routers in a group, and the global channels between groups.
+    Dragonfly(Dragonfly),
     /// A fabric with no structure known to fray (read from a file, or built by hand): only
     /// table-based routing applies.
     Graph,
@@ -226,6 +230,7 @@ impl Fabric {
                 shape,
                 endpoints_per_router,
             } => Self::hyperx(shape.clone(), *endpoints_per_router, link),
+            FabricSpec::Dragonfly(shape) => Self::dragonfly(shape, link),
         }
     }
 

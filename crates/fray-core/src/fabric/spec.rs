@@ -1,5 +1,5 @@
 //! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`,
-//! `hyperx:16x16x9,k=1x1x2,t=16`.
+//! `hyperx:16x16x9,k=1x1x2,t=16`, `dragonfly:p=4,a=8,h=4,g=9`.
 //!
 //! A spec is `FAMILY:BODY`. The body is a comma-separated list: positional parts first, then
 //! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
@@ -7,7 +7,7 @@
 
 use std::str::FromStr;
 
-use super::{Cartesian, FabricError, HyperXShape};
+use super::{dragonfly, Cartesian, DragonflyShape, FabricError, HyperXShape};
 
 /// A parsed topology spec string.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,8 @@ pub enum FabricSpec {
         /// Endpoints attached to each router.
         endpoints_per_router: u32,
     },
+    /// `dragonfly:p=P,a=A,h=H,g=G[,arrangement=..]` (see [`crate::fabric::dragonfly`]).
+    Dragonfly(DragonflyShape),
 }
 
 impl FabricSpec {
@@ -200,7 +202,7 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
 }
 
 /// Family names a spec may start with.
-pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx"];
+pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx", "dragonfly"];
 
 impl FromStr for FabricSpec {
     type Err = FabricError;
@@ -213,6 +215,7 @@ impl FromStr for FabricSpec {
             "mesh" => parse_cartesian(spec, body, false),
             "torus" => parse_cartesian(spec, body, true),
             "hyperx" => super::hyperx::parse_hyperx(spec, body),
+            "dragonfly" => dragonfly::parse_spec(spec, body),
             other => Err(spec_error(
                 spec,
                 format!("unknown family {other:?} (known: {})", FAMILIES.join(", ")),

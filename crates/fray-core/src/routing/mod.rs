@@ -186,11 +186,13 @@ pub const ROUTINGS: &[(&str, &str)] = &[
 ];
 
 /// The routing a fabric gets when none is named: the structured routing of its family
-/// (dimension-order retry on meshes and tori), table routing on fabrics read from files.
+/// (dimension-order retry on meshes and tori, UGAL on dragonflies as in the failed-links
+/// study), table routing on fabrics read from files.
 pub fn default_for(fabric: &Fabric) -> &'static str {
     match fabric.topology() {
         Topology::Cartesian(_) => "dor-retry",
         Topology::HyperX(_) => "doal",
+        Topology::Dragonfly(_) => "ugal",
         Topology::Graph => "table",
     }
 }
