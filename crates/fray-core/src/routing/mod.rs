@@ -9,10 +9,12 @@
 //! message from its seeded generator.
 
 mod dimension_order;
+pub mod dragonfly;
 mod entropy;
 mod hyperx;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
+pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant};
 pub use entropy::{message_entropy, Entropy};
 pub use hyperx::{HyperXDoal, HyperXDor};
 
@@ -183,6 +185,18 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "doal",
         "hyperx: dimension order, one adaptive misroute per dimension",
     ),
+    (
+        "minimal",
+        "dragonfly: at most one global hop, spread over live parallel links",
+    ),
+    (
+        "valiant",
+        "dragonfly: through an intermediate group weighted by its live links",
+    ),
+    (
+        "ugal",
+        "dragonfly: minimal or Valiant by congestion at the source (UGAL-L)",
+    ),
 ];
 
 /// The routing a fabric gets when none is named: the structured routing of its family
@@ -208,6 +222,9 @@ pub fn build(name: &str, fabric: &Fabric) -> Result<Box<dyn Routing>, RoutingErr
         },
         "doal" => Box::new(HyperXDoal::new(fabric)?),
         "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
+        "minimal" => Box::new(DragonflyMinimal::new(fabric)?),
+        "valiant" => Box::new(DragonflyValiant::new(fabric)?),
+        "ugal" => Box::new(DragonflyUgal::new(fabric)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),
