@@ -23,6 +23,9 @@
 //! The spare-node study ([`spares`]) reserves spare nodes on the sides of a mesh or torus,
 //! substitutes them for failed nodes (0D, sliding, hybrids) and counts the collisions that
 //! the changed rank-to-node map causes.
+//!
+//! Dragonflies (`dragonfly:p=4,a=8,h=4,g=9`, [`fabric::dragonfly`]) route with `minimal`,
+//! `valiant` and `ugal` ([`routing::dragonfly`]), all three by name through [`routing::build`].
 
 pub mod fabric;
 pub mod faults;

@@ -19,6 +19,7 @@
 
 mod builder;
 mod cartesian;
+pub mod dragonfly;
 mod hyperx;
 mod read;
 mod spec;
@@ -27,6 +28,7 @@ mod xgft;
 
 pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
+pub use dragonfly::{Arrangement, Dragonfly, DragonflyShape};
 pub use hyperx::{HyperX, HyperXShape, MAX_HYPERX_CABLES};
 pub use read::{FileFormat, HcaPort, IbnetdiscoverFabric};
 pub use spec::{FabricSpec, MAX_ROUTERS};
@@ -145,6 +147,8 @@ pub enum Topology {
     HyperX(HyperX),
     /// An XGFT (slimmed fat tree): each switch's level and digits.
     Xgft(Xgft),
+    /// A dragonfly: groups, routers in a group, and the global channels between groups.
+    Dragonfly(Dragonfly),
     /// A fabric with no structure known to fray (read from a file, or built by hand): only
     /// table-based routing applies.
     Graph,
@@ -231,6 +235,7 @@ impl Fabric {
                 endpoints_per_router,
             } => Self::hyperx(shape.clone(), *endpoints_per_router, link),
             FabricSpec::Xgft(shape) => Self::xgft(shape.clone(), link),
+            FabricSpec::Dragonfly(shape) => Self::dragonfly(shape, link),
         }
     }
 

@@ -1,5 +1,5 @@
 //! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`,
-//! `hyperx:16x16x9,k=1x1x2,t=16`, `xgft:3;24,12,6;1,12,6`.
+//! `hyperx:16x16x9,k=1x1x2,t=16`, `xgft:3;24,12,6;1,12,6`, `dragonfly:p=4,a=8,h=4,g=9`.
 //!
 //! A spec is `FAMILY:BODY`. The body is a comma-separated list: positional parts first, then
 //! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
@@ -8,7 +8,7 @@
 use std::str::FromStr;
 
 use super::xgft::parse_xgft;
-use super::{Cartesian, FabricError, HyperXShape, XgftShape};
+use super::{dragonfly, Cartesian, DragonflyShape, FabricError, HyperXShape, XgftShape};
 
 /// A parsed topology spec string.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +32,8 @@ pub enum FabricSpec {
     },
     /// `xgft:H;M1,..,MH;W1,..,WH`: an extended generalized fat tree ([`crate::fabric::Xgft`]).
     Xgft(XgftShape),
+    /// `dragonfly:p=P,a=A,h=H,g=G[,arrangement=..]` (see [`crate::fabric::dragonfly`]).
+    Dragonfly(DragonflyShape),
 }
 
 impl FabricSpec {
@@ -203,7 +205,7 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
 }
 
 /// Family names a spec may start with.
-pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx", "xgft"];
+pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx", "xgft", "dragonfly"];
 
 impl FromStr for FabricSpec {
     type Err = FabricError;
@@ -217,6 +219,7 @@ impl FromStr for FabricSpec {
             "torus" => parse_cartesian(spec, body, true),
             "hyperx" => super::hyperx::parse_hyperx(spec, body),
             "xgft" => parse_xgft(spec, body),
+            "dragonfly" => dragonfly::parse_spec(spec, body),
             other => Err(spec_error(
                 spec,
                 format!("unknown family {other:?} (known: {})", FAMILIES.join(", ")),

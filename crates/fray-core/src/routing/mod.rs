@@ -9,12 +9,14 @@
 //! message from its seeded generator.
 
 mod dimension_order;
+pub mod dragonfly;
 mod entropy;
 mod hyperx;
 mod table;
 mod updown;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
+pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant};
 pub use entropy::{message_entropy, Entropy};
 pub use hyperx::{HyperXDoal, HyperXDor};
 pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
@@ -220,15 +222,29 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "table",
         "any fabric: shortest paths around failed parts, spread over equal-cost paths",
     ),
+    (
+        "minimal",
+        "dragonfly: at most one global hop, spread over live parallel links",
+    ),
+    (
+        "valiant",
+        "dragonfly: through an intermediate group weighted by its live links",
+    ),
+    (
+        "ugal",
+        "dragonfly: minimal or Valiant by congestion at the source (UGAL-L)",
+    ),
 ];
 
 /// The routing a fabric gets when none is named: the structured routing of its family
-/// (dimension-order retry on meshes and tori), table routing on fabrics read from files.
+/// (dimension-order retry on meshes and tori, UGAL on dragonflies as in the failed-links
+/// study), table routing on fabrics read from files.
 pub fn default_for(fabric: &Fabric) -> &'static str {
     match fabric.topology() {
         Topology::Cartesian(_) => "dor-retry",
         Topology::HyperX(_) => "doal",
         Topology::Xgft(_) => "updown-ft",
+        Topology::Dragonfly(_) => "ugal",
         Topology::Graph => "table",
     }
 }
@@ -252,6 +268,9 @@ pub fn build(
         "updown" => Box::new(UpDown::new(fabric)?),
         "updown-ft" => Box::new(UpDownFaultTolerant::new(fabric)?),
         "table" => Box::new(TableRouting::new(fabric, faults)?),
+        "minimal" => Box::new(DragonflyMinimal::new(fabric)?),
+        "valiant" => Box::new(DragonflyValiant::new(fabric)?),
+        "ugal" => Box::new(DragonflyUgal::new(fabric)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),

@@ -1,0 +1,88 @@
+//! UGAL-L at the source router: with no congestion it routes exactly as minimal does; with
+//! the minimal path's first channel congested (`q_min * H_min > q_val * H_val`) it takes the
+//! Valiant path instead.
+
+mod route_checks;
+
+use fray_core::fabric::{ChannelId, Fabric};
+use fray_core::faults::Faults;
+use fray_core::routing::{build, message_entropy, Congestion, RouteRequest};
+use route_checks::{check_path, hops_of_class};
+
+/// Congestion on one channel only.
+struct OneBusyChannel(ChannelId);
+
+impl Congestion for OneBusyChannel {
+    fn congestion(&self, channel: ChannelId) -> f64 {
+        if channel == self.0 {
+            100.0
+        } else {
+            0.0
+        }
+    }
+}
+
+#[test]
+fn uncongested_ugal_is_minimal() {
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=2,g=5").unwrap();
+    let mut faults = Faults::none(&fabric);
+    faults
+        .fail_random_cables(
+            &fabric,
+            &fray_core::faults::CableSelector::parse("global"),
+            0.3,
+            4,
+        )
+        .unwrap();
+    let (minimal, ugal) = (
+        build("minimal", &fabric, &Faults::none(&fabric)).unwrap(),
+        build("ugal", &fabric, &Faults::none(&fabric)).unwrap(),
+    );
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let n = fabric.num_routers() as u32;
+    for src in 0..n {
+        for dst in 0..n {
+            let req = RouteRequest {
+                entropy: message_entropy(2, u64::from(src * n + dst)),
+                ..RouteRequest::new(&fabric, &faults)
+            };
+            if minimal.route_into(&req, src, dst, &mut a).is_ok() {
+                ugal.route_into(&req, src, dst, &mut b).unwrap();
+                assert_eq!(a, b, "{src}->{dst}");
+            }
+        }
+    }
+}
+
+#[test]
+fn congested_minimal_port_sends_ugal_valiant() {
+    // One global port per router: router r of a group holds the only link to one other
+    // group, so the minimal path's first channel (to the router holding the link to the
+    // destination group) is never the first channel of a Valiant path.
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
+    let faults = Faults::none(&fabric);
+    let (minimal, ugal) = (
+        build("minimal", &fabric, &Faults::none(&fabric)).unwrap(),
+        build("ugal", &fabric, &Faults::none(&fabric)).unwrap(),
+    );
+    let n = fabric.num_routers() as u32;
+    let (mut min_path, mut path) = (Vec::new(), Vec::new());
+    let mut valiant_taken = 0;
+    for src in 0..n {
+        for dst in (0..n).filter(|&d| d / 4 != src / 4) {
+            let plain = RouteRequest::new(&fabric, &faults);
+            minimal.route_into(&plain, src, dst, &mut min_path).unwrap();
+            let busy = OneBusyChannel(min_path[0]);
+            let req = RouteRequest {
+                congestion: &busy,
+                ..plain
+            };
+            ugal.route_into(&req, src, dst, &mut path).unwrap();
+            check_path(&fabric, &faults, src, dst, &path).unwrap();
+            assert_ne!(path[0], min_path[0], "{src}->{dst} kept the congested port");
+            assert_eq!(hops_of_class(&fabric, &path, "global"), 2, "{src}->{dst}");
+            valiant_taken += 1;
+        }
+    }
+    assert_eq!(valiant_taken, 20 * 16);
+}
