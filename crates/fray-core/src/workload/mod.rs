@@ -5,7 +5,9 @@
 //! [`Message`]s (the load engine's input).
 //!
 //! Application motifs ([`Motif`]: [`Halo3D26`], [`Sweep3D`], [`Lqcd`], [`UniformRandom`],
-//! [`StencilMotif`]) generate DAGs with the parameters of SST's Ember motifs.
+//! [`StencilMotif`]) generate DAGs with the parameters of SST's Ember motifs; the sizing
+//! helpers ([`largest_cube`], [`largest_square`], [`lqcd_job_size`]) size jobs as the
+//! failed-links study does.
 
 mod allreduce;
 mod dag;
@@ -15,6 +17,7 @@ mod halo3d26;
 mod job;
 mod lqcd;
 mod motif;
+mod sizing;
 mod stencil;
 mod stencil_motif;
 mod sweep3d;
@@ -26,6 +29,10 @@ pub use halo3d26::Halo3D26;
 pub use job::Job;
 pub use lqcd::{Lqcd, LqcdDecomposition, SU3_VECTOR_ELEMENTS};
 pub use motif::Motif;
+pub use sizing::{
+    largest_cube, largest_square, lqcd_job_size, ranks_per_job, LQCD_PAPER_LATTICE,
+    LQCD_PAPER_RANKS, PAPER_ENDPOINT_BUDGET,
+};
 pub use stencil::{Stencil, StencilKind};
 pub use stencil_motif::StencilMotif;
 pub use sweep3d::{Sweep3D, SWEEPS_PER_ITERATION};
