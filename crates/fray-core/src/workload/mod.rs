@@ -6,8 +6,8 @@
 //!
 //! Application motifs ([`Motif`]: [`Halo3D26`], [`Sweep3D`], [`Lqcd`], [`UniformRandom`],
 //! [`StencilMotif`]) generate DAGs with the parameters of SST's Ember motifs; the sizing
-//! helpers ([`largest_cube`], [`largest_square`], [`lqcd_job_size`]) size jobs as the
-//! failed-links study does.
+//! helpers ([`largest_cube`], [`largest_square`], [`lqcd_job_size`]) and
+//! [`linear_after_random_idle`] size and place several jobs as the failed-links study does.
 
 mod allreduce;
 mod dag;
@@ -15,6 +15,7 @@ mod exchange;
 mod grid;
 mod halo3d26;
 mod job;
+mod layout;
 mod lqcd;
 mod motif;
 mod sizing;
@@ -27,6 +28,7 @@ pub use allreduce::allreduce_recursive_doubling;
 pub use dag::{Dag, DagBuilder, Op, OpId};
 pub use halo3d26::Halo3D26;
 pub use job::Job;
+pub use layout::linear_after_random_idle;
 pub use lqcd::{Lqcd, LqcdDecomposition, SU3_VECTOR_ELEMENTS};
 pub use motif::Motif;
 pub use sizing::{
