@@ -3,14 +3,42 @@
 //! A [`Job`] is a [`Dag`] of operations (messages and compute, with dependencies) on its
 //! ranks plus a placement of the ranks on endpoints. A static phase is a list of
 //! [`Message`]s (the load engine's input).
+//!
+//! Application motifs ([`Motif`]: [`Halo3D26`], [`Sweep3D`], [`Lqcd`], [`UniformRandom`],
+//! [`StencilMotif`]) generate DAGs with the parameters of SST's Ember motifs; the sizing
+//! helpers ([`largest_cube`], [`largest_square`], [`lqcd_job_size`]) and
+//! [`linear_after_random_idle`] size and place several jobs as the failed-links study does.
 
+mod allreduce;
 mod dag;
+mod exchange;
+mod grid;
+mod halo3d26;
 mod job;
+mod layout;
+mod lqcd;
+mod motif;
+mod sizing;
 mod stencil;
+mod stencil_motif;
+mod sweep3d;
+mod uniform_random;
 
+pub use allreduce::allreduce_recursive_doubling;
 pub use dag::{Dag, DagBuilder, Op, OpId};
+pub use halo3d26::Halo3D26;
 pub use job::Job;
+pub use layout::linear_after_random_idle;
+pub use lqcd::{Lqcd, LqcdDecomposition, SU3_VECTOR_ELEMENTS};
+pub use motif::Motif;
+pub use sizing::{
+    largest_cube, largest_square, lqcd_job_size, ranks_per_job, LQCD_PAPER_LATTICE,
+    LQCD_PAPER_RANKS, PAPER_ENDPOINT_BUDGET,
+};
 pub use stencil::{Stencil, StencilKind};
+pub use stencil_motif::StencilMotif;
+pub use sweep3d::{Sweep3D, SWEEPS_PER_ITERATION};
+pub use uniform_random::UniformRandom;
 
 use thiserror::Error;
 

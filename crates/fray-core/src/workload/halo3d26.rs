@@ -1,0 +1,139 @@
+//! Halo3D26: a 27-point stencil on a 3D grid of ranks, after Ember's `Halo3D26` motif.
+
+use super::exchange::compute_then_exchange;
+use super::grid::RankGrid;
+use super::motif::{check_non_negative, check_positive, Motif};
+use super::{Dag, Message, Stencil, StencilKind, WorkloadError};
+
+const NAME: &str = "halo3d26";
+
+/// A 27-point stencil: each rank owns an `nx x ny x nz` block of cells of a
+/// `pex x pey x pez` grid of ranks and exchanges halos with its up to 26 neighbours.
+///
+/// Ranks are numbered `x + pex * (y + pey * z)` and the grid does **not** wrap around, as in
+/// Ember (its `convertPositionToRank` returns no rank past an edge): an interior rank has 26
+/// neighbours, a corner rank of the grid 7.
+///
+/// Each iteration, on every rank:
+/// 1. compute for `compute_s` seconds;
+/// 2. send one message to each neighbour (and receive one from each), all at once:
+///    - to a face neighbour (one coordinate differs): the face's cells, `ny * nz` towards
+///      x, `nx * nz` towards y, `nx * ny` towards z;
+///    - to an edge neighbour (two coordinates differ): the cells of the edge along the
+///      dimension that does not change, `nx`, `ny` or `nz`;
+///    - to a corner neighbour (three differ): one cell;
+///
+///    each cell being `fields_per_cell * element_size_bytes` bytes;
+/// 3. wait for all of them: the next iteration's compute on a rank starts once every message
+///    the rank sent or received in this exchange has arrived.
+///
+/// Ember's Halo3D26 reads a `doreduce` flag but never reduces, so there is no allreduce.
+///
+/// `compute_s` is what Ember derives as `nx * ny * nz * fields_per_cell * flopspercell /
+/// peflops` (defaults 26 flops per cell and 10^9 flop/s), or its `computetime` given
+/// directly; in the failed-links paper the compute time is a chosen share of the iteration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Halo3D26 {
+    /// Cells per rank along x.
+    pub nx: u32,
+    /// Cells per rank along y.
+    pub ny: u32,
+    /// Cells per rank along z.
+    pub nz: u32,
+    /// Ranks along x.
+    pub pex: u32,
+    /// Ranks along y.
+    pub pey: u32,
+    /// Ranks along z.
+    pub pez: u32,
+    /// Variables per cell (Ember's `fields_per_cell`, default 1).
+    pub fields_per_cell: u32,
+    /// Bytes per variable (Ember's `datatype_width`, 8 for a double).
+    pub element_size_bytes: u32,
+    /// Compute per rank per iteration, in seconds.
+    pub compute_s: f64,
+    /// Number of iterations.
+    pub iterations: u32,
+}
+
+impl Halo3D26 {
+    /// The paper's weak-scaling problem (30 x 30 x 30 cells per rank) on a
+    /// `pex x pey x pez` grid, one double per cell, no compute, one iteration.
+    pub fn new(pex: u32, pey: u32, pez: u32) -> Self {
+        Self {
+            nx: 30,
+            ny: 30,
+            nz: 30,
+            pex,
+            pey,
+            pez,
+            fields_per_cell: 1,
+            element_size_bytes: 8,
+            compute_s: 0.0,
+            iterations: 1,
+        }
+    }
+
+    fn grid(&self) -> Result<RankGrid<3>, WorkloadError> {
+        for (field, value) in [
+            ("nx", self.nx),
+            ("ny", self.ny),
+            ("nz", self.nz),
+            ("fields_per_cell", self.fields_per_cell),
+            ("element_size_bytes", self.element_size_bytes),
+            ("iterations", self.iterations),
+        ] {
+            check_positive(NAME, field, value)?;
+        }
+        check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
+        RankGrid::new(NAME, ["pex", "pey", "pez"], [self.pex, self.pey, self.pez])
+    }
+
+    /// The messages of one exchange: for each rank in order, one per existing neighbour.
+    pub fn messages(&self) -> Result<Vec<Message>, WorkloadError> {
+        let grid = self.grid()?;
+        let cells = [self.nx, self.ny, self.nz];
+        let cell_bytes = f64::from(self.fields_per_cell) * f64::from(self.element_size_bytes);
+        let stencil = Stencil {
+            kind: StencilKind::TwentySevenP,
+            periodic: false,
+        };
+        let pairs = stencil.pairs(&[self.pex as usize, self.pey as usize, self.pez as usize])?;
+        Ok(pairs
+            .into_iter()
+            .map(|(src, dst)| {
+                let (a, b) = (grid.coords(src), grid.coords(dst));
+                // The halo spans every dimension in which the two ranks are level.
+                let halo_cells: f64 = (0..3)
+                    .filter(|&d| a[d] == b[d])
+                    .map(|d| f64::from(cells[d]))
+                    .product();
+                Message {
+                    src,
+                    dst,
+                    size_bytes: halo_cells * cell_bytes,
+                }
+            })
+            .collect())
+    }
+}
+
+impl Motif for Halo3D26 {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn num_ranks(&self) -> Result<u32, WorkloadError> {
+        Ok(self.grid()?.num_ranks())
+    }
+
+    fn dag(&self) -> Result<Dag, WorkloadError> {
+        let messages = self.messages()?;
+        compute_then_exchange(
+            self.num_ranks()?,
+            self.iterations,
+            self.compute_s,
+            |round| round.extend_from_slice(&messages),
+        )
+    }
+}

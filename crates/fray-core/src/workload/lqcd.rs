@@ -1,0 +1,251 @@
+//! LQCD: the halo exchanges and allreduces of a lattice QCD conjugate-gradient step (MILC's
+//! staggered Dslash), after Ember's `LQCD` motif.
+
+use super::allreduce::allreduce_recursive_doubling;
+use super::grid::RankGrid;
+use super::motif::{check_non_negative, check_positive, invalid, Motif};
+use super::{Dag, DagBuilder, OpId, WorkloadError};
+
+const NAME: &str = "lqcd";
+
+/// Variables per site in a gather: an SU(3) vector, three complex numbers.
+pub const SU3_VECTOR_ELEMENTS: u32 = 6;
+
+/// Ember's flops per site of one matrix-vector-multiply-sum compute segment (`mmvs4d`).
+const MMVS4D_FLOPS_PER_SITE: f64 = 288.0;
+/// Ember's flops per site of the residual compute segment (157 / 2).
+const RESID_FLOPS_PER_SITE: f64 = 78.5;
+/// Flops per site of one whole iteration: four `mmvs4d` segments and one residual.
+const ITERATION_FLOPS_PER_SITE: f64 = 4.0 * MMVS4D_FLOPS_PER_SITE + RESID_FLOPS_PER_SITE;
+
+/// How the lattice is cut among the ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LqcdDecomposition {
+    /// Ranks along x, y, z, t.
+    pub ranks_per_dim: [u32; 4],
+    /// Lattice sites per rank along x, y, z, t.
+    pub sites_per_rank: [u32; 4],
+}
+
+/// Lattice QCD on an `nx x ny x nz x nt` lattice cut among `ranks` ranks.
+///
+/// **Rank grid.** As in Ember (which takes MILC's `setup_hyper_prime`): the ranks' prime
+/// factors, largest first, each cut the lattice in the dimension whose per-rank side is the
+/// largest multiple of that prime, preferring among equal sides one already cut, else the
+/// first (x, y, z, t). See [`Lqcd::decomposition`]. Ranks are numbered `x + px * (y + py *
+/// (z + pz * t))` and the grid does not wrap around (Ember's `lex_rank` gives no rank past
+/// an edge).
+///
+/// **Messages.** With `S_d` the sites of a rank's face across dimension `d` (the product of
+/// its per-rank sides other than `d`) and a site's vector `6 * element_size_bytes` bytes, each
+/// iteration is:
+/// 1. two passes (even and odd sites), each:
+///    - a gather: every rank sends to each existing neighbour, +x, +y, +z, +t then -x .. -t,
+///      two messages: the first-neighbour gather, `floor(S_d / 2)` vectors, and the
+///      three-hop (Naik) gather, `S_d` vectors (Ember's `2 * S_d / 2`); all start once the
+///      rank has finished the previous pass;
+///    - a compute of the positive links, once the rank's own sends have arrived (Ember's
+///      sends are blocking) and the messages from its + neighbours have arrived;
+///    - a compute of the negative links, after that and after the messages from its -
+///      neighbours;
+/// 2. an allreduce of one `element_size_bytes` value (recursive doubling, see
+///    [`allreduce_recursive_doubling`](super::allreduce_recursive_doubling));
+/// 3. a compute of the residual;
+/// 4. another allreduce of one value. The next iteration starts on a rank once this
+///    allreduce has finished there.
+///
+/// **Compute.** `compute_s` is the iteration's compute, shared among the five segments in
+/// Ember's flop counts: each link compute gets `288 / 1230.5` of it, the residual
+/// `78.5 / 1230.5`. Ember derives it as `sites_per_rank * 1230.5 / peflops` (default
+/// `peflops` 2 * 10^10 flop/s).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lqcd {
+    /// Lattice sites along x (whole job).
+    pub nx: u32,
+    /// Lattice sites along y.
+    pub ny: u32,
+    /// Lattice sites along z.
+    pub nz: u32,
+    /// Lattice sites along t.
+    pub nt: u32,
+    /// Number of ranks.
+    pub ranks: u32,
+    /// Bytes per real number (8 for a double).
+    pub element_size_bytes: u32,
+    /// Compute per rank per iteration, in seconds.
+    pub compute_s: f64,
+    /// Number of iterations.
+    pub iterations: u32,
+}
+
+impl Lqcd {
+    /// The lattice `nx x ny x nz x nt` on `ranks` ranks, doubles, no compute, one iteration.
+    pub fn new(lattice: [u32; 4], ranks: u32) -> Self {
+        let [nx, ny, nz, nt] = lattice;
+        Self {
+            nx,
+            ny,
+            nz,
+            nt,
+            ranks,
+            element_size_bytes: 8,
+            compute_s: 0.0,
+            iterations: 1,
+        }
+    }
+
+    /// The lattice's sides, x, y, z, t.
+    pub fn lattice(&self) -> [u32; 4] {
+        [self.nx, self.ny, self.nz, self.nt]
+    }
+
+    /// How the lattice is cut among the ranks (MILC's hypercube layout, as Ember does it).
+    /// An error if some prime factor of `ranks` divides no remaining per-rank side.
+    pub fn decomposition(&self) -> Result<LqcdDecomposition, WorkloadError> {
+        for (field, value) in ["nx", "ny", "nz", "nt"].into_iter().zip(self.lattice()) {
+            check_positive(NAME, field, value)?;
+        }
+        check_positive(NAME, "ranks", self.ranks)?;
+        let mut sites = self.lattice();
+        let mut ranks = [1u32; 4];
+        for prime in prime_factors_descending(self.ranks) {
+            let largest = sites.iter().copied().filter(|s| s % prime == 0).max();
+            let Some(largest) = largest else {
+                return Err(invalid(
+                    NAME,
+                    "ranks",
+                    format!(
+                        "cannot cut the lattice {:?} into {} ranks: no side left divisible by {prime}",
+                        self.lattice(),
+                        self.ranks
+                    ),
+                ));
+            };
+            let dim = (0..4)
+                .find(|&d| sites[d] == largest && ranks[d] > 1)
+                .or_else(|| (0..4).find(|&d| sites[d] == largest))
+                .unwrap_or(0);
+            sites[dim] /= prime;
+            ranks[dim] *= prime;
+        }
+        Ok(LqcdDecomposition {
+            ranks_per_dim: ranks,
+            sites_per_rank: sites,
+        })
+    }
+}
+
+/// The prime factors of `n` with multiplicity, largest first.
+fn prime_factors_descending(mut n: u32) -> Vec<u32> {
+    let mut factors = Vec::new();
+    let mut p = 2u32;
+    while u64::from(p) * u64::from(p) <= u64::from(n) {
+        while n.is_multiple_of(p) {
+            factors.push(p);
+            n /= p;
+        }
+        p += 1;
+    }
+    if n > 1 {
+        factors.push(n);
+    }
+    factors.reverse();
+    factors
+}
+
+impl Motif for Lqcd {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn num_ranks(&self) -> Result<u32, WorkloadError> {
+        check_positive(NAME, "ranks", self.ranks)?;
+        Ok(self.ranks)
+    }
+
+    fn dag(&self) -> Result<Dag, WorkloadError> {
+        check_positive(NAME, "element_size_bytes", self.element_size_bytes)?;
+        check_positive(NAME, "iterations", self.iterations)?;
+        check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
+        let layout = self.decomposition()?;
+        let grid = RankGrid::new(NAME, ["px", "py", "pz", "pt"], layout.ranks_per_dim)?;
+        let n = grid.num_ranks() as usize;
+
+        let vector_bytes = f64::from(SU3_VECTOR_ELEMENTS * self.element_size_bytes);
+        let face = |d: usize| -> u64 {
+            (0..4)
+                .filter(|&e| e != d)
+                .map(|e| u64::from(layout.sites_per_rank[e]))
+                .product()
+        };
+        // Per dimension: (first-neighbour gather, Naik gather) bytes.
+        let gathers: Vec<[f64; 2]> = (0..4)
+            .map(|d| {
+                [
+                    (face(d) / 2) as f64 * vector_bytes,
+                    face(d) as f64 * vector_bytes,
+                ]
+            })
+            .collect();
+        let link_s = self.compute_s * MMVS4D_FLOPS_PER_SITE / ITERATION_FLOPS_PER_SITE;
+        let resid_s = self.compute_s * RESID_FLOPS_PER_SITE / ITERATION_FLOPS_PER_SITE;
+        let value_bytes = f64::from(self.element_size_bytes);
+
+        let mut b = DagBuilder::new(n as u32);
+        // What each rank waits for before its next step.
+        let mut ready: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        let mut own: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        let mut from_up: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        let mut from_down: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        for _ in 0..self.iterations {
+            for _parity in 0..2 {
+                for rank in 0..n {
+                    for (step, gather) in [(1, 0), (1, 1), (-1, 0), (-1, 1)] {
+                        for (dim, sizes) in gathers.iter().enumerate() {
+                            let Some(peer) = grid.neighbour(rank as u32, dim, step) else {
+                                continue;
+                            };
+                            let op = b.send(rank as u32, peer, sizes[gather], &ready[rank])?;
+                            own[rank].push(op);
+                            // The peer hears from its neighbour on the other side.
+                            if step > 0 {
+                                from_down[peer as usize].push(op);
+                            } else {
+                                from_up[peer as usize].push(op);
+                            }
+                        }
+                    }
+                }
+                for rank in 0..n {
+                    let mut waits = std::mem::take(&mut ready[rank]);
+                    waits.append(&mut own[rank]);
+                    waits.append(&mut from_up[rank]);
+                    let positive = b.compute(rank as u32, link_s, &waits)?;
+                    from_down[rank].push(positive);
+                    let negative = b.compute(rank as u32, link_s, &from_down[rank])?;
+                    from_down[rank].clear();
+                    ready[rank].push(negative);
+                }
+            }
+            allreduce_recursive_doubling(&mut b, &mut ready, value_bytes)?;
+            for (rank, wait) in ready.iter_mut().enumerate() {
+                let resid = b.compute(rank as u32, resid_s, wait)?;
+                *wait = vec![resid];
+            }
+            allreduce_recursive_doubling(&mut b, &mut ready, value_bytes)?;
+        }
+        b.build(self.iterations)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prime_factors() {
+        assert_eq!(prime_factors_descending(1), Vec::<u32>::new());
+        assert_eq!(prime_factors_descending(360), vec![5, 3, 3, 2, 2, 2]);
+        assert_eq!(prime_factors_descending(97), vec![97]);
+    }
+}

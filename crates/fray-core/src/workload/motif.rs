@@ -1,0 +1,55 @@
+//! The common face of application motifs: a generator of a [`Dag`] for a number of
+//! iterations, with the parameters people know from SST's Ember.
+//!
+//! A motif says which messages go where and what waits for what; it holds no timing model of
+//! the network. The time an iteration takes comes out of an engine that runs the DAG.
+
+use super::{Dag, WorkloadError};
+
+/// An application motif: a communication pattern with compute, as a DAG.
+pub trait Motif {
+    /// Short lower-case name for reports and specs (`halo3d26`, `sweep3d`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Number of ranks the motif runs on (the product of its rank grid).
+    fn num_ranks(&self) -> Result<u32, WorkloadError>;
+
+    /// The motif's work, all iterations, as one DAG on ranks `0..num_ranks()`.
+    fn dag(&self) -> Result<Dag, WorkloadError>;
+}
+
+/// A `WorkloadError` naming `motif` and its `field`.
+pub(crate) fn invalid(motif: &str, field: &str, reason: impl Into<String>) -> WorkloadError {
+    WorkloadError::Invalid {
+        what: format!("{motif} {field}"),
+        reason: reason.into(),
+    }
+}
+
+/// Checks that `value` of `field` is at least 1.
+pub(crate) fn check_positive(motif: &str, field: &str, value: u32) -> Result<(), WorkloadError> {
+    if value == 0 {
+        Err(invalid(motif, field, "must be at least 1, got 0"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks that `value` of `field`, a quantity in `unit` (seconds, bytes), is finite and not
+/// negative.
+pub(crate) fn check_non_negative(
+    motif: &str,
+    field: &str,
+    value: f64,
+    unit: &str,
+) -> Result<(), WorkloadError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(
+            motif,
+            field,
+            format!("must be a finite number of {unit} >= 0, got {value}"),
+        ))
+    }
+}

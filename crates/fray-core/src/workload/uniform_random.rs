@@ -1,0 +1,71 @@
+//! Uniform random traffic: every rank sends to a random other rank, iteration after
+//! iteration.
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+use super::exchange::compute_then_exchange;
+use super::motif::{check_non_negative, check_positive, invalid, Motif};
+use super::{Dag, Message, WorkloadError};
+
+const NAME: &str = "uniform_random";
+
+/// Uniform random traffic among `ranks` ranks.
+///
+/// Each iteration, on every rank: compute for `compute_s` seconds (0 for pure traffic), then
+/// send `size_bytes` to one other rank drawn uniformly (never itself); the next iteration on
+/// a rank waits for its send and every message it received. Destinations come from a PCG
+/// generator seeded with `seed`, drawn iteration by iteration, rank 0 first: the same seed
+/// gives the same DAG.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniformRandom {
+    /// Number of ranks (at least 2).
+    pub ranks: u32,
+    /// Bytes of every message.
+    pub size_bytes: f64,
+    /// Compute per rank per iteration, in seconds.
+    pub compute_s: f64,
+    /// Number of iterations.
+    pub iterations: u32,
+    /// Seed of the destinations.
+    pub seed: u64,
+}
+
+impl Motif for UniformRandom {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn num_ranks(&self) -> Result<u32, WorkloadError> {
+        if self.ranks < 2 {
+            return Err(invalid(
+                NAME,
+                "ranks",
+                format!(
+                    "needs at least 2 ranks to send to another, got {}",
+                    self.ranks
+                ),
+            ));
+        }
+        Ok(self.ranks)
+    }
+
+    fn dag(&self) -> Result<Dag, WorkloadError> {
+        let n = self.num_ranks()?;
+        check_positive(NAME, "iterations", self.iterations)?;
+        check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
+        check_non_negative(NAME, "size_bytes", self.size_bytes, "bytes")?;
+        let mut rng = Pcg64::seed_from_u64(self.seed);
+        compute_then_exchange(n, self.iterations, self.compute_s, |round| {
+            round.extend((0..n).map(|src| {
+                // One of the n - 1 others: skip over the sender itself.
+                let pick = rng.random_range(0..n - 1);
+                Message {
+                    src,
+                    dst: if pick >= src { pick + 1 } else { pick },
+                    size_bytes: self.size_bytes,
+                }
+            }))
+        })
+    }
+}
