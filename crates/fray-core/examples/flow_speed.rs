@@ -1,11 +1,13 @@
-//! Times the flow engine on one 27-point halo exchange (every rank to its 26 neighbours) on a
-//! torus: `cargo run --release -p fray-core --example flow_speed -- 20` (torus side, default 20).
+//! Times the flow engine on one 27-point halo exchange (every rank to its 26 neighbours, with
+//! Halo3D26's face, edge and corner sizes) on a torus with dimension-order retry routing:
+//! `cargo run --release -p fray-core --example flow_speed -- SIDE TOLERANCE FAILED_FRACTION`
+//! (defaults 20, 1e-4, 0).
 
 use std::time::Instant;
 
 use fray_core::fabric::Fabric;
-use fray_core::faults::Faults;
-use fray_core::routing::DimensionOrder;
+use fray_core::faults::{CableSelector, Faults};
+use fray_core::routing::DimensionOrderRetry;
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::workload::{DagBuilder, Job, Stencil, StencilKind};
 
@@ -24,16 +26,38 @@ fn main() {
     }
     .pairs(&[side, side, side])
     .unwrap();
+    // Ember's Halo3D26 sizes for 30^3 elements of 8 bytes: faces, edges, corners.
+    let size = |a: u32, b: u32| {
+        let (a, b) = (a as usize, b as usize);
+        let differ = [1, side, side * side]
+            .iter()
+            .filter(|&&st| (a / st) % side != (b / st) % side)
+            .count();
+        [0.0, 7200.0, 240.0, 8.0][differ]
+    };
     let mut dag = DagBuilder::new(n);
     for &(a, b) in &pairs {
-        dag.send(a, b, 7200.0, &[]).unwrap();
+        dag.send(a, b, size(a, b), &[]).unwrap();
     }
-    let job = Job::new("halo", dag.build(1).unwrap(), (0..n).collect(), &fabric).unwrap();
-    let routing = DimensionOrder::new(&fabric).unwrap();
+    // A fourth argument `shuffle` places the ranks in a random order (irregular routes).
+    let mut placement: Vec<u32> = (0..n).collect();
+    if std::env::args().nth(4).as_deref() == Some("shuffle") {
+        let mut e = fray_core::routing::Entropy::new(7);
+        for i in (1..placement.len()).rev() {
+            placement.swap(i, e.below(i + 1));
+        }
+    }
+    let job = Job::new("halo", dag.build(1).unwrap(), placement, &fabric).unwrap();
+    let routing = DimensionOrderRetry::new(&fabric).unwrap();
+    let fail: f64 = std::env::args().nth(3).map_or(0.0, |s| s.parse().expect("failed fraction"));
+    let mut faults = Faults::none(&fabric);
+    faults
+        .fail_random_cables(&fabric, &CableSelector::Router, fail, 1)
+        .unwrap();
     let t0 = Instant::now();
     let r = simulate(
         &fabric,
-        &Faults::none(&fabric),
+        &faults,
         &routing,
         &[job],
         FlowConfig {
