@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use fray_core::fabric::{Fabric as CoreFabric, FabricSpec, LinkParameters};
+use fray_core::fabric::{Fabric as CoreFabric, FabricSpec, FileFormat, LinkParameters};
 use fray_core::routing::{self, route_endpoints, RouteRequest};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -50,6 +50,17 @@ impl Fabric {
         Ok(Self(Arc::new(
             CoreFabric::from_spec(&parsed, link).map_err(fabric_error)?,
         )))
+    }
+
+    /// Reads a fabric file: `format` is `ibnetdiscover` (OFED's `ibnetdiscover` output) or
+    /// `json` (fray's JSON format). Errors name the file and line.
+    #[staticmethod]
+    fn read(py: Python<'_>, path: std::path::PathBuf, format: &str) -> PyResult<Self> {
+        let format: FileFormat = format.parse().map_err(fabric_error)?;
+        let fabric = py
+            .detach(|| CoreFabric::read(&path, format))
+            .map_err(fabric_error)?;
+        Ok(Self(Arc::new(fabric)))
     }
 
     /// A torus with the given dimension sizes, e.g. `Fabric.torus([12, 12, 12])` (the same
@@ -231,7 +242,7 @@ impl Fabric {
         let (src, dst) = (self.endpoint(&src)?, self.endpoint(&dst)?);
         let faults = faults_or_none(&self.0, faults)?;
         let name = routing.unwrap_or(routing::default_for(&self.0));
-        let router = routing::build(name, &self.0).map_err(routing_error)?;
+        let router = routing::build(name, &self.0, &faults).map_err(routing_error)?;
         let req = RouteRequest {
             entropy: routing::message_entropy(seed, 0),
             ..RouteRequest::new(&self.0, &faults)

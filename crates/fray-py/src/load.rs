@@ -80,7 +80,7 @@ fn run<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let faults = faults_or_none(fabric, faults)?;
     let name = routing.unwrap_or(routing::default_for(fabric));
-    let router = routing::build(name, fabric).map_err(routing_error)?;
+    let router = routing::build(name, fabric, &faults).map_err(routing_error)?;
     let report = py
         .detach(|| core_static_load(fabric, &faults, router.as_ref(), placement, messages, seed))
         .map_err(routing_error)?;
