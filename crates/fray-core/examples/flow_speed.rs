@@ -49,7 +49,9 @@ fn main() {
     }
     let job = Job::new("halo", dag.build(1).unwrap(), placement, &fabric).unwrap();
     let routing = DimensionOrderRetry::new(&fabric).unwrap();
-    let fail: f64 = std::env::args().nth(3).map_or(0.0, |s| s.parse().expect("failed fraction"));
+    let fail: f64 = std::env::args()
+        .nth(3)
+        .map_or(0.0, |s| s.parse().expect("failed fraction"));
     let mut faults = Faults::none(&fabric);
     faults
         .fail_random_cables(&fabric, &CableSelector::Router, fail, 1)

@@ -45,7 +45,7 @@ proptest! {
         let mut placement = Placement::initial(&shape, &alloc);
         let messages = stencil.messages(&alloc.compute_extents(&shape), 1.0).unwrap();
         let pairs = messages.iter().map(|m| (m.src, m.dst)).collect();
-        let mut tracker = CollisionTracker::new(&routing, fabric.channels().len(), pairs, &placement);
+        let mut tracker = CollisionTracker::new(&routing, fabric.num_router_channels(), pairs, &placement);
         let mut substituter = Substituter::new(shape.clone(), alloc, method);
         let spares = alloc.num_spares(&shape);
         let ranks = placement.num_ranks() as u32;

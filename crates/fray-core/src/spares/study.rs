@@ -348,7 +348,9 @@ impl Study {
                     field: "stencil",
                     reason: e.to_string(),
                 })?;
-        let tracker = CollisionTracker::new(&routing, fabric.channels().len(), pairs, &placement);
+        // Dimension-order routes stay on router channels: the host channels need no counter.
+        let tracker =
+            CollisionTracker::new(&routing, fabric.num_router_channels(), pairs, &placement);
         let degrees = shape.num_dims() + 1;
         let mut curve = Curve::empty(max_failures, degrees);
         curve.rows[0].best = tracker.max_collisions();
