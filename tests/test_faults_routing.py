@@ -113,3 +113,15 @@ def test_bad_input_is_one_line_and_exit_2(args, needle, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and needle in err[0]
+
+
+def test_fault_file_fails_listed_cables_and_bad_lines_are_named(tmp_path, capsys):
+    good = tmp_path / "down.txt"
+    good.write_text("# cables seen down\n(1,0)->(2,0)\n")
+    rc = main(["route", "mesh:4x4", "--from", "0", "--to", "15", "--routing", "dor",
+               "--fail-file", str(good)])
+    assert rc == 1 and "unroutable" in capsys.readouterr().out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("(1,0)->(2,0)\n(1,0)->(3,3)\n")
+    assert main(["route", "mesh:4x4", "--from", "0", "--to", "15", "--fail-file", str(bad)]) == 2
+    assert "bad.txt:2:" in capsys.readouterr().err

@@ -74,6 +74,15 @@ impl Faults {
         Ok(slf)
     }
 
+    /// Fails the cables listed in a file, one `FROM->TO` per line (`#` starts a comment);
+    /// returns how many. Errors name the file and line.
+    fn fail_file(&mut self, path: std::path::PathBuf) -> PyResult<usize> {
+        let fabric = Arc::clone(&self.fabric);
+        self.inner
+            .fail_cables_from_file(&fabric, &path)
+            .map_err(fault_error)
+    }
+
     /// Takes a router (number or name) down, and every path through it.
     fn fail_router<'py>(
         mut slf: PyRefMut<'py, Self>,

@@ -28,6 +28,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="CLASS:PCT%",
         help="fail a share of a class's cables, e.g. global:10%% or router:5%% (repeatable)",
     )
+    p.add_argument(
+        "--fail-file",
+        metavar="FILE",
+        help="fail the cables listed in FILE, one FROM->TO per line (# starts a comment)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the failures and of random choices")
     p.set_defaults(func=run)
 
@@ -38,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     faults = Faults(fabric)
     for spec in args.fail:
         faults.fail_spec(spec, args.seed)
+    if args.fail_file:
+        faults.fail_file(args.fail_file)
     routing = args.routing or fabric.default_routing
     try:
         path = fabric.route(_part(args.src), _part(args.dst), routing, faults, args.seed)

@@ -210,6 +210,51 @@ impl Faults {
         Ok(())
     }
 
+    /// Fails the cables listed in a fault file: one `FROM->TO` cable (router names) per line;
+    /// blank lines and text after `#` are ignored. `file` names the file in errors, which give
+    /// its 1-based line.
+    pub fn fail_cables_listed(
+        &mut self,
+        fabric: &Fabric,
+        text: &str,
+        file: &str,
+    ) -> Result<usize, FaultError> {
+        let mut count = 0;
+        for (i, line) in text.lines().enumerate() {
+            let name = line.split('#').next().unwrap_or("").trim();
+            if name.is_empty() {
+                continue;
+            }
+            let channel = select::channel_by_name(fabric, name).map_err(|e| {
+                FaultError::Fabric(FabricError::File {
+                    file: file.to_string(),
+                    line: i + 1,
+                    reason: e.to_string(),
+                })
+            })?;
+            self.fail_cable(fabric, channel)?;
+            count += 1;
+        }
+        Ok(count)
+    }
+
+    /// Fails the cables listed in the fault file at `path` (see [`Faults::fail_cables_listed`]).
+    pub fn fail_cables_from_file(
+        &mut self,
+        fabric: &Fabric,
+        path: &std::path::Path,
+    ) -> Result<usize, FaultError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            FaultError::Fabric(FabricError::File {
+                file: file.clone(),
+                line: 0,
+                reason: e.to_string(),
+            })
+        })?;
+        self.fail_cables_listed(fabric, &text, &file)
+    }
+
     /// Takes `lanes` lanes off the channel (one direction); the channel keeps at least none:
     /// losing every lane takes it down.
     pub fn lose_lanes(
@@ -291,5 +336,27 @@ impl Faults {
             || self.endpoint_down.iter().any(|&d| d)
             || self.channel_down.iter().any(|&d| d)
             || self.lanes_down.iter().any(|&l| l > 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_files_fail_listed_cables_and_name_bad_lines() {
+        let f = Fabric::parse("mesh:3x3").unwrap();
+        let mut faults = Faults::none(&f);
+        let text = "# failed cables\n(0,0)->(1,0)\n\n(1,1)->(1,2)  # flapping\n";
+        assert_eq!(
+            faults.fail_cables_listed(&f, text, "cables.txt").unwrap(),
+            2
+        );
+        assert_eq!(faults.num_channels_down(), 4);
+        let err = faults
+            .fail_cables_listed(&f, "(0,0)->(1,0)\n(0,0)->(2,2)\n", "cables.txt")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("cables.txt:2:"), "{err}");
     }
 }
