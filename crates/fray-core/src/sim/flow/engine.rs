@@ -127,6 +127,11 @@ struct State<'a> {
     ends_s: Vec<f64>,
     flows_on: Vec<u32>,
     capacity: Vec<f64>,
+    /// Capacity each channel has left after the rates of the active flows, bytes per second.
+    residual: Vec<f64>,
+    /// Positions in `active` of the flows a solve re-rates, and their new rates.
+    resolve: Vec<usize>,
+    new_rates: Vec<f64>,
     channel_bytes: Vec<f64>,
     delivered_bytes: f64,
     scratch: Vec<ChannelId>,
@@ -168,11 +173,15 @@ pub fn simulate(
         capacity: (0..num_channels)
             .map(|c| faults.bandwidth_bytes_s(fabric, c as ChannelId))
             .collect(),
+        residual: Vec::new(),
+        resolve: Vec::new(),
+        new_rates: Vec::new(),
         channel_bytes: vec![0.0; num_channels],
         delivered_bytes: 0.0,
         scratch: Vec::new(),
         done_ops: Vec::new(),
     };
+    s.residual = s.capacity.clone();
     for j in jobs {
         s.waiting
             .extend((0..j.dag.ops().len() as u32).map(|op| j.dag.indegree(op)));
@@ -200,6 +209,8 @@ pub fn simulate(
         }
         now_s = t;
         let mut changed = false;
+        // The lowest max-min level this event can change (see `resolve_from`).
+        let mut restart = f64::INFINITY;
         // Flows that end now (or within the tolerance of their own duration).
         let tol = s.config.time_tolerance;
         let mut i = 0;
@@ -208,8 +219,10 @@ pub fn simulate(
             let since = s.flows[s.active[i] as usize].active_since_s;
             if end <= t || end - t <= tol * (end - since) {
                 let f = s.active.swap_remove(i);
-                s.rates.swap_remove(i);
+                let rate = s.rates.swap_remove(i);
                 s.ends_s.swap_remove(i);
+                s.give_back(f, rate);
+                restart = restart.min(rate);
                 s.finish_flow(f);
                 changed = true;
             } else {
@@ -230,6 +243,7 @@ pub fn simulate(
                         s.finish_flow(f);
                     } else {
                         s.flows[f as usize].active_since_s = t;
+                        restart = restart.min(s.lowest_share(f));
                         s.active.push(f);
                         s.rates.push(0.0);
                         s.ends_s.push(f64::INFINITY);
@@ -244,26 +258,7 @@ pub fn simulate(
         }
         if changed && !s.active.is_empty() {
             solves += 1;
-            let (flows, paths) = (&s.flows, &s.paths);
-            let active = &s.active;
-            solver.solve(
-                &s.capacity,
-                active.len(),
-                |i| {
-                    let f = &flows[active[i] as usize];
-                    &paths[f.path_start as usize..(f.path_start + f.path_len) as usize]
-                },
-                &mut s.rates,
-            );
-            for (i, &f) in s.active.iter().enumerate() {
-                let rate = s.rates[i];
-                let left = s.flows[f as usize].remaining_bytes;
-                s.ends_s[i] = if rate > 0.0 {
-                    t + left / rate
-                } else {
-                    f64::INFINITY
-                };
-            }
+            s.resolve_from(&mut solver, restart, t);
         }
     }
     if !s.active.is_empty() {
@@ -304,6 +299,100 @@ pub fn simulate(
 }
 
 impl State<'_> {
+    /// The channels of flow `f`.
+    fn path(&self, f: u32) -> &[ChannelId] {
+        let flow = &self.flows[f as usize];
+        &self.paths[flow.path_start as usize..(flow.path_start + flow.path_len) as usize]
+    }
+
+    /// Returns flow `f`'s rate to the channels it crosses.
+    fn give_back(&mut self, f: u32, rate: f64) {
+        let flow = self.flows[f as usize];
+        for k in flow.path_start..flow.path_start + flow.path_len {
+            self.residual[self.paths[k as usize] as usize] += rate;
+        }
+    }
+
+    /// A lower bound of the max-min level at which a new flow `f` can change anything: the
+    /// smallest fair share on its path at the start of progressive filling.
+    fn lowest_share(&self, f: u32) -> f64 {
+        self.path(f)
+            .iter()
+            .map(|&c| self.capacity[c as usize] / f64::from(self.flows_on[c as usize].max(1)))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Solves the rates again after flows started or ended at `t`, from max-min level
+    /// `restart` up.
+    ///
+    /// Progressive filling freezes flows in increasing order of rate. A flow that ended with
+    /// rate `r` crossed no channel that was a bottleneck below `r`, and a new flow cannot
+    /// change anything below the smallest starting fair share on its path; so every flow
+    /// whose rate is below `restart` keeps it, and only the flows at or above it are solved
+    /// again, on the capacity the others leave. The result is the same as a full solve; the
+    /// cost is that of the flows re-rated. A re-rated flow left without bandwidth (rounding
+    /// in the residual capacities) falls back to a full solve.
+    fn resolve_from(&mut self, solver: &mut MaxMin, restart: f64, t: f64) {
+        let level = restart * (1.0 - 1e-9);
+        self.resolve.clear();
+        self.resolve.extend(
+            (0..self.active.len()).filter(|&i| self.rates[i] >= level || self.rates[i] == 0.0),
+        );
+        if !self.solve_subset(solver) {
+            // Every flow again, on capacities recomputed from scratch.
+            self.residual.copy_from_slice(&self.capacity);
+            for r in &mut self.rates {
+                *r = 0.0;
+            }
+            self.resolve.clear();
+            self.resolve.extend(0..self.active.len());
+            let whole = self.solve_subset(solver);
+            debug_assert!(whole, "a full solve gives every live flow some bandwidth");
+        }
+        for &i in &self.resolve {
+            let left = self.flows[self.active[i] as usize].remaining_bytes;
+            let rate = self.rates[i];
+            self.ends_s[i] = if rate > 0.0 {
+                t + left / rate
+            } else {
+                f64::INFINITY
+            };
+        }
+    }
+
+    /// Re-rates the flows at positions `resolve` on the residual capacity; false (and nothing
+    /// changed) when one of them would get no bandwidth.
+    fn solve_subset(&mut self, solver: &mut MaxMin) -> bool {
+        for k in 0..self.resolve.len() {
+            let i = self.resolve[k];
+            self.give_back(self.active[i], self.rates[i]);
+        }
+        self.new_rates.resize(self.resolve.len(), 0.0);
+        let (flows, paths, active, resolve) =
+            (&self.flows, &self.paths, &self.active, &self.resolve);
+        solver.solve(
+            &self.residual,
+            resolve.len(),
+            |k| {
+                let f = &flows[active[resolve[k]] as usize];
+                &paths[f.path_start as usize..(f.path_start + f.path_len) as usize]
+            },
+            &mut self.new_rates,
+        );
+        let starved = self.new_rates.iter().any(|&r| r <= 0.0);
+        for k in 0..self.resolve.len() {
+            let i = self.resolve[k];
+            let rate = if starved {
+                self.rates[i]
+            } else {
+                self.new_rates[k]
+            };
+            self.rates[i] = rate;
+            self.give_back(self.active[i], -rate);
+        }
+        !starved
+    }
+
     /// The job of global op `g`, and its index in that job.
     fn locate(&self, g: u32) -> (usize, usize) {
         let j = self.job_offset.partition_point(|&o| o <= g) - 1;
