@@ -321,3 +321,33 @@ def test_bad_worker_options_are_one_line_errors(tmp_path):
                            timeout=300, check=False)
         assert r.returncode == 2 and needle in r.stderr, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+class _InterruptedConnection:
+    """A DuckDB connection stand-in whose statements were cut by a Ctrl-C."""
+
+    def __init__(self, where):
+        self.where, self.rolled_back = where, False
+
+    def begin(self):
+        if self.where == "begin":
+            raise RuntimeError("Query interrupted")
+
+    def commit(self):
+        if self.where == "commit":
+            raise RuntimeError("Query interrupted")
+
+    def rollback(self):
+        self.rolled_back = True
+
+
+@pytest.mark.parametrize("where", ["begin", "commit", "body"])
+def test_ctrl_c_caught_by_duckdb_stops_like_any_ctrl_c(where):
+    from fray.campaign.db import _Transaction
+
+    con = _InterruptedConnection(where)
+    with pytest.raises(KeyboardInterrupt):
+        with _Transaction(con):
+            if where == "body":
+                raise RuntimeError("Query interrupted")
+    assert con.rolled_back == (where == "body")

@@ -196,15 +196,38 @@ class ResultsDB:
         return _Transaction(self.con)
 
 
+def _interrupted(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is DuckDB turning a Ctrl-C into an error ("Query interrupted")."""
+    return isinstance(exc, duckdb.InterruptException) or (
+        isinstance(exc, RuntimeError) and "interrupted" in str(exc).lower()
+    )
+
+
 class _Transaction:
+    """One DuckDB transaction: committed when its block ends, rolled back on any error. A
+    Ctrl-C that DuckDB caught inside a statement comes out as ``KeyboardInterrupt``, so the
+    command line stops as for any other Ctrl-C (nothing of the transaction is kept)."""
+
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
 
     def __enter__(self) -> None:
-        self.con.begin()
+        try:
+            self.con.begin()
+        except Exception as exc:
+            if _interrupted(exc):
+                raise KeyboardInterrupt from exc
+            raise
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.con.commit()
-        else:
-            self.con.rollback()
+        try:
+            if exc_type is None:
+                self.con.commit()
+            else:
+                self.con.rollback()
+        except Exception as error:
+            if _interrupted(error):
+                raise KeyboardInterrupt from error
+            raise
+        if _interrupted(exc):
+            raise KeyboardInterrupt from exc
