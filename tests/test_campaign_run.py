@@ -346,8 +346,7 @@ def test_ctrl_c_caught_by_duckdb_stops_like_any_ctrl_c(where):
     from fray.campaign.db import _Transaction
 
     con = _InterruptedConnection(where)
-    with pytest.raises(KeyboardInterrupt):
-        with _Transaction(con):
-            if where == "body":
-                raise RuntimeError("Query interrupted")
+    with pytest.raises(KeyboardInterrupt), _Transaction(con):
+        if where == "body":
+            raise RuntimeError("Query interrupted")
     assert con.rolled_back == (where == "body")
