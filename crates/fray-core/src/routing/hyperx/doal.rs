@@ -1,6 +1,6 @@
 //! DOAL on a HyperX: dimension order, adaptive, one misroute allowed per dimension.
 
-use super::{hyperx_of, pick_cable, router_down, Cheapest};
+use super::{hyperx_of, pick_cable, walk_dimensions, Cheapest};
 use crate::fabric::{Cartesian, ChannelId, Fabric, HyperX, RouterId};
 use crate::routing::{Entropy, RouteRequest, Routing, RoutingError};
 
@@ -131,50 +131,24 @@ impl Routing for HyperXDoal {
         dst: RouterId,
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
-        path.clear();
         let f = req.fabric;
-        let hx = hyperx_of(f, NAME)?;
-        let shape = hx.shape();
-        if req.faults.router_is_down(src) {
-            return Err(router_down(f, src, dst, src));
-        }
-        let mut rng = Entropy::new(req.entropy);
-        let mut cur = src;
-        for d in 0..shape.num_dims() {
-            // Dimensions not yet corrected keep the source's coordinates.
-            let (own, target) = (hx.coord(src, d), hx.coord(dst, d));
-            if own == target {
-                continue;
-            }
-            let next = shape.shift(cur, d, own, target);
-            if req.faults.router_is_down(next) {
-                path.clear();
-                return Err(router_down(f, src, dst, next));
-            }
-            match correct_dimension(hx, req, cur, d, (own, target), &mut rng) {
+        walk_dimensions(req, NAME, src, dst, path, |hop, rng, path| {
+            match correct_dimension(hop.hx, req, hop.cur, hop.d, (hop.own, hop.target), rng) {
                 Some(Step::Direct(c)) => path.push(c),
                 Some(Step::Detour(first, second)) => path.extend([first, second]),
                 None => {
-                    path.clear();
-                    return Err(RoutingError::unroutable(
-                        f,
-                        src,
-                        dst,
-                        format!(
-                            "dimension {} from {} to {}: the direct hop and all {} one-misroute \
-                             detours are down",
-                            Cartesian::dimension_name(d),
-                            f.router_name(cur),
-                            f.router_name(next),
-                            shape.sizes()[d] - 2
-                        ),
-                    ));
+                    return Err(format!(
+                        "dimension {} from {} to {}: the direct hop and all {} one-misroute \
+                         detours are down",
+                        Cartesian::dimension_name(hop.d),
+                        f.router_name(hop.cur),
+                        f.router_name(hop.next),
+                        hop.hx.shape().sizes()[hop.d] - 2
+                    ))
                 }
             }
-            cur = next;
-        }
-        debug_assert_eq!(cur, dst);
-        Ok(())
+            Ok(())
+        })
     }
 }
 

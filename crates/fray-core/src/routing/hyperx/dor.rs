@@ -1,8 +1,10 @@
 //! Dimension-order routing on a HyperX.
 
-use super::{hyperx_of, pick_cable, router_down};
+use super::{hyperx_of, pick_cable, walk_dimensions};
 use crate::fabric::{Cartesian, ChannelId, Fabric, RouterId};
-use crate::routing::{Entropy, NoCongestion, RouteRequest, Routing, RoutingError};
+use crate::routing::{NoCongestion, RouteRequest, Routing, RoutingError};
+
+const NAME: &str = "HyperX dimension-order";
 
 /// Dimension-order routing on a HyperX: for each dimension in which the current router and
 /// the destination differ, dimension 0 first, one hop straight to the destination's
@@ -19,7 +21,7 @@ pub struct HyperXDor;
 impl HyperXDor {
     /// The routing for a HyperX fabric.
     pub fn new(fabric: &Fabric) -> Result<Self, RoutingError> {
-        hyperx_of(fabric, "HyperX dimension-order").map(|_| Self)
+        hyperx_of(fabric, NAME).map(|_| Self)
     }
 }
 
@@ -35,47 +37,23 @@ impl Routing for HyperXDor {
         dst: RouterId,
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
-        path.clear();
         let f = req.fabric;
-        let hx = hyperx_of(f, "HyperX dimension-order")?;
-        let shape = hx.shape();
-        if req.faults.router_is_down(src) {
-            return Err(router_down(f, src, dst, src));
-        }
-        let mut rng = Entropy::new(req.entropy);
-        let mut cur = src;
-        for d in 0..shape.num_dims() {
-            // Dimensions not yet corrected keep the source's coordinates.
-            let (own, target) = (hx.coord(src, d), hx.coord(dst, d));
-            if own == target {
-                continue;
+        walk_dimensions(req, NAME, src, dst, path, |hop, rng, path| {
+            let cables = hop.hx.channels_along(hop.cur, hop.d, hop.own, hop.target);
+            match pick_cable(cables, req.faults, &NoCongestion, rng) {
+                Some((channel, _)) => {
+                    path.push(channel);
+                    Ok(())
+                }
+                None => Err(format!(
+                    "dimension {} hop {}->{} is down ({} cable(s), all failed)",
+                    Cartesian::dimension_name(hop.d),
+                    f.router_name(hop.cur),
+                    f.router_name(hop.next),
+                    cables.len()
+                )),
             }
-            let next = shape.shift(cur, d, own, target);
-            let cables = hx.channels_along(cur, d, own, target);
-            let Some((channel, _)) = pick_cable(cables, req.faults, &NoCongestion, &mut rng) else {
-                path.clear();
-                return Err(RoutingError::unroutable(
-                    f,
-                    src,
-                    dst,
-                    format!(
-                        "dimension {} hop {}->{} is down ({} cable(s), all failed)",
-                        Cartesian::dimension_name(d),
-                        f.router_name(cur),
-                        f.router_name(next),
-                        cables.len()
-                    ),
-                ));
-            };
-            if req.faults.router_is_down(next) {
-                path.clear();
-                return Err(router_down(f, src, dst, next));
-            }
-            path.push(channel);
-            cur = next;
-        }
-        debug_assert_eq!(cur, dst);
-        Ok(())
+        })
     }
 }
 

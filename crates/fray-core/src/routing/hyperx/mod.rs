@@ -11,7 +11,7 @@ mod dor;
 pub use doal::HyperXDoal;
 pub use dor::HyperXDor;
 
-use super::{Congestion, Entropy, RoutingError};
+use super::{Congestion, Entropy, RouteRequest, RoutingError};
 use crate::fabric::{ChannelId, Fabric, HyperX, RouterId};
 use crate::faults::Faults;
 
@@ -21,6 +21,65 @@ fn hyperx_of<'a>(fabric: &'a Fabric, routing: &'static str) -> Result<&'a HyperX
         routing,
         needs: "a HyperX",
     })
+}
+
+/// One dimension to correct: the routing's hop(s) from `cur` towards the router `next` that
+/// has the destination's coordinate `target` in dimension `d` (`own` is the source's).
+struct DimensionHop<'a> {
+    hx: &'a HyperX,
+    cur: RouterId,
+    next: RouterId,
+    d: usize,
+    own: usize,
+    target: usize,
+}
+
+/// The walk both HyperX routings share: clears `path`, then corrects the dimensions in
+/// order, dimension 0 first, appending the channels `correct` gives for each, or returning
+/// `Unroutable` with the reason `correct` gives (or a down router on the way).
+fn walk_dimensions(
+    req: &RouteRequest<'_>,
+    routing: &'static str,
+    src: RouterId,
+    dst: RouterId,
+    path: &mut Vec<ChannelId>,
+    mut correct: impl FnMut(&DimensionHop<'_>, &mut Entropy, &mut Vec<ChannelId>) -> Result<(), String>,
+) -> Result<(), RoutingError> {
+    path.clear();
+    let f = req.fabric;
+    let hx = hyperx_of(f, routing)?;
+    if req.faults.router_is_down(src) {
+        return Err(router_down(f, src, dst, src));
+    }
+    let mut rng = Entropy::new(req.entropy);
+    let mut cur = src;
+    for d in 0..hx.shape().num_dims() {
+        // Dimensions not yet corrected keep the source's coordinates.
+        let (own, target) = (hx.coord(src, d), hx.coord(dst, d));
+        if own == target {
+            continue;
+        }
+        let next = hx.shape().shift(cur, d, own, target);
+        if req.faults.router_is_down(next) {
+            path.clear();
+            return Err(router_down(f, src, dst, next));
+        }
+        let hop = DimensionHop {
+            hx,
+            cur,
+            next,
+            d,
+            own,
+            target,
+        };
+        if let Err(reason) = correct(&hop, &mut rng, path) {
+            path.clear();
+            return Err(RoutingError::unroutable(f, src, dst, reason));
+        }
+        cur = next;
+    }
+    debug_assert_eq!(cur, dst);
+    Ok(())
 }
 
 /// The cheapest of the options offered so far, ties broken uniformly at random: every
