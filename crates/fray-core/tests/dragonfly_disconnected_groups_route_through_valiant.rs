@@ -2,12 +2,12 @@
 //! their pairs unroutable, naming the groups, while Valiant and UGAL still route all of them
 //! through another group.
 
-mod route_checks;
+mod common;
 
+use common::paths::{check_path, hops_of_class};
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::{build, message_entropy, RouteRequest, RoutingError};
-use route_checks::{check_path, hops_of_class};
 
 #[test]
 fn cut_group_pair_routes_through_valiant_and_ugal() {

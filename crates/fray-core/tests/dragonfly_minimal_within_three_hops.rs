@@ -3,14 +3,14 @@
 //! one global hop), the same entropy gives the same path, and different entropies spread a
 //! group pair's traffic over its parallel global links.
 
-mod route_checks;
+mod common;
 
 use std::collections::HashSet;
 
+use common::paths::{check_path, hops_of_class};
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::{build, message_entropy, RouteRequest};
-use route_checks::{check_path, hops_of_class};
 
 const SPECS: &[&str] = &[
     "dragonfly:p=1,a=4,h=2,g=5",

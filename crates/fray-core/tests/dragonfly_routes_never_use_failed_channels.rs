@@ -5,13 +5,13 @@
 //! whatever fault states the routing saw before. A routing follows its fault state when
 //! that changes between calls.
 
-mod route_checks;
+mod common;
 
+use common::paths::check_path;
 use fray_core::fabric::Fabric;
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::{build, message_entropy, RouteRequest, Routing, RoutingError};
 use proptest::prelude::*;
-use route_checks::check_path;
 
 const SPECS: &[&str] = &[
     "dragonfly:p=1,a=4,h=2,g=5",

@@ -2,12 +2,12 @@
 //! is neither end's, and the intermediate group drawn in proportion to
 //! `min(live links source group -> I, live links I -> destination group)`.
 
-mod route_checks;
+mod common;
 
+use common::paths::{check_path, hops_of_class};
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::Faults;
 use fray_core::routing::{build, message_entropy, RouteRequest};
-use route_checks::{check_path, hops_of_class};
 
 /// The group the first global hop of `path` enters.
 fn intermediate_group(fabric: &Fabric, path: &[ChannelId]) -> usize {

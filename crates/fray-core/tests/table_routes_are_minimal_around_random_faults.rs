@@ -6,7 +6,8 @@
 
 mod common;
 
-use common::live_graph::{check_route, irregular_fabric, live_hops_from};
+use common::live_graph::{irregular_fabric, live_hops_from};
+use common::paths::check_path;
 use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::{RouteRequest, Routing, RoutingError, TableRouting};
@@ -76,7 +77,7 @@ proptest! {
                 let routed = table.route_into(&req, src, dst, &mut path);
                 match (reference[dst as usize], routed) {
                     (Some(hops), Ok(())) => {
-                        check_route(&fabric, &faults, src, dst, &path)
+                        check_path(&fabric, &faults, src, dst, &path)
                             .map_err(TestCaseError::fail)?;
                         prop_assert_eq!(path.len(), hops);
                         prop_assert_eq!(table.hop_count(src, dst), Some(hops));

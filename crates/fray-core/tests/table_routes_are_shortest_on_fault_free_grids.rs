@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::live_graph::check_route;
+use common::paths::check_path;
 use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
 use fray_core::faults::Faults;
 use fray_core::routing::{self, DimensionOrder, RouteRequest, Routing, TableRouting};
@@ -37,7 +37,7 @@ proptest! {
                 prop_assert_eq!(path.len(), dor.hop_count(src, dst));
                 prop_assert_eq!(path.len(), shape.hop_distance(src, dst));
                 prop_assert_eq!(table.hop_count(src, dst), Some(path.len()));
-                check_route(&fabric, &faults, src, dst, &path).map_err(TestCaseError::fail)?;
+                check_path(&fabric, &faults, src, dst, &path).map_err(TestCaseError::fail)?;
                 diameter = diameter.max(path.len());
             }
         }
@@ -86,6 +86,6 @@ fn a_diameter_past_254_hops_takes_two_byte_entries() {
             )
             .unwrap();
         assert_eq!(path.len(), length as usize - 1);
-        check_route(&fabric, &faults, length - 1, 0, &path).unwrap();
+        check_path(&fabric, &faults, length - 1, 0, &path).unwrap();
     }
 }

@@ -2,12 +2,12 @@
 //! the minimal path's first channel congested (`q_min * H_min > q_val * H_val`) it takes the
 //! Valiant path instead.
 
-mod route_checks;
+mod common;
 
+use common::paths::{check_path, hops_of_class};
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::Faults;
 use fray_core::routing::{build, message_entropy, Congestion, RouteRequest};
-use route_checks::{check_path, hops_of_class};
 
 /// Congestion on one channel only.
 struct OneBusyChannel(ChannelId);

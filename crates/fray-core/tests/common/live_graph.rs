@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use fray_core::fabric::{ChannelId, Fabric, FabricBuilder, LinkParameters, RouterId, Topology};
+use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, RouterId, Topology};
 use fray_core::faults::Faults;
 
 /// Hops from `src` to every router over live channels and live routers, forward (`None`
@@ -28,42 +28,6 @@ pub fn live_hops_from(fabric: &Fabric, faults: &Faults, src: RouterId) -> Vec<Op
         }
     }
     dist
-}
-
-/// Checks that `path` leads from `src` to `dst` over router channels, one after the other,
-/// and crosses no failed channel or router.
-pub fn check_route(
-    fabric: &Fabric,
-    faults: &Faults,
-    src: RouterId,
-    dst: RouterId,
-    path: &[ChannelId],
-) -> Result<(), String> {
-    let ch = fabric.channels();
-    let mut at = src;
-    if faults.router_is_down(at) {
-        return Err(format!("starts at down router {at}"));
-    }
-    for &c in path {
-        if !fabric.is_router_channel(c) {
-            return Err(format!("channel {c} is not a router channel"));
-        }
-        if ch.src[c as usize] != at {
-            return Err(format!("channel {c} does not leave router {at}"));
-        }
-        if faults.channel_is_down(c) {
-            return Err(format!("uses failed channel {c}"));
-        }
-        at = ch.dst[c as usize];
-        if faults.router_is_down(at) {
-            return Err(format!("crosses down router {at}"));
-        }
-    }
-    if at == dst {
-        Ok(())
-    } else {
-        Err(format!("ends at {at}, not {dst}"))
-    }
 }
 
 /// A fabric of `num_routers` routers with one cable per listed pair (pairs of one router
