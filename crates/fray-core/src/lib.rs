@@ -29,7 +29,9 @@
 
 pub mod fabric;
 pub mod faults;
+pub mod links;
 pub mod routing;
+pub mod seeds;
 pub mod sim;
 pub mod spares;
 pub mod units;

@@ -22,7 +22,7 @@ mod cartesian;
 pub mod dragonfly;
 mod hyperx;
 mod read;
-mod spec;
+pub(crate) mod spec;
 mod summary;
 mod xgft;
 

@@ -19,6 +19,7 @@ mod layout;
 mod lqcd;
 mod motif;
 mod sizing;
+mod spec;
 mod stencil;
 mod stencil_motif;
 mod sweep3d;
@@ -35,6 +36,7 @@ pub use sizing::{
     largest_cube, largest_square, lqcd_job_size, ranks_per_job, LQCD_PAPER_LATTICE,
     LQCD_PAPER_RANKS, PAPER_ENDPOINT_BUDGET,
 };
+pub use spec::{WorkloadSpec, WORKLOADS};
 pub use stencil::{Stencil, StencilKind};
 pub use stencil_motif::StencilMotif;
 pub use sweep3d::{Sweep3D, SWEEPS_PER_ITERATION};

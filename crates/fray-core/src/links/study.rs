@@ -1,0 +1,245 @@
+//! The cases of a failed-links study, how one runs, and the table they make.
+
+use rayon::prelude::*;
+
+use super::{mean_ci95, LinksError};
+use crate::fabric::Fabric;
+use crate::faults::{CableSelector, Faults};
+use crate::routing::{self, RoutingError};
+use crate::seeds::case_seed;
+use crate::sim::flow::{simulate, FlowConfig};
+use crate::workload::WorkloadSpec;
+
+/// A failed-links study: every number of jobs, every failed percentage, every seed.
+#[derive(Debug, Clone)]
+pub struct LinksStudy {
+    /// The workload; its `jobs` option is replaced by each entry of `jobs`.
+    pub workload: WorkloadSpec,
+    /// The routing's name (see [`routing::ROUTINGS`]).
+    pub routing: String,
+    /// The cables that fail (`global`, `router`, a class name).
+    pub fail: CableSelector,
+    /// Numbers of jobs sharing the machine (the rows' first key).
+    pub jobs: Vec<u32>,
+    /// Percentages of the selected cables failed, 0 to 100 (the rows' second key).
+    pub failed_pct: Vec<f64>,
+    /// Seeds per (jobs, failed %): each seed draws its own layout, failures and routing
+    /// choices.
+    pub seeds: u32,
+    /// The study's seed; seed `r` of a cell derives from `(seed, r)`.
+    pub seed: u64,
+    /// The flow engine's time tolerance ([`FlowConfig::time_tolerance`]).
+    pub time_tolerance: f64,
+}
+
+/// One simulation of a study: `failed_pct` 0 is the baseline of its `(jobs, replica)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinksCase {
+    /// Jobs sharing the machine.
+    pub jobs: u32,
+    /// Percentage of the selected cables failed.
+    pub failed_pct: f64,
+    /// Which seed of the cell, `0..seeds`.
+    pub replica: u32,
+}
+
+/// What one case gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CaseOutcome {
+    /// Every message was routed: per job, its ranks and its time per iteration in seconds.
+    Ran {
+        /// Ranks of each job.
+        ranks: Vec<u32>,
+        /// Time per iteration of each job, in seconds.
+        iteration_s: Vec<f64>,
+    },
+    /// The routing could not serve a pair of the workload; the reason names it.
+    Unroutable(String),
+}
+
+/// One row of the study's table: a (jobs, failed %) cell over its seeds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinksRow {
+    /// Jobs sharing the machine.
+    pub jobs: u32,
+    /// Percentage of the selected cables failed.
+    pub failed_pct: f64,
+    /// Seeds that ran (every seed of the cell, or none when it is unroutable).
+    pub seeds: u32,
+    /// Mean over seeds of the loss of machine throughput against the same seed without
+    /// failures, in percent (negative: faster); `None` when unroutable.
+    pub degradation_pct: Option<f64>,
+    /// Half-width of the 95 % confidence interval of `degradation_pct`; `None` when
+    /// unroutable or with one seed.
+    pub degradation_ci_pct: Option<f64>,
+    /// Whether some seed could not route every pair of the workload.
+    pub unroutable: bool,
+    /// Mean time per iteration over jobs and seeds without failures, in seconds.
+    pub baseline_iteration_s: f64,
+    /// Mean time per iteration over jobs and seeds with the failures, in seconds; `None` when
+    /// unroutable.
+    pub iteration_s: Option<f64>,
+}
+
+impl LinksStudy {
+    /// Checks the settings: at least one number of jobs and one seed, percentages in 0..=100.
+    pub fn check(&self) -> Result<(), LinksError> {
+        if self.jobs.is_empty() || self.jobs.contains(&0) {
+            return Err(LinksError::Invalid(format!(
+                "jobs: need one or more counts of at least 1, got {:?}",
+                self.jobs
+            )));
+        }
+        if let Some(p) = self.failed_pct.iter().find(|p| !(0.0..=100.0).contains(*p)) {
+            return Err(LinksError::Invalid(format!(
+                "failed: percentages are 0 to 100, got {p}"
+            )));
+        }
+        if self.seeds == 0 {
+            return Err(LinksError::Invalid("seeds: must be at least 1".into()));
+        }
+        if !(0.0..0.5).contains(&self.time_tolerance) {
+            return Err(LinksError::Invalid(format!(
+                "time tolerance: must be in [0, 0.5), got {}",
+                self.time_tolerance
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every case, for each number of jobs and each seed: the baseline first, then each
+    /// failed percentage above 0.
+    pub fn cases(&self) -> Vec<LinksCase> {
+        let mut out = Vec::new();
+        for &jobs in &self.jobs {
+            for replica in 0..self.seeds {
+                out.push(LinksCase {
+                    jobs,
+                    failed_pct: 0.0,
+                    replica,
+                });
+                for &failed_pct in self.failed_pct.iter().filter(|&&p| p > 0.0) {
+                    out.push(LinksCase {
+                        jobs,
+                        failed_pct,
+                        replica,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs one case on `fabric`. The layout, the routing's choices and (with failures) the
+    /// failed cables derive from the study's seed and the case's replica, so the baseline of
+    /// a case and the case differ only by the failures.
+    pub fn run_case(&self, fabric: &Fabric, case: LinksCase) -> Result<CaseOutcome, LinksError> {
+        let seed = case_seed(self.seed, u64::from(case.replica));
+        let jobs = self.workload.with_jobs(case.jobs).place(fabric, seed)?;
+        let mut faults = Faults::none(fabric);
+        faults.fail_random_cables(
+            fabric,
+            &self.fail,
+            case.failed_pct / 100.0,
+            case_seed(seed, case.failed_pct.to_bits()),
+        )?;
+        let router = routing::build(&self.routing, fabric, &faults)?;
+        let config = FlowConfig {
+            seed,
+            time_tolerance: self.time_tolerance,
+        };
+        match simulate(fabric, &faults, router.as_ref(), &jobs, config) {
+            Ok(result) => Ok(CaseOutcome::Ran {
+                ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
+                iteration_s: result.jobs.iter().map(|j| j.iteration_s).collect(),
+            }),
+            Err(e @ RoutingError::Unroutable { .. }) => Ok(CaseOutcome::Unroutable(e.to_string())),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Runs `cases` on all cores; the outcomes are in the order of `cases` and do not
+    /// depend on the number of threads.
+    pub fn run_cases(
+        &self,
+        fabric: &Fabric,
+        cases: &[LinksCase],
+    ) -> Result<Vec<CaseOutcome>, LinksError> {
+        cases
+            .par_iter()
+            .map(|&case| self.run_case(fabric, case))
+            .collect()
+    }
+
+    /// The table: one row per (jobs, failed %) in the order of `jobs` and `failed_pct`
+    /// (baselines included as rows of 0 %), from the `outcomes` of `cases` (any order; a
+    /// case missing from them is an error naming it).
+    pub fn summarize(
+        &self,
+        cases: &[LinksCase],
+        outcomes: &[CaseOutcome],
+    ) -> Result<Vec<LinksRow>, LinksError> {
+        let find = |jobs: u32, failed_pct: f64, replica: u32| {
+            cases
+                .iter()
+                .position(|c| c.jobs == jobs && c.failed_pct == failed_pct && c.replica == replica)
+                .and_then(|i| outcomes.get(i))
+                .ok_or_else(|| {
+                    LinksError::Invalid(format!(
+                        "no outcome for {jobs} jobs, {failed_pct} % failed, seed {replica}"
+                    ))
+                })
+        };
+        let mut pcts = vec![0.0];
+        pcts.extend(self.failed_pct.iter().copied().filter(|&p| p > 0.0));
+        let mut rows = Vec::new();
+        for &jobs in &self.jobs {
+            for &pct in &pcts {
+                let mut degradation = Vec::new();
+                let (mut base_times, mut times) = (Vec::new(), Vec::new());
+                let mut unroutable = false;
+                for replica in 0..self.seeds {
+                    let base = find(jobs, 0.0, replica)?;
+                    let this = find(jobs, pct, replica)?;
+                    match (base, this) {
+                        (
+                            CaseOutcome::Ran {
+                                ranks,
+                                iteration_s: b,
+                            },
+                            CaseOutcome::Ran { iteration_s: f, .. },
+                        ) => {
+                            degradation
+                                .push(100.0 * (1.0 - throughput(ranks, f) / throughput(ranks, b)));
+                            base_times.extend_from_slice(b);
+                            times.extend_from_slice(f);
+                        }
+                        _ => unroutable = true,
+                    }
+                }
+                let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+                let (d, ci) = mean_ci95(&degradation);
+                rows.push(LinksRow {
+                    jobs,
+                    failed_pct: pct,
+                    seeds: if unroutable { 0 } else { self.seeds },
+                    degradation_pct: (!unroutable).then_some(d),
+                    degradation_ci_pct: (!unroutable && ci.is_finite()).then_some(ci),
+                    unroutable,
+                    baseline_iteration_s: mean(&base_times),
+                    iteration_s: (!unroutable).then(|| mean(&times)),
+                });
+            }
+        }
+        Ok(rows)
+    }
+}
+
+/// Machine throughput: rank-iterations per second summed over the jobs.
+fn throughput(ranks: &[u32], iteration_s: &[f64]) -> f64 {
+    ranks
+        .iter()
+        .zip(iteration_s)
+        .map(|(&r, &t)| f64::from(r) / t)
+        .sum()
+}

@@ -1,0 +1,366 @@
+//! Workload specs: one short string names a motif, its Ember parameters and how many jobs
+//! share the machine (`halo3d26:jobs=4,nx=30`), and builds the placed jobs on a fabric the
+//! way the failed-links study does.
+
+use super::motif::invalid;
+use super::{
+    largest_cube, largest_square, linear_after_random_idle, lqcd_job_size, ranks_per_job, Halo3D26,
+    Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, PAPER_ENDPOINT_BUDGET,
+};
+use crate::fabric::spec::SpecParts;
+use crate::fabric::{Fabric, FabricError};
+
+/// The motifs a spec can name, with the options each reads besides the common ones
+/// (defaults: halo3d26 `nx=ny=nz=30`, `fields_per_cell=1`, `datatype_width=8`,
+/// `flops_per_cell=26`, `peflops=1e9`; sweep3d `nx=ny=8`, `nz=100`, `kba=10`,
+/// `fields_per_cell=8`, `datatype_width=8`, `flops_per_cell=275`, `nodeflops=1e9`; lqcd
+/// `peflops=2e10`, the lattice halved as in the paper until the job fits; uniform
+/// `size=65536` bytes per message).
+pub const WORKLOADS: &[(&str, &[&str])] = &[
+    (
+        "halo3d26",
+        &[
+            "nx",
+            "ny",
+            "nz",
+            "fields_per_cell",
+            "datatype_width",
+            "flops_per_cell",
+            "peflops",
+        ],
+    ),
+    (
+        "sweep3d",
+        &[
+            "nx",
+            "ny",
+            "nz",
+            "kba",
+            "fields_per_cell",
+            "datatype_width",
+            "flops_per_cell",
+            "nodeflops",
+        ],
+    ),
+    ("lqcd", &["peflops"]),
+    ("uniform", &["size"]),
+];
+
+/// Options every motif reads: `jobs` (1), `budget` (endpoints shared by the jobs, default
+/// the smaller of 32768 and the fabric's endpoints), `iterations` (1), `compute` (`yes` or
+/// `no`, default `yes`) and `compute_s` (compute per rank per iteration in seconds, instead
+/// of Ember's flop-count derivation).
+const COMMON: &[&str] = &["jobs", "budget", "iterations", "compute", "compute_s"];
+
+/// A parsed workload spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadSpec {
+    /// The spec as written.
+    pub text: String,
+    /// The motif's name (one of [`WORKLOADS`]).
+    pub motif: String,
+    /// Number of equal jobs sharing the machine.
+    pub jobs: u32,
+    /// Endpoints the jobs share (`None`: the smaller of 32768 and the fabric's endpoints).
+    pub budget: Option<u32>,
+    /// Iterations per job.
+    pub iterations: u32,
+    /// Whether ranks compute between exchanges.
+    pub compute: bool,
+    /// Compute per rank per iteration in seconds, when given directly.
+    pub compute_s: Option<f64>,
+    /// The motif's own options, as `(name, value)`.
+    pub options: Vec<(String, f64)>,
+}
+
+fn spec_error(spec: &str, reason: impl Into<String>) -> WorkloadError {
+    WorkloadError::Invalid {
+        what: format!("spec {spec:?}"),
+        reason: reason.into(),
+    }
+}
+
+fn from_fabric_error(e: FabricError) -> WorkloadError {
+    match e {
+        FabricError::Spec { spec, reason } => spec_error(&spec, reason),
+        other => spec_error("", other.to_string()),
+    }
+}
+
+/// A number of `key` in `spec`: finite and at least `min`.
+fn number(spec: &str, key: &str, value: &str, min: f64) -> Result<f64, WorkloadError> {
+    match value.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= min => Ok(v),
+        _ => Err(spec_error(
+            spec,
+            format!("{key}: expected a number >= {min}, got {value:?}"),
+        )),
+    }
+}
+
+impl WorkloadSpec {
+    /// Reads `MOTIF[:key=value,...]`, e.g. `halo3d26:jobs=4,nx=30,compute=no`; an error names
+    /// the bad option and lists the known ones.
+    pub fn parse(text: &str) -> Result<Self, WorkloadError> {
+        let text = text.trim();
+        let (motif, body) = text.split_once(':').unwrap_or((text, ""));
+        let motif = motif.trim().to_ascii_lowercase();
+        let Some(&(_, own_keys)) = WORKLOADS.iter().find(|(name, _)| *name == motif) else {
+            let known: Vec<&str> = WORKLOADS.iter().map(|(n, _)| *n).collect();
+            return Err(spec_error(
+                text,
+                format!("unknown workload {motif:?} (known: {})", known.join(", ")),
+            ));
+        };
+        let mut parts = SpecParts::new(text, if body.is_empty() { "" } else { body })
+            .map_err(from_fabric_error)?;
+        if parts.positional.iter().any(|p| !p.is_empty()) {
+            return Err(spec_error(text, "options are key=value, e.g. jobs=4"));
+        }
+        let count = |parts: &mut SpecParts, key: &str, default: usize| {
+            parts
+                .take_count(key, default, 1)
+                .map_err(from_fabric_error)
+                .and_then(|n| {
+                    u32::try_from(n).map_err(|_| spec_error(text, format!("{key}: too large")))
+                })
+        };
+        let jobs = count(&mut parts, "jobs", 1)?;
+        let iterations = count(&mut parts, "iterations", 1)?;
+        let budget = match parts.take("budget") {
+            None => None,
+            Some(_) => Some(count(&mut parts, "budget", 1)?),
+        };
+        let compute = match parts.take("compute") {
+            None | Some("yes") => true,
+            Some("no") => false,
+            Some(other) => {
+                return Err(spec_error(
+                    text,
+                    format!("compute: expected yes or no, got {other:?}"),
+                ))
+            }
+        };
+        let compute_s = parts
+            .take("compute_s")
+            .map(|v| number(text, "compute_s", v, 0.0))
+            .transpose()?;
+        let mut options = Vec::new();
+        for &key in own_keys {
+            if let Some(v) = parts.take(key) {
+                options.push((key.to_string(), number(text, key, v, 0.0)?));
+            }
+        }
+        let known: Vec<&str> = COMMON.iter().chain(own_keys).copied().collect();
+        parts.finish(&known).map_err(from_fabric_error)?;
+        Ok(Self {
+            text: text.to_string(),
+            motif,
+            jobs,
+            budget,
+            iterations,
+            compute,
+            compute_s,
+            options,
+        })
+    }
+
+    /// The same spec for `jobs` jobs.
+    pub fn with_jobs(&self, jobs: u32) -> Self {
+        Self {
+            jobs,
+            ..self.clone()
+        }
+    }
+
+    /// Option `key` of the motif, or `default`.
+    fn option(&self, key: &str, default: f64) -> f64 {
+        self.options
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(default, |&(_, v)| v)
+    }
+
+    /// A whole-number option of the motif (at least 1), or `default`.
+    fn count(&self, key: &str, default: u32) -> Result<u32, WorkloadError> {
+        let v = self.option(key, f64::from(default));
+        if v.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&v) {
+            return Err(spec_error(
+                &self.text,
+                format!("{key}: expected a whole number >= 1, got {v}"),
+            ));
+        }
+        Ok(v as u32)
+    }
+
+    /// Compute per rank per iteration: `compute_s` if given, else `derived` (Ember's flop
+    /// count), 0 without compute.
+    fn compute_time(&self, derived: f64) -> f64 {
+        match (self.compute, self.compute_s) {
+            (false, _) => 0.0,
+            (true, Some(s)) => s,
+            (true, None) => derived,
+        }
+    }
+
+    /// The motif of one job when `endpoints` endpoints are available to it.
+    pub fn motif(&self, endpoints: u32, seed: u64) -> Result<Box<dyn Motif>, WorkloadError> {
+        let too_small = || {
+            invalid(
+                &self.motif,
+                "jobs",
+                format!("{endpoints} endpoints per job are too few for one job"),
+            )
+        };
+        Ok(match self.motif.as_str() {
+            "halo3d26" => {
+                let (p, _, _) = largest_cube(endpoints);
+                if p == 0 {
+                    return Err(too_small());
+                }
+                let mut m = Halo3D26::new(p, p, p);
+                m.nx = self.count("nx", 30)?;
+                m.ny = self.count("ny", m.nx)?;
+                m.nz = self.count("nz", m.nx)?;
+                m.fields_per_cell = self.count("fields_per_cell", 1)?;
+                m.element_size_bytes = self.count("datatype_width", 8)?;
+                let cells = f64::from(m.nx) * f64::from(m.ny) * f64::from(m.nz);
+                m.compute_s = self.compute_time(
+                    cells * f64::from(m.fields_per_cell) * self.option("flops_per_cell", 26.0)
+                        / self.option("peflops", 1e9),
+                );
+                m.iterations = self.iterations;
+                Box::new(m)
+            }
+            "sweep3d" => {
+                let (p, _) = largest_square(endpoints);
+                if p == 0 {
+                    return Err(too_small());
+                }
+                let mut m = Sweep3D::new(p, p);
+                m.nx = self.count("nx", 8)?;
+                m.ny = self.count("ny", m.nx)?;
+                m.nz = self.count("nz", 100)?;
+                m.kba = self.count("kba", 10)?;
+                m.fields_per_cell = self.count("fields_per_cell", 8)?;
+                m.element_size_bytes = self.count("datatype_width", 8)?;
+                m.compute_s = self.compute_time(
+                    8.0 * f64::from(m.nz)
+                        * f64::from(m.nx)
+                        * f64::from(m.ny)
+                        * f64::from(m.fields_per_cell)
+                        * self.option("flops_per_cell", 275.0)
+                        / self.option("nodeflops", 1e9),
+                );
+                m.iterations = self.iterations;
+                Box::new(m)
+            }
+            "lqcd" => {
+                // The paper's job halved until it fits: 2^k "jobs" worth of halvings.
+                let mut halvings = 1u32;
+                while super::LQCD_PAPER_RANKS / halvings > endpoints {
+                    halvings = halvings.checked_mul(2).ok_or_else(too_small)?;
+                }
+                let mut m: Lqcd = lqcd_job_size(halvings)?;
+                let sites: f64 = m.lattice().iter().map(|&s| f64::from(s)).product();
+                m.compute_s = self.compute_time(
+                    sites / f64::from(m.ranks) * 1230.5 / self.option("peflops", 2e10),
+                );
+                m.iterations = self.iterations;
+                Box::new(m)
+            }
+            "uniform" => Box::new(UniformRandom {
+                ranks: endpoints,
+                size_bytes: self.option("size", 65536.0),
+                compute_s: self.compute_time(0.0),
+                iterations: self.iterations,
+                seed,
+            }),
+            other => unreachable!("parse accepts only known motifs, not {other}"),
+        })
+    }
+
+    /// The jobs on `fabric`: `jobs` equal jobs sized for `budget / jobs` endpoints each, the
+    /// endpoints no job needs left idle at random, the jobs mapped linearly after that
+    /// ([`linear_after_random_idle`], seeded with `seed`). Job `j` is named `MOTIF-j`.
+    pub fn place(&self, fabric: &Fabric, seed: u64) -> Result<Vec<Job>, WorkloadError> {
+        let endpoints = u32::try_from(fabric.num_endpoints()).unwrap_or(u32::MAX);
+        let budget = self
+            .budget
+            .unwrap_or(PAPER_ENDPOINT_BUDGET.min(endpoints))
+            .min(endpoints);
+        let per_job = ranks_per_job(budget, self.jobs)?;
+        let motif = self.motif(per_job, seed)?;
+        let dag = motif.dag()?;
+        let layout = linear_after_random_idle(
+            fabric.num_endpoints(),
+            &vec![dag.num_ranks(); self.jobs as usize],
+            seed,
+        )?;
+        layout
+            .into_iter()
+            .enumerate()
+            .map(|(j, placement)| {
+                Job::new(
+                    format!("{}-{j}", self.motif),
+                    dag.clone(),
+                    placement,
+                    fabric,
+                )
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_common_and_motif_options() {
+        let s = WorkloadSpec::parse("halo3d26:jobs=4,nx=20,compute=no").unwrap();
+        assert_eq!(
+            (s.motif.as_str(), s.jobs, s.compute),
+            ("halo3d26", 4, false)
+        );
+        assert_eq!(s.options, vec![("nx".to_string(), 20.0)]);
+        assert_eq!(WorkloadSpec::parse("sweep3d").unwrap().jobs, 1);
+    }
+
+    #[test]
+    fn errors_name_the_bad_part() {
+        let err = |t: &str| WorkloadSpec::parse(t).unwrap_err().to_string();
+        assert!(err("halo3d27").contains("unknown workload \"halo3d27\""));
+        assert!(err("halo3d26:kba=3").contains("unknown option \"kba\""));
+        assert!(err("lqcd:jobs=0").contains("jobs"));
+        assert!(err("halo3d26:compute=maybe").contains("compute: expected yes or no"));
+        assert!(err("uniform:size=-4").contains("size"));
+    }
+
+    #[test]
+    fn halo_compute_follows_ember_flop_count() {
+        // 30^3 cells x 26 flops at 10^9 flop/s.
+        let s = WorkloadSpec::parse("halo3d26").unwrap();
+        let fabric = Fabric::parse("torus:4x4x4").unwrap();
+        let jobs = s.place(&fabric, 1).unwrap();
+        let compute: f64 = jobs[0]
+            .dag
+            .ops()
+            .iter()
+            .filter_map(|op| match op {
+                super::super::Op::Compute { rank: 0, seconds } => Some(*seconds),
+                _ => None,
+            })
+            .sum();
+        assert!((compute - 27000.0 * 26.0 / 1e9).abs() < 1e-15);
+        assert_eq!(jobs[0].dag.num_ranks(), 64);
+    }
+
+    #[test]
+    fn lqcd_halves_until_it_fits() {
+        // 512 endpoints: the paper's 32768-rank job halved 6 times (the 64-job size).
+        let s = WorkloadSpec::parse("lqcd").unwrap();
+        let m = s.motif(512, 0).unwrap();
+        assert_eq!(m.num_ranks().unwrap(), 512);
+    }
+}

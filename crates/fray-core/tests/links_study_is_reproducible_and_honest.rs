@@ -1,0 +1,76 @@
+//! The failed-links study: the same seed gives the same table, a baseline row degrades by
+//! exactly 0, every case is run once, and a cell the routing cannot serve has no number.
+
+use fray_core::fabric::Fabric;
+use fray_core::faults::CableSelector;
+use fray_core::links::{CaseOutcome, LinksStudy};
+use fray_core::workload::WorkloadSpec;
+
+fn study(fabric_routing: &str, fail: &str, workload: &str, failed: &[f64]) -> LinksStudy {
+    LinksStudy {
+        workload: WorkloadSpec::parse(workload).unwrap(),
+        routing: fabric_routing.into(),
+        fail: CableSelector::parse(fail),
+        jobs: vec![1, 4],
+        failed_pct: failed.to_vec(),
+        seeds: 3,
+        seed: 11,
+        time_tolerance: 0.0,
+    }
+}
+
+#[test]
+fn same_seed_same_table_and_baselines_are_zero() {
+    let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=5").unwrap();
+    let s = study("ugal", "global", "halo3d26:nx=10,compute=no", &[0.0, 20.0]);
+    let cases = s.cases();
+    // Per (jobs, seed): the baseline, then 20 %; 0 % in the list is the baseline itself.
+    assert_eq!(cases.len(), 2 * 3 * 2);
+    let a = s
+        .summarize(&cases, &s.run_cases(&fabric, &cases).unwrap())
+        .unwrap();
+    let b = s
+        .summarize(&cases, &s.run_cases(&fabric, &cases).unwrap())
+        .unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.len(), 4);
+    for row in a.iter().filter(|r| r.failed_pct == 0.0) {
+        assert_eq!(row.degradation_pct, Some(0.0));
+        assert_eq!(row.degradation_ci_pct, Some(0.0));
+    }
+    // 40 endpoints: one job of 3^3 ranks, or four of 2^3 (10 endpoints each).
+    let one_job = s.run_case(&fabric, cases[0]).unwrap();
+    let CaseOutcome::Ran { ranks, .. } = one_job else {
+        panic!("routable")
+    };
+    assert_eq!(ranks, vec![27]);
+}
+
+#[test]
+fn an_unroutable_cell_has_no_degradation() {
+    // DOAL on a 4x4 HyperX with 90 % of the cables gone cannot serve every pair.
+    let fabric = Fabric::parse("hyperx:4x4,t=2").unwrap();
+    let s = study("doal", "router", "uniform:size=1000", &[90.0]);
+    let cases = s.cases();
+    let outcomes = s.run_cases(&fabric, &cases).unwrap();
+    assert!(outcomes
+        .iter()
+        .any(|o| matches!(o, CaseOutcome::Unroutable(_))));
+    let rows = s.summarize(&cases, &outcomes).unwrap();
+    let failed: Vec<_> = rows.iter().filter(|r| r.failed_pct == 90.0).collect();
+    assert!(failed.iter().all(|r| r.unroutable
+        && r.degradation_pct.is_none()
+        && r.degradation_ci_pct.is_none()
+        && r.iteration_s.is_none()));
+}
+
+#[test]
+fn a_missing_outcome_is_named() {
+    let s = study("ugal", "global", "halo3d26", &[10.0]);
+    let cases = s.cases();
+    let err = s.summarize(&cases, &[]).unwrap_err().to_string();
+    assert!(
+        err.contains("no outcome for 1 jobs, 0 % failed, seed 0"),
+        "{err}"
+    );
+}
