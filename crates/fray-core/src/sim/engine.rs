@@ -1,0 +1,102 @@
+//! One entry point for every engine: run placed jobs and get each job's time per iteration.
+
+use std::str::FromStr;
+
+use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
+use super::load::static_load;
+use crate::fabric::Fabric;
+use crate::faults::Faults;
+use crate::routing::{Routing, RoutingError};
+use crate::workload::{Job, Message, Op};
+
+/// The engines a workload can run on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The static load engine: a bandwidth estimate per job (see [`run`]).
+    Load,
+    /// The flow engine: max-min fair fluid simulation of the jobs' DAGs.
+    Flow,
+}
+
+impl FromStr for Engine {
+    type Err = String;
+
+    /// Reads `load` or `flow`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "load" => Ok(Self::Load),
+            "flow" => Ok(Self::Flow),
+            other => Err(format!("unknown engine {other:?} (known: load, flow)")),
+        }
+    }
+}
+
+impl Engine {
+    /// The engine's name, as [`Engine::from_str`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Load => "load",
+            Self::Flow => "flow",
+        }
+    }
+}
+
+/// Runs `jobs` on `engine` and returns one result per job.
+///
+/// - `Flow`: [`flow_simulate`] with `config`.
+/// - `Load`: for each job as if it ran alone, every message of its DAG routed at once by the
+///   static load engine (routing choices from `config.seed`): the busiest channel's bytes
+///   over its bandwidth plus the slowest path's latency ([`static_load`]'s phase time), plus
+///   the most compute any rank does, over the number of iterations. A static estimate in no
+///   time at all: exact for one message or a phase bound by one channel, and blind to the
+///   order in which the DAG sends.
+pub fn run(
+    engine: Engine,
+    fabric: &Fabric,
+    faults: &Faults,
+    routing: &dyn Routing,
+    jobs: &[Job],
+    config: FlowConfig,
+) -> Result<Vec<JobResult>, RoutingError> {
+    match engine {
+        Engine::Flow => Ok(flow_simulate(fabric, faults, routing, jobs, config)?.jobs),
+        Engine::Load => jobs
+            .iter()
+            .map(|job| load_bound(fabric, faults, routing, job, config.seed))
+            .collect(),
+    }
+}
+
+fn load_bound(
+    fabric: &Fabric,
+    faults: &Faults,
+    routing: &dyn Routing,
+    job: &Job,
+    seed: u64,
+) -> Result<JobResult, RoutingError> {
+    let mut messages = Vec::new();
+    let mut compute = vec![0.0f64; job.dag.num_ranks() as usize];
+    for op in job.dag.ops() {
+        match *op {
+            Op::Send {
+                src,
+                dst,
+                size_bytes,
+            } => messages.push(Message {
+                src,
+                dst,
+                size_bytes,
+            }),
+            Op::Compute { rank, seconds } => compute[rank as usize] += seconds,
+        }
+    }
+    let load = static_load(fabric, faults, routing, &job.placement, &messages, seed)?;
+    let makespan_s = load.phase_time_s + compute.iter().copied().fold(0.0, f64::max);
+    Ok(JobResult {
+        name: job.name.clone(),
+        makespan_s,
+        iteration_s: makespan_s / f64::from(job.dag.iterations()),
+        messages: messages.len() as u64,
+        bytes: job.dag.total_bytes(),
+    })
+}
