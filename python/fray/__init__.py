@@ -13,6 +13,7 @@ from fray._fray import (
     static_load,
     stencil_load,
 )
+from fray.links import simulate
 
 __all__ = [
     "Fabric",
@@ -20,6 +21,7 @@ __all__ = [
     "FrayError",
     "SpecError",
     "UnroutableError",
+    "simulate",
     "static_load",
     "stencil_load",
 ]

@@ -9,6 +9,7 @@ mod errors;
 mod fabric;
 mod faults;
 mod integrity;
+mod links;
 mod load;
 mod spares;
 
@@ -21,6 +22,8 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<faults::Faults>()?;
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;
     m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
+    m.add_function(wrap_pyfunction!(links::simulate, m)?)?;
+    m.add_class::<links::LinksStudy>()?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
     Ok(())

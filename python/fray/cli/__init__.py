@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 
 from fray import FrayError
-from fray.cli import checksum, export, fabric, integrity, report, route, run, spares
+from fray.cli import checksum, export, fabric, integrity, links, report, route, run, spares
 
-_SUBCOMMANDS = (spares, fabric, route, checksum, integrity, run, report, export)
+_SUBCOMMANDS = (spares, links, fabric, route, checksum, integrity, run, report, export)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -82,8 +82,11 @@ pub struct LinksRow {
 }
 
 impl LinksStudy {
-    /// Checks the settings: at least one number of jobs and one seed, percentages in 0..=100.
-    pub fn check(&self) -> Result<(), LinksError> {
+    /// Checks the settings against `fabric`: at least one number of jobs and one seed,
+    /// percentages in 0..=100, a cable class the fabric has, a routing that fits it.
+    pub fn check(&self, fabric: &Fabric) -> Result<(), LinksError> {
+        self.fail.cables(fabric)?;
+        routing::build(&self.routing, fabric, &Faults::none(fabric))?;
         if self.jobs.is_empty() || self.jobs.contains(&0) {
             return Err(LinksError::Invalid(format!(
                 "jobs: need one or more counts of at least 1, got {:?}",

@@ -1,0 +1,202 @@
+//! The failed-links study and `simulate` from Python.
+
+use std::sync::Arc;
+
+use fray_core::fabric::Fabric as CoreFabric;
+use fray_core::faults::CableSelector;
+use fray_core::links::{CaseOutcome, LinksCase, LinksError, LinksStudy as CoreStudy};
+use fray_core::routing;
+use fray_core::sim::flow::FlowConfig;
+use fray_core::sim::{run, Engine};
+use fray_core::workload::WorkloadSpec;
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{fault_error, routing_error, workload_error, SpecError};
+use crate::fabric::Fabric;
+use crate::faults::{faults_or_none, Faults};
+
+fn links_error(e: LinksError) -> PyErr {
+    match e {
+        LinksError::Workload(e) => workload_error(e),
+        LinksError::Routing(e) => routing_error(e),
+        LinksError::Faults(e) => fault_error(e),
+        LinksError::Invalid(_) => SpecError::new_err(e.to_string()),
+    }
+}
+
+/// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on
+/// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"` or
+/// `"load"`). Returns a dict with `engine` and `jobs`: one dict per job with `name`,
+/// `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
+/// when a message cannot be routed.
+#[pyfunction]
+#[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-4))]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    fabric: &Fabric,
+    workload: &str,
+    faults: Option<&Faults>,
+    routing: Option<&str>,
+    engine: &str,
+    seed: u64,
+    time_tolerance: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let engine: Engine = engine.parse().map_err(SpecError::new_err)?;
+    let spec = WorkloadSpec::parse(workload).map_err(workload_error)?;
+    let fabric: &CoreFabric = &fabric.0;
+    let faults = faults_or_none(fabric, faults)?;
+    let jobs = spec.place(fabric, seed).map_err(workload_error)?;
+    let name = routing.unwrap_or(routing::default_for(fabric));
+    let router = routing::build(name, fabric, &faults).map_err(routing_error)?;
+    let config = FlowConfig {
+        seed,
+        time_tolerance,
+    };
+    let results = py
+        .detach(|| run(engine, fabric, &faults, router.as_ref(), &jobs, config))
+        .map_err(routing_error)?;
+    let out = PyDict::new(py);
+    out.set_item("engine", engine.name())?;
+    out.set_item("routing", name)?;
+    let rows = results
+        .iter()
+        .zip(&jobs)
+        .map(|(r, job)| {
+            let d = PyDict::new(py);
+            d.set_item("name", &r.name)?;
+            d.set_item("ranks", job.dag.num_ranks())?;
+            d.set_item("iteration_s", r.iteration_s)?;
+            d.set_item("makespan_s", r.makespan_s)?;
+            d.set_item("messages", r.messages)?;
+            d.set_item("bytes", r.bytes)?;
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("jobs", rows)?;
+    Ok(out)
+}
+
+/// A prepared failed-links study; `fray.links.study` runs it in chunks.
+#[pyclass(module = "fray._fray")]
+pub struct LinksStudy {
+    fabric: Arc<CoreFabric>,
+    study: CoreStudy,
+    cases: Vec<LinksCase>,
+}
+
+#[pymethods]
+impl LinksStudy {
+    /// Prepares a study; see `fray.links.study` for the parameters.
+    #[new]
+    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        fabric: &Fabric,
+        workload: &str,
+        routing: &str,
+        fail: &str,
+        jobs: Vec<u32>,
+        failed_pct: Vec<f64>,
+        seeds: u32,
+        seed: u64,
+        time_tolerance: f64,
+    ) -> PyResult<Self> {
+        let study = CoreStudy {
+            workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
+            routing: routing.to_string(),
+            fail: CableSelector::parse(fail),
+            jobs,
+            failed_pct,
+            seeds,
+            seed,
+            time_tolerance,
+        };
+        study.check(&fabric.0).map_err(links_error)?;
+        Ok(Self {
+            cases: study.cases(),
+            fabric: Arc::clone(&fabric.0),
+            study,
+        })
+    }
+
+    /// Number of cases (simulations), baselines included.
+    #[getter]
+    fn num_cases(&self) -> usize {
+        self.cases.len()
+    }
+
+    /// Case `i` as `(jobs, failed_pct, replica)`.
+    fn case(&self, i: usize) -> PyResult<(u32, f64, u32)> {
+        let c = self
+            .cases
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err(format!("case {i} of {}", self.cases.len())))?;
+        Ok((c.jobs, c.failed_pct, c.replica))
+    }
+
+    /// Runs cases `start..stop` on all cores (without the GIL). Each outcome is
+    /// `(ranks, iteration_s, None)` or `(None, None, reason)` when unroutable.
+    #[allow(clippy::type_complexity)]
+    fn run(
+        &self,
+        py: Python<'_>,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>> {
+        let cases = self
+            .cases
+            .get(start..stop)
+            .ok_or_else(|| PyIndexError::new_err(format!("cases {start}..{stop}")))?;
+        let outcomes = py
+            .detach(|| self.study.run_cases(&self.fabric, cases))
+            .map_err(links_error)?;
+        Ok(outcomes.into_iter().map(outcome_tuple).collect())
+    }
+
+    /// The table from the outcomes of every case, in case order: one dict per (jobs,
+    /// failed %) with `jobs, failed_pct, degradation_pct, degradation_ci_pct, unroutable,
+    /// seeds, baseline_iteration_s, iteration_s`.
+    #[allow(clippy::type_complexity)]
+    fn summarize<'py>(
+        &self,
+        py: Python<'py>,
+        outcomes: Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let outcomes: Vec<CaseOutcome> = outcomes
+            .into_iter()
+            .map(|o| match o {
+                (Some(ranks), Some(iteration_s), None) => CaseOutcome::Ran { ranks, iteration_s },
+                (_, _, reason) => CaseOutcome::Unroutable(reason.unwrap_or_default()),
+            })
+            .collect();
+        let rows = self
+            .study
+            .summarize(&self.cases, &outcomes)
+            .map_err(links_error)?;
+        rows.into_iter()
+            .map(|r| {
+                let d = PyDict::new(py);
+                d.set_item("jobs", r.jobs)?;
+                d.set_item("failed_pct", r.failed_pct)?;
+                d.set_item("degradation_pct", r.degradation_pct)?;
+                d.set_item("degradation_ci_pct", r.degradation_ci_pct)?;
+                d.set_item("unroutable", r.unroutable)?;
+                d.set_item("seeds", r.seeds)?;
+                d.set_item("baseline_iteration_s", r.baseline_iteration_s)?;
+                d.set_item("iteration_s", r.iteration_s)?;
+                Ok(d)
+            })
+            .collect()
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn outcome_tuple(o: CaseOutcome) -> (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>) {
+    match o {
+        CaseOutcome::Ran { ranks, iteration_s } => (Some(ranks), Some(iteration_s), None),
+        CaseOutcome::Unroutable(why) => (None, None, Some(why)),
+    }
+}

@@ -1,0 +1,125 @@
+"""``fray links``: the failed-links study (degradation by jobs x failed %, over seeds)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from fray import SpecError, links, report, store
+
+#: Ember-named workload options the command passes through, as (flag, spec key, help).
+_EMBER_OPTIONS = (
+    ("--nx", "nx", "cells per rank along x (halo3d26 30, sweep3d 8)"),
+    ("--ny", "ny", "cells per rank along y (default nx)"),
+    ("--nz", "nz", "cells per rank along z (halo3d26: nx, sweep3d: 100)"),
+    ("--kba", "kba", "sweep3d: planes of z per block (10)"),
+    ("--fields-per-cell", "fields_per_cell", "variables per cell"),
+    ("--datatype-width", "datatype_width", "bytes per variable (8)"),
+    ("--flops-per-cell", "flops_per_cell", "flops per cell (halo3d26 26, sweep3d 275)"),
+    ("--peflops", "peflops", "flop/s of a rank (halo3d26 1e9, lqcd 2e10)"),
+    ("--nodeflops", "nodeflops", "sweep3d: flop/s of a rank (1e9)"),
+    ("--size", "size", "uniform: bytes per message (65536)"),
+)
+
+
+def _numbers(text: str, what: str, kind=float) -> list:
+    try:
+        values = [kind(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise SpecError(f"--{what}: expected comma-separated numbers, got {text!r}") from None
+    if not values:
+        raise SpecError(f"--{what}: expected at least one number")
+    return values
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Registers the ``links`` sub-command."""
+    p = sub.add_parser(
+        "links",
+        help="failed-links study: throughput degradation by jobs x failed %%",
+        description=(
+            "Fail a share of the links, run the workload's jobs on the flow engine, and "
+            "report the loss of machine throughput against the same seed without failures, "
+            "with a 95%% confidence interval over the seeds."
+        ),
+    )
+    p.add_argument("--fabric", required=True, help="e.g. dragonfly:p=4,a=8,h=4,g=9 or hyperx:8x8,t=8")
+    p.add_argument("--routing", help="ugal, doal, table, ... (default: the fabric's)")
+    p.add_argument(
+        "--workload", default="halo3d26", help="halo3d26, sweep3d, lqcd or uniform (default halo3d26)"
+    )
+    p.add_argument("--jobs", default="1,4,16,64", help="numbers of jobs (default 1,4,16,64)")
+    p.add_argument(
+        "--failed", default="0,5,10,15,20,25,30", help="failed %% of the cables (default 0,5,...,30)"
+    )
+    p.add_argument("--fail", help="cables that fail: a link class or router (default: global on a dragonfly, router elsewhere)")
+    p.add_argument("--seeds", type=int, default=3, help="seeds per cell (default 3)")
+    p.add_argument("--seed", type=int, default=1, help="the study's seed (default 1)")
+    p.add_argument(
+        "--budget", type=int, help="endpoints shared by the jobs (default min(32768, endpoints))"
+    )
+    p.add_argument("--iterations", type=int, default=1, help="iterations per job (default 1)")
+    p.add_argument("--no-compute", action="store_true", help="leave out the compute time")
+    p.add_argument("--compute-s", type=float, help="compute per rank per iteration, seconds")
+    for flag, _, text in _EMBER_OPTIONS:
+        p.add_argument(flag, type=float, help=text)
+    p.add_argument(
+        "--time-tolerance",
+        type=float,
+        default=1e-4,
+        help="flows ending within this share of their duration end together (default 1e-4)",
+    )
+    p.add_argument("--out", help="table, .csv or .parquet")
+    p.add_argument("--plot", help="heat map, .png, .pdf or .svg")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def workload_spec(args: argparse.Namespace) -> str:
+    """The workload spec the options describe, e.g. ``halo3d26:nx=30,compute=no``."""
+    options = [f"iterations={args.iterations}"]
+    if args.budget is not None:
+        options.append(f"budget={args.budget}")
+    if args.no_compute:
+        options.append("compute=no")
+    if args.compute_s is not None:
+        options.append(f"compute_s={args.compute_s!r}")
+    for _, key, _ in _EMBER_OPTIONS:
+        value = getattr(args, key)
+        if value is not None:
+            options.append(f"{key}={value:g}")
+    return f"{args.workload}:{','.join(options)}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs the study, writes the table and heat map, prints the table."""
+    if args.out:
+        store.check_path(args.out)  # fail before the run, not after it
+    table = links.study(
+        args.fabric,
+        workload_spec(args),
+        routing=args.routing,
+        fail=args.fail,
+        jobs=_numbers(args.jobs, "jobs", int),
+        failed_pct=_numbers(args.failed, "failed"),
+        seeds=args.seeds,
+        seed=args.seed,
+        time_tolerance=args.time_tolerance,
+        progress=not args.quiet and sys.stderr.isatty(),
+    )
+    if args.out:
+        store.write_table(table, args.out)
+    if args.plot:
+        report.plot_links_heatmap(table, args.plot)
+    print(_pivot(table).to_string())
+    return 0
+
+
+def _pivot(table):
+    """Degradation as `mean ± ci` per jobs (rows) and failed % (columns)."""
+
+    shown = table[table["failed_pct"] > 0].copy()
+    shown["cell"] = shown.apply(report.degradation_label, axis=1)
+    grid = shown.pivot(index="jobs", columns="failed_pct", values="cell")
+    grid.columns = [f"{c:g}%" for c in grid.columns]
+    return grid

@@ -1,0 +1,120 @@
+"""The failed-links study and ``fray.simulate`` as a user runs them."""
+
+import math
+
+import fray
+import pytest
+from fray import Fabric, Faults, SpecError, UnroutableError, links
+from fray.cli import main
+from fray.store import read_table
+
+SMALL = "dragonfly:p=2,a=4,h=2,g=9"
+
+
+def test_simulate_one_message_matches_the_closed_form():
+    # Uniform traffic of one 1 MB message per rank on 2 ranks of a 4x4 torus: each message
+    # has its own host links, so it takes latency + bytes over the host bandwidth.
+    fabric = Fabric.parse("torus:4x4")
+    r = fray.simulate(fabric, "uniform:budget=2,size=1000000", seed=3)
+    assert r.engine == "flow" and r.routing == "dor-retry"
+    host = fabric.channel(fabric.num_router_channels)
+    t = r.iteration_s[0]
+    assert 1e6 / host["bandwidth_bytes_s"] < t < 1e6 / host["bandwidth_bytes_s"] * 1.01
+
+
+def test_load_engine_is_an_estimate_on_the_same_inputs():
+    flow = fray.simulate(SMALL, "halo3d26:jobs=2,nx=8,compute=no", engine="flow")
+    load = fray.simulate(SMALL, "halo3d26:jobs=2,nx=8,compute=no", engine="load")
+    assert load.engine == "load"
+    assert [j["ranks"] for j in flow.jobs] == [j["ranks"] for j in load.jobs] == [27, 27]
+    assert [j["bytes"] for j in flow.jobs] == [j["bytes"] for j in load.jobs]
+    for f, s in zip(flow.iteration_s, load.iteration_s, strict=True):
+        assert 0.5 * f < s < 2 * f
+
+
+def test_failures_and_unroutable_pairs_surface():
+    fabric = Fabric.parse("hyperx:4x4,t=2")
+    faults = Faults(fabric)
+    faults.fail_random("router", 0.9, 1)
+    with pytest.raises(UnroutableError):
+        fray.simulate(fabric, "uniform", faults=faults, routing="doal")
+    with pytest.raises(SpecError, match="unknown engine"):
+        fray.simulate(fabric, "uniform", engine="packets")
+    with pytest.raises(SpecError, match="unknown option \"kba\""):
+        fray.simulate(fabric, "halo3d26:kba=2")
+
+
+def test_study_table_is_reproducible_and_baselines_are_zero():
+    kw = {"jobs": [1, 4], "failed_pct": [0, 20], "seeds": 3, "seed": 5}
+    a = links.study(SMALL, "halo3d26:nx=8", **kw)
+    b = links.study(SMALL, "halo3d26:nx=8", **kw)
+    assert a.equals(b)
+    assert list(a.columns[:6]) == [
+        "jobs",
+        "failed_pct",
+        "degradation_pct",
+        "degradation_ci_pct",
+        "unroutable",
+        "seeds",
+    ]
+    base = a[a["failed_pct"] == 0]
+    assert (base["degradation_pct"] == 0).all()
+    assert a.attrs["fail"] == "global" and a.attrs["routing"] == "ugal"
+    failed = a[a["failed_pct"] == 20]
+    # Degradation is the loss of throughput: 1 - sum(ranks / failed time) / same at baseline;
+    # with equal jobs that is 1 - mean(1/t) / mean(1/t0), close to the ratio of mean times.
+    for _, row in failed.iterrows():
+        approx = 100 * (1 - row["baseline_iteration_s"] / row["iteration_s"])
+        assert math.isclose(row["degradation_pct"], approx, abs_tol=0.5)
+
+
+def test_cli_writes_table_and_heat_map_and_reports_unroutable(tmp_path, capsys):
+    out, fig = tmp_path / "t.csv", tmp_path / "t.png"
+    rc = main(
+        [
+            "links",
+            "--fabric",
+            "hyperx:4x4,t=2",
+            "--routing",
+            "doal",
+            "--workload",
+            "uniform",
+            "--size",
+            "4096",
+            "--jobs",
+            "1,2",
+            "--failed",
+            "0,10,90",
+            "--seeds",
+            "2",
+            "--out",
+            str(out),
+            "--plot",
+            str(fig),
+            "--quiet",
+        ]
+    )
+    assert rc == 0
+    table = read_table(out)
+    assert len(table) == 2 * 3
+    high = table[table["failed_pct"] == 90]
+    assert high["unroutable"].all() and high["degradation_pct"].isna().all()
+    assert fig.stat().st_size > 0
+    assert "unroutable" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--jobs", "1,x"], "--jobs: expected comma-separated numbers"),
+        (["--failed", "120"], "failed: percentages are 0 to 100"),
+        (["--fail", "optical"], "no such link class"),
+        (["--routing", "doal"], "DOAL routing needs a HyperX"),
+        (["--seeds", "0"], "seeds"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
+    rc = main(["links", "--fabric", SMALL, "--quiet", *args])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert message in err and "Traceback" not in err
