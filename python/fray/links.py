@@ -91,7 +91,7 @@ def study(
     failed_pct: Sequence[float] = PAPER_FAILED_PCT,
     seeds: int = 3,
     seed: int = 1,
-    time_tolerance: float = 1e-4,
+    time_tolerance: float = 1e-3,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Runs the failed-links study and returns its table.

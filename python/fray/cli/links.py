@@ -16,7 +16,7 @@ _EMBER_OPTIONS = (
     ("--fields-per-cell", "fields_per_cell", "variables per cell"),
     ("--datatype-width", "datatype_width", "bytes per variable (8)"),
     ("--flops-per-cell", "flops_per_cell", "flops per cell (halo3d26 26, sweep3d 275)"),
-    ("--peflops", "peflops", "flop/s of a rank (halo3d26 1e9, lqcd 2e10)"),
+    ("--peflops", "peflops", "flop/s of a rank (halo3d26 1e10, lqcd 2e10)"),
     ("--nodeflops", "nodeflops", "sweep3d: flop/s of a rank (1e9)"),
     ("--size", "size", "uniform: bytes per message (65536)"),
 )
@@ -66,8 +66,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--time-tolerance",
         type=float,
-        default=1e-4,
-        help="flows ending within this share of their duration end together (default 1e-4)",
+        default=1e-3,
+        help="flows ending within this share of their duration end together (default 1e-3)",
     )
     p.add_argument("--out", help="table, .csv or .parquet")
     p.add_argument("--plot", help="heat map, .png, .pdf or .svg")

@@ -30,7 +30,7 @@ const NAME: &str = "halo3d26";
 /// Ember's Halo3D26 reads a `doreduce` flag but never reduces, so there is no allreduce.
 ///
 /// `compute_s` is what Ember derives as `nx * ny * nz * fields_per_cell * flopspercell /
-/// peflops` (defaults 26 flops per cell and 10^9 flop/s), or its `computetime` given
+/// peflops` (defaults 26 flops per cell and 10^10 flop/s), or its `computetime` given
 /// directly; in the failed-links paper the compute time is a chosen share of the iteration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Halo3D26 {

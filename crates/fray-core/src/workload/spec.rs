@@ -12,7 +12,7 @@ use crate::fabric::{Fabric, FabricError};
 
 /// The motifs a spec can name, with the options each reads besides the common ones
 /// (defaults: halo3d26 `nx=ny=nz=30`, `fields_per_cell=1`, `datatype_width=8`,
-/// `flops_per_cell=26`, `peflops=1e9`; sweep3d `nx=ny=8`, `nz=100`, `kba=10`,
+/// `flops_per_cell=26`, `peflops=1e10`; sweep3d `nx=ny=8`, `nz=100`, `kba=10`,
 /// `fields_per_cell=8`, `datatype_width=8`, `flops_per_cell=275`, `nodeflops=1e9`; lqcd
 /// `peflops=2e10`, the lattice halved as in the paper until the job fits; uniform
 /// `size=65536` bytes per message).
@@ -227,7 +227,7 @@ impl WorkloadSpec {
                 let cells = f64::from(m.nx) * f64::from(m.ny) * f64::from(m.nz);
                 m.compute_s = self.compute_time(
                     cells * f64::from(m.fields_per_cell) * self.option("flops_per_cell", 26.0)
-                        / self.option("peflops", 1e9),
+                        / self.option("peflops", 1e10),
                 );
                 m.iterations = self.iterations;
                 Box::new(m)
@@ -339,7 +339,7 @@ mod tests {
 
     #[test]
     fn halo_compute_follows_ember_flop_count() {
-        // 30^3 cells x 26 flops at 10^9 flop/s.
+        // 30^3 cells x 26 flops at 10^10 flop/s (Ember's Halo3D26 defaults).
         let s = WorkloadSpec::parse("halo3d26").unwrap();
         let fabric = Fabric::parse("torus:4x4x4").unwrap();
         let jobs = s.place(&fabric, 1).unwrap();
@@ -352,7 +352,7 @@ mod tests {
                 _ => None,
             })
             .sum();
-        assert!((compute - 27000.0 * 26.0 / 1e9).abs() < 1e-15);
+        assert!((compute - 27000.0 * 26.0 / 1e10).abs() < 1e-15);
         assert_eq!(jobs[0].dag.num_ranks(), 64);
     }
 
