@@ -61,7 +61,8 @@ fn an_unroutable_cell_has_no_degradation() {
     assert!(failed.iter().all(|r| r.unroutable
         && r.degradation_pct.is_none()
         && r.degradation_ci_pct.is_none()
-        && r.iteration_s.is_none()));
+        && r.iteration_s.is_none()
+        && r.baseline_iteration_s > 0.0));
 }
 
 #[test]

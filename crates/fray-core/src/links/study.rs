@@ -74,7 +74,8 @@ pub struct LinksRow {
     pub degradation_ci_pct: Option<f64>,
     /// Whether some seed could not route every pair of the workload.
     pub unroutable: bool,
-    /// Mean time per iteration over jobs and seeds without failures, in seconds.
+    /// Mean time per iteration over jobs and seeds without failures, in seconds (every seed's
+    /// baseline, unroutable cells included).
     pub baseline_iteration_s: f64,
     /// Mean time per iteration over jobs and seeds with the failures, in seconds; `None` when
     /// unroutable.
@@ -204,6 +205,9 @@ impl LinksStudy {
                 for replica in 0..self.seeds {
                     let base = find(jobs, 0.0, replica)?;
                     let this = find(jobs, pct, replica)?;
+                    if let CaseOutcome::Ran { iteration_s, .. } = base {
+                        base_times.extend_from_slice(iteration_s);
+                    }
                     match (base, this) {
                         (
                             CaseOutcome::Ran {
@@ -214,7 +218,6 @@ impl LinksStudy {
                         ) => {
                             degradation
                                 .push(100.0 * (1.0 - throughput(ranks, f) / throughput(ranks, b)));
-                            base_times.extend_from_slice(b);
                             times.extend_from_slice(f);
                         }
                         _ => unroutable = true,
