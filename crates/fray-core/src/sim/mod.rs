@@ -1,4 +1,6 @@
-//! Engines: the static load engine; the flow and packet engines build on the same routing.
+//! Engines: the static load engine, the flow engine and the packet engine, all on the same
+//! fabrics, routings and workloads.
 
 pub mod flow;
 pub mod load;
+pub mod packet;
