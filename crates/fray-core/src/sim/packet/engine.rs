@@ -7,6 +7,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::link::LinkTiming;
 use super::vc::VcClasses;
 use super::{PacketConfig, PacketError, SoftErrors};
 use crate::fabric::{ChannelId, EndpointId, Fabric};
@@ -529,17 +530,18 @@ impl<'a> Engine<'a> {
         let bytes = self.packets[p as usize].bytes;
         let ser = self.ser_ps(out, bytes);
         self.busy_until_ps[o] = start_ps + ser;
-        let lat = self.latency_ps[o];
+        let link = LinkTiming {
+            serialisation_ps: ser,
+            latency_ps: self.latency_ps[o],
+            nak_ps: self.config.nak_ps,
+        };
         if self.errors.hit(o, start_ps, ser, bytes) {
             self.counters.retransmissions += 1;
-            // The tail fails its CRC at `start + ser + lat`; the NAK takes the wire's latency
-            // back, plus the configured detection time.
-            let resend = start_ps + ser + 2 * lat + self.config.nak_ps;
-            self.push(resend, Kind::Resend, p, 0);
+            self.push(link.resend_ps(start_ps), Kind::Resend, p, 0);
             return;
         }
         self.channel_bytes[o] += u64::from(bytes);
-        let tail_in = start_ps + ser + lat;
+        let tail_in = link.tail_in_ps(start_ps);
         let packet = self.packets[p as usize];
         let path = &self.messages[packet.msg as usize].path;
         let hop = usize::from(packet.hop);
@@ -549,7 +551,7 @@ impl<'a> Engine<'a> {
             // Cut-through: the head may leave once it is in, but never so early that the
             // next link would catch up with the tail.
             let next_ser = self.ser_ps(path[hop + 1], bytes);
-            (start_ps + lat).max(tail_in.saturating_sub(next_ser))
+            (start_ps + link.latency_ps).max(tail_in.saturating_sub(next_ser))
         };
         self.push(ready, Kind::Arrive, p, 0);
     }

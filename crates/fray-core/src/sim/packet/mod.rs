@@ -38,6 +38,7 @@
 mod config;
 mod engine;
 mod jobs;
+mod link;
 mod soft_errors;
 mod traffic;
 mod vc;
@@ -45,6 +46,7 @@ mod vc;
 pub use config::{Arbitration, PacketConfig};
 pub use engine::{PacketCounters, QueuedBytes};
 pub use jobs::{simulate, PacketResult};
+pub use link::{first_good_copy, GoodCopy, LinkTiming};
 pub use soft_errors::{ErrorProcess, SoftErrors};
 pub use traffic::{traffic, TrafficConfig, TrafficResult};
 
