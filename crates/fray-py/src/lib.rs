@@ -10,6 +10,7 @@ mod fabric;
 mod faults;
 mod integrity;
 mod load;
+mod packet;
 mod spares;
 
 /// The extension module `fray._fray`.
@@ -21,6 +22,8 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<faults::Faults>()?;
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;
     m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
+    m.add_function(wrap_pyfunction!(packet::packet_traffic, m)?)?;
+    m.add_function(wrap_pyfunction!(packet::allreduce_study, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
     Ok(())

@@ -12,9 +12,22 @@ import sys
 from collections.abc import Sequence
 
 from fray import FrayError
-from fray.cli import checksum, export, fabric, integrity, report, route, run, spares
+from fray.cli import (
+    checksum,
+    collective,
+    export,
+    fabric,
+    integrity,
+    report,
+    route,
+    run,
+    spares,
+    traffic,
+)
 
-_SUBCOMMANDS = (spares, fabric, route, checksum, integrity, run, report, export)
+_SUBCOMMANDS = (
+    spares, fabric, route, checksum, integrity, run, report, export, collective, traffic
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
