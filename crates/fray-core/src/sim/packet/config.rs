@@ -1,5 +1,6 @@
 //! The packet engine's parameters and their defaults.
 
+use super::engine::MAX_EVENT_BYTES;
 use super::PacketError;
 
 /// How an output port picks among the input buffers whose head packet waits for it.
@@ -68,8 +69,11 @@ impl PacketConfig {
     /// Checks that the packet size, VC count and buffer depth make sense together.
     pub fn validate(&self) -> Result<(), PacketError> {
         let bad = |field, reason: String| Err(PacketError::Config { field, reason });
-        if self.packet_bytes == 0 {
-            return bad("packet_bytes", "must be at least 1".into());
+        if !(1..=MAX_EVENT_BYTES).contains(&self.packet_bytes) {
+            return bad(
+                "packet_bytes",
+                format!("must be 1 to {MAX_EVENT_BYTES}, got {}", self.packet_bytes),
+            );
         }
         if self.vcs == 0 {
             return bad("vcs", "must be at least 1".into());

@@ -4,10 +4,8 @@
 //! schedule their own timers with [`Engine::schedule_external`], and step the engine with
 //! [`Engine::next`]; the engine tells them which messages finished.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use super::link::LinkTiming;
+use super::queue::RadixHeap;
 use super::vc::VcClasses;
 use super::{PacketConfig, PacketError, SoftErrors};
 use crate::fabric::{ChannelId, EndpointId, Fabric};
@@ -25,20 +23,20 @@ pub(crate) fn to_ps(seconds: f64) -> u64 {
     (seconds * PS_PER_S).round() as u64
 }
 
-/// What an event does.
+/// What an event does. Events at the same time run in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
+    /// `b` bytes of buffer space come back to input buffer `a` (channel x VCs + VC).
+    Credit = 0,
     /// Packet `a` may leave the buffer it entered (its head is in and, under virtual cut-
     /// through, enough of it to keep the next link busy), or reached its endpoint (tail in).
-    Arrive,
-    /// Output channel `a` has finished sending; it may serve its next request.
-    PortFree,
-    /// `b` bytes of buffer space come back to input buffer `a` (channel x VCs + VC).
-    Credit,
+    Arrive = 1,
     /// Packet `a` was corrupted on its last channel; the NAK is back and the link resends.
-    Resend,
+    Resend = 2,
+    /// Output channel `a` has finished sending; it may serve its next request.
+    PortFree = 3,
     /// A driver's timer with word `a`.
-    External,
+    External = 4,
 }
 
 /// What [`Engine::next`] stopped for.
@@ -50,34 +48,55 @@ pub(crate) enum Step {
     Finished,
 }
 
-/// One scheduled event; ordered by time, then by the order of scheduling.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Event {
-    /// When, in picoseconds.
-    pub(crate) time_ps: u64,
-    seq: u64,
-    /// What happens.
-    pub(crate) kind: Kind,
-    /// The packet, channel, buffer or driver word.
-    pub(crate) a: u32,
-    b: u32,
+/// Largest operand `b` an event carries (credit bytes): 29 bits.
+pub(crate) const MAX_EVENT_BYTES: u32 = (1 << 29) - 1;
+
+/// One scheduled event packed in 128 bits: time (64), kind (3), `a` (32), `b` (29). The
+/// queue orders events by the whole word, time first, and 16 bytes per event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Event(u128);
+
+impl Event {
+    fn new(time_ps: u64, kind: Kind, a: u32, b: u32) -> Self {
+        debug_assert!(b <= MAX_EVENT_BYTES);
+        let word = (u128::from(time_ps) << 64)
+            | ((kind as u128) << 61)
+            | (u128::from(a) << 29)
+            | u128::from(b);
+        Self(word)
+    }
+
+    fn time_ps(&self) -> u64 {
+        (self.0 >> 64) as u64
+    }
+
+    fn kind(&self) -> Kind {
+        match (self.0 >> 61) & 7 {
+            0 => Kind::Credit,
+            1 => Kind::Arrive,
+            2 => Kind::Resend,
+            3 => Kind::PortFree,
+            _ => Kind::External,
+        }
+    }
+
+    fn a(&self) -> u32 {
+        (self.0 >> 29) as u32
+    }
+
+    fn b(&self) -> u32 {
+        (self.0 as u32) & MAX_EVENT_BYTES
+    }
 }
 
-impl PartialEq for Event {
-    fn eq(&self, other: &Self) -> bool {
-        (self.time_ps, self.seq) == (other.time_ps, other.seq)
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Event {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.time_ps, other.seq).cmp(&(self.time_ps, self.seq))
-    }
+/// The head of an input buffer waiting for an output channel: the packet's size and the
+/// virtual channels it may take there.
+#[derive(Debug, Clone, Copy)]
+struct Request {
+    buffer: u32,
+    bytes: u32,
+    first_vc: u16,
+    end_vc: u16,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -147,8 +166,7 @@ pub(crate) struct Engine<'a> {
     vcs: usize,
     /// Current time, picoseconds.
     pub(crate) now_ps: u64,
-    heap: BinaryHeap<Event>,
-    seq: u64,
+    queue: RadixHeap,
     ps_per_byte: Vec<f64>,
     latency_ps: Vec<u64>,
     busy_until_ps: Vec<u64>,
@@ -157,7 +175,7 @@ pub(crate) struct Engine<'a> {
     credits: Vec<u32>,
     queued_bytes: Vec<u64>,
     /// Buffers whose head waits for each output channel, in request order.
-    waiting: Vec<Vec<u32>>,
+    waiting: Vec<Vec<Request>>,
     last_served: Vec<u32>,
     /// Intrusive FIFO lists: router input buffers hold packets (`channel * vcs + vc`), the
     /// source queues of the endpoints that follow hold messages.
@@ -214,8 +232,7 @@ impl<'a> Engine<'a> {
             errors,
             vcs,
             now_ps: 0,
-            heap: BinaryHeap::new(),
-            seq: 0,
+            queue: RadixHeap::new(),
             ps_per_byte,
             latency_ps: fabric
                 .channels()
@@ -243,14 +260,7 @@ impl<'a> Engine<'a> {
     }
 
     fn push(&mut self, time_ps: u64, kind: Kind, a: u32, b: u32) {
-        self.seq += 1;
-        self.heap.push(Event {
-            time_ps,
-            seq: self.seq,
-            kind,
-            a,
-            b,
-        });
+        self.queue.push(Event::new(time_ps, kind, a, b).0);
     }
 
     /// Schedules a driver timer: [`Engine::next`] returns it at `time_ps`.
@@ -259,28 +269,29 @@ impl<'a> Engine<'a> {
     }
 
     /// Time of the next event, if any.
-    pub(crate) fn peek_time_ps(&self) -> Option<u64> {
-        self.heap.peek().map(|e| e.time_ps)
+    pub(crate) fn peek_time_ps(&mut self) -> Option<u64> {
+        self.queue.peek().map(|k| Event(k).time_ps())
     }
 
     /// Handles engine events until a driver timer comes up or messages finish (the clock is
     /// then at that time), or nothing is left (`None`). Finished messages are in `finished`.
     pub(crate) fn next(&mut self) -> Option<Step> {
-        while let Some(e) = self.heap.pop() {
-            if e.time_ps < self.now_ps {
+        while let Some(e) = self.queue.pop().map(Event) {
+            if e.time_ps() < self.now_ps {
                 self.counters.time_regressions += 1;
             }
-            self.now_ps = e.time_ps;
+            self.now_ps = e.time_ps();
             self.counters.events += 1;
-            match e.kind {
-                Kind::Arrive => self.arrive(e.a),
+            let a = e.a();
+            match e.kind() {
+                Kind::Arrive => self.arrive(a),
                 Kind::PortFree => {
-                    self.wake_pending[e.a as usize] = false;
-                    self.arbitrate(e.a);
+                    self.wake_pending[a as usize] = false;
+                    self.arbitrate(a);
                 }
-                Kind::Credit => self.credit(e.a, e.b),
-                Kind::Resend => self.resend(e.a),
-                Kind::External => return Some(Step::Timer(e.a)),
+                Kind::Credit => self.credit(a, e.b()),
+                Kind::Resend => self.resend(a),
+                Kind::External => return Some(Step::Timer(a)),
             }
             if !self.finished.is_empty() {
                 return Some(Step::Finished);
@@ -404,9 +415,16 @@ impl<'a> Engine<'a> {
 
     /// The head of `buffer` asks for its next channel.
     fn request(&mut self, buffer: u32) {
-        let (m, hop, _) = self.head_item(buffer);
-        let out = self.messages[m as usize].path[hop];
-        self.waiting[out as usize].push(buffer);
+        let (m, hop, bytes) = self.head_item(buffer);
+        let path = &self.messages[m as usize].path;
+        let out = path[hop];
+        let vcs = self.classes.allowed(path, hop);
+        self.waiting[out as usize].push(Request {
+            buffer,
+            bytes,
+            first_vc: vcs.start,
+            end_vc: vcs.end,
+        });
         self.arbitrate(out);
     }
 
@@ -414,14 +432,12 @@ impl<'a> Engine<'a> {
         (f64::from(bytes) * self.ps_per_byte[channel as usize]).ceil() as u64
     }
 
-    /// The virtual channel with the most free space among those `buffer`'s head may take on
+    /// The virtual channel with the most free space among those request `r` may take on
     /// `out`, if one can hold the whole packet (virtual cut-through).
-    fn free_vc(&self, buffer: u32, out: ChannelId) -> Option<u16> {
-        let (m, hop, bytes) = self.head_item(buffer);
+    fn free_vc(&self, r: &Request, out: ChannelId) -> Option<u16> {
         let base = out as usize * self.vcs;
-        self.classes
-            .allowed(&self.messages[m as usize].path, hop)
-            .filter(|&v| self.credits[base + usize::from(v)] >= bytes)
+        (r.first_vc..r.end_vc)
+            .filter(|&v| self.credits[base + usize::from(v)] >= r.bytes)
             .max_by_key(|&v| (self.credits[base + usize::from(v)], std::cmp::Reverse(v)))
     }
 
@@ -441,8 +457,9 @@ impl<'a> Engine<'a> {
         let n_buffers = self.head.len() as u64;
         let last = self.last_served[o];
         let mut pick: Option<(usize, u16, u64)> = None;
-        for (i, &b) in self.waiting[o].iter().enumerate() {
-            let Some(vc) = self.free_vc(b, out) else {
+        for (i, r) in self.waiting[o].iter().enumerate() {
+            let b = r.buffer;
+            let Some(vc) = self.free_vc(r, out) else {
                 continue;
             };
             let rank = match self.config.arbitration {
@@ -462,7 +479,7 @@ impl<'a> Engine<'a> {
         let Some((i, vc, _)) = pick else {
             return; // every request waits for credits; a credit will wake the port
         };
-        let buffer = self.waiting[o].remove(i);
+        let buffer = self.waiting[o].remove(i).buffer;
         self.last_served[o] = buffer;
         self.transmit(buffer, out, vc);
         if !self.waiting[o].is_empty() && !self.wake_pending[o] {
