@@ -79,3 +79,10 @@ def test_not_a_fat_tree_names_the_fabric(capsys):
 def test_spec_error_is_raised_from_the_api():
     with pytest.raises(SpecError, match="errors"):
         packet.collective(TREE, ["none"], ["sometimes"], ops=1)
+
+
+def test_nak_time_adds_to_each_retry():
+    both = "channels:S0->S72,S0->S73"
+    table, _ = packet.collective(TREE, ["spatial:2"], ["none", both], ops=2, nak="1us")
+    clean, hit = table["mean_s"]
+    assert hit - clean == pytest.approx(S + 2 * L + 1e-6, rel=1e-9)

@@ -122,6 +122,7 @@ def allreduce_study(
     errors: str = "none",
     ops: int = 1000,
     packet_bytes: int = 256,
+    nak_s: float = 0.0,
     seed: int = 1,
 ) -> dict[str, Any]:
     """``ops`` fabric-based allreduces on an XGFT: ``op_times_s``, ``mean_s``, ``p50_s``,

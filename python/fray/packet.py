@@ -32,18 +32,21 @@ def collective(
     bandwidth: str = PAPER_BANDWIDTH,
     latency: str = PAPER_LATENCY,
     packet_bytes: int = 256,
+    nak: str = "0ns",
 ) -> tuple[pd.DataFrame, dict[tuple[str, str], list[float]]]:
     """Runs ``ops`` fabric-based allreduces for every (replication, errors) pair: a table
     with one row per pair (``replication, copies, errors, ops, mean_s, p50_s, p99_s, std_s,
-    retransmissions``) and the time of every operation by pair, for plots."""
+    retransmissions``) and the time of every operation by pair, for plots. ``nak`` is the
+    detection and NAK time of a link-level retry on top of the wire's latency back."""
     if ops < 1:
         raise SpecError(f"ops: at least one operation, got {ops}")
     f = _fabric(fabric, bandwidth, latency)
+    nak_s = units.parse_seconds(nak, "nak")
     rows, times = [], {}
     for replication in replications:
         for model in errors:
             r = _fray.allreduce_study(
-                f, replication, model, ops=ops, packet_bytes=packet_bytes, seed=seed
+                f, replication, model, ops=ops, packet_bytes=packet_bytes, nak_s=nak_s, seed=seed
             )
             rows.append(
                 {
@@ -60,7 +63,7 @@ def collective(
             )
             times[(replication, model)] = r["op_times_s"]
     table = pd.DataFrame(rows)
-    table.attrs.update(fabric=fabric, bandwidth=bandwidth, latency=latency, seed=seed)
+    table.attrs.update(fabric=fabric, bandwidth=bandwidth, latency=latency, nak=nak, seed=seed)
     return table, times
 
 

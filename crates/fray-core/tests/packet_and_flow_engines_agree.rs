@@ -38,7 +38,10 @@ fn both(dag: Dag) -> (f64, f64) {
 
 fn ratio(dag: Dag) -> f64 {
     let (flow_s, packet_s) = both(dag);
-    println!("flow {flow_s:.4e} s, packet {packet_s:.4e} s, packet/flow {:.4}", packet_s / flow_s);
+    println!(
+        "flow {flow_s:.4e} s, packet {packet_s:.4e} s, packet/flow {:.4}",
+        packet_s / flow_s
+    );
     packet_s / flow_s
 }
 

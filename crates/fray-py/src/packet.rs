@@ -65,9 +65,12 @@ pub fn packet_traffic<'py>(
 /// `ops` fabric-based allreduces back to back on the XGFT `fabric`, with `replication`
 /// (`none`, `spatial:K`, `temporal:K`) under `errors` (`none`, `every-link-once`,
 /// `exp:100us`, `ber:1e-12`, `channels:NAME,..`): a dict with `op_times_s`, `mean_s`,
-/// `p50_s`, `p99_s`, `std_s`, `retransmissions` and `copies`.
+/// `p50_s`, `p99_s`, `std_s`, `retransmissions` and `copies`. `nak_s` is the detection and
+/// NAK time a link-level retry pays on top of the wire's latency back.
 #[pyfunction]
-#[pyo3(signature = (fabric, replication, errors = "none", ops = 1000, packet_bytes = 256, seed = 1))]
+#[pyo3(signature = (fabric, replication, errors = "none", ops = 1000, packet_bytes = 256,
+    nak_s = 0.0, seed = 1))]
+#[allow(clippy::too_many_arguments)]
 pub fn allreduce_study<'py>(
     py: Python<'py>,
     fabric: &Fabric,
@@ -75,16 +78,22 @@ pub fn allreduce_study<'py>(
     errors: &str,
     ops: u32,
     packet_bytes: u32,
+    nak_s: f64,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if !(nak_s.is_finite() && nak_s >= 0.0) {
+        return Err(crate::errors::SpecError::new_err(format!(
+            "nak_s: must be a non-negative time, got {nak_s}"
+        )));
+    }
     let replication = Replication::parse(replication).map_err(collective_error)?;
     let errors = ErrorModel::parse(errors).map_err(collective_error)?;
     let config = AllreduceConfig {
         replication,
         packet_bytes,
         ops,
+        nak_ps: (nak_s * 1e12).round() as u64,
         seed,
-        ..AllreduceConfig::default()
     };
     let fabric = &fabric.0;
     let r = py

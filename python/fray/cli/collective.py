@@ -40,6 +40,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=packet.PAPER_LATENCY,
         help=f"delay of every switch and HCA (default {packet.PAPER_LATENCY})",
     )
+    p.add_argument(
+        "--nak",
+        default="0ns",
+        help="detection and NAK time of a link-level retry on top of the wire's latency back "
+        "(default 0ns)",
+    )
     p.add_argument("--out", help="result table, .csv or .parquet")
     p.add_argument("--plot", help="figure of the operation times, .png, .pdf or .svg")
     p.set_defaults(func=run)
@@ -59,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         bandwidth=args.bandwidth,
         latency=args.latency,
+        nak=args.nak,
     )
     if args.out:
         store.write_table(table, args.out)
