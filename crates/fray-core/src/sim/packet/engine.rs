@@ -107,6 +107,10 @@ struct Packet {
     hop: u16,
     vc: u16,
     next: u32,
+    /// The channel the packet is on (set when it is sent), and whether it is the last of
+    /// its path: an arrival needs no look at the message's path.
+    channel: ChannelId,
+    last_hop: bool,
     injected_ps: u64,
 }
 
@@ -505,6 +509,8 @@ impl<'a> Engine<'a> {
                 hop: 0,
                 vc,
                 next: NIL,
+                channel: out,
+                last_hop: false,
                 injected_ps: now,
             };
             self.counters.packets_injected += 1;
@@ -562,7 +568,8 @@ impl<'a> Engine<'a> {
         let packet = self.packets[p as usize];
         let path = &self.messages[packet.msg as usize].path;
         let hop = usize::from(packet.hop);
-        let ready = if hop + 1 == path.len() {
+        let last_hop = hop + 1 == path.len();
+        let ready = if last_hop {
             tail_in
         } else {
             // Cut-through: the head may leave once it is in, but never so early that the
@@ -570,14 +577,17 @@ impl<'a> Engine<'a> {
             let next_ser = self.ser_ps(path[hop + 1], bytes);
             (start_ps + link.latency_ps).max(tail_in.saturating_sub(next_ser))
         };
+        let packet = &mut self.packets[p as usize];
+        packet.channel = out;
+        packet.last_hop = last_hop;
         self.push(ready, Kind::Arrive, p, 0);
     }
 
     /// The link resends corrupted packet `p` on the channel it was on, after whatever the
     /// channel is sending now.
     fn resend(&mut self, p: u32) {
-        let packet = self.packets[p as usize];
-        let out = self.messages[packet.msg as usize].path[usize::from(packet.hop)];
+        let out = self.messages[self.packets[p as usize].msg as usize].path
+            [usize::from(self.packets[p as usize].hop)];
         let start = self.now_ps.max(self.busy_until_ps[out as usize]);
         self.send_on(p, out, start);
     }
@@ -586,10 +596,9 @@ impl<'a> Engine<'a> {
     fn arrive(&mut self, p: u32) {
         let packet = self.packets[p as usize];
         let m = packet.msg as usize;
-        let hop = usize::from(packet.hop);
-        let channel = self.messages[m].path[hop];
+        let channel = packet.channel;
         let slot = channel as usize * self.vcs + usize::from(packet.vc);
-        if hop + 1 == self.messages[m].path.len() {
+        if packet.last_hop {
             // The endpoint takes the packet whole; its credit goes back over the wire.
             self.push(
                 self.now_ps + self.latency_ps[channel as usize],
