@@ -126,7 +126,7 @@ def allreduce_study(
     seed: int = 1,
 ) -> dict[str, Any]:
     """``ops`` fabric-based allreduces on an XGFT: ``op_times_s``, ``mean_s``, ``p50_s``,
-    ``p99_s``, ``std_s`` (seconds), ``retransmissions``, ``copies``."""
+    ``p99_s``, ``std_s`` (seconds), ``retransmissions``, ``replication``, ``copies``."""
 
 def spare_allocation(fabric: str, alloc: str) -> dict[str, Any]:
     """``num_nodes``, ``num_spares``, ``spare_fraction``, ``paper_fraction``, ``compute_extents``."""

@@ -50,7 +50,7 @@ def collective(
             )
             rows.append(
                 {
-                    "replication": replication.split(":")[0],
+                    "replication": r["replication"],
                     "copies": r["copies"],
                     "errors": model,
                     "ops": ops,

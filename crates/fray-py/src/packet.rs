@@ -65,7 +65,8 @@ pub fn packet_traffic<'py>(
 /// `ops` fabric-based allreduces back to back on the XGFT `fabric`, with `replication`
 /// (`none`, `spatial:K`, `temporal:K`) under `errors` (`none`, `every-link-once`,
 /// `exp:100us`, `ber:1e-12`, `channels:NAME,..`): a dict with `op_times_s`, `mean_s`,
-/// `p50_s`, `p99_s`, `std_s`, `retransmissions` and `copies`. `nak_s` is the detection and
+/// `p50_s`, `p99_s`, `std_s`, `retransmissions`, `replication` (the scheme's name) and
+/// `copies`. `nak_s` is the detection and
 /// NAK time a link-level retry pays on top of the wire's latency back.
 #[pyfunction]
 #[pyo3(signature = (fabric, replication, errors = "none", ops = 1000, packet_bytes = 256,
@@ -106,6 +107,7 @@ pub fn allreduce_study<'py>(
     out.set_item("p99_s", r.p99_s)?;
     out.set_item("std_s", r.std_s)?;
     out.set_item("retransmissions", r.retransmissions)?;
+    out.set_item("replication", replication.name())?;
     out.set_item("copies", replication.copies())?;
     Ok(out)
 }

@@ -28,12 +28,10 @@ impl LinkTiming {
     }
 }
 
-/// The first good copy on a channel: when its transmission started, and when its head and
-/// tail were in at the receiver (picoseconds).
+/// The first good copy on a channel: when its head and tail were in at the receiver
+/// (picoseconds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GoodCopy {
-    /// Start of the good transmission.
-    pub start_ps: u64,
     /// Its head in at the receiver.
     pub head_in_ps: u64,
     /// Its tail in at the receiver.
@@ -65,7 +63,6 @@ pub fn first_good_copy(
             pending.push(link.resend_ps(start));
         } else if first.is_none() {
             first = Some(GoodCopy {
-                start_ps: start,
                 head_in_ps: start + link.latency_ps,
                 tail_in_ps: link.tail_in_ps(start),
             });
