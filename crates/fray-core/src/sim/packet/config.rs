@@ -1,6 +1,6 @@
 //! The packet engine's parameters and their defaults.
 
-use super::engine::MAX_EVENT_BYTES;
+use super::event::MAX_EVENT_BYTES;
 use super::PacketError;
 
 /// How an output port picks among the input buffers whose head packet waits for it.

@@ -1,6 +1,7 @@
 //! Runs jobs (DAGs of messages and compute) on the packet engine.
 
-use super::engine::{to_ps, Engine, Step, PS_PER_S};
+use super::engine::{to_ps, Engine, PS_PER_S};
+use super::event::Step;
 use super::{PacketConfig, PacketCounters, PacketError, SoftErrors};
 use crate::fabric::Fabric;
 use crate::faults::Faults;

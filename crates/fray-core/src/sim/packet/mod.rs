@@ -38,6 +38,7 @@
 
 mod config;
 mod engine;
+mod event;
 mod jobs;
 mod link;
 mod queue;

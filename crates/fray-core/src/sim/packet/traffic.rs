@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use super::engine::{to_ps, Engine, Step, PS_PER_S};
+use super::engine::{to_ps, Engine, PS_PER_S};
+use super::event::Step;
 use super::{PacketConfig, PacketError, SoftErrors};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
