@@ -1,12 +1,15 @@
 //! Invariants of the packet engine on busy runs, with and without soft errors, on a torus
-//! (dateline classes), a dragonfly (UGAL reading queued bytes) and a fat tree: every packet
+//! (dateline classes), a dragonfly (UGAL reading queued bytes) and a fat tree, under both
+//! arbitrations: every packet
 //! injected is delivered once, bytes are conserved, the clock never goes back, every credit
 //! comes home, and a seed replays the same run.
 
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::build;
-use fray_core::sim::packet::{simulate, ErrorProcess, PacketConfig, PacketResult, SoftErrors};
+use fray_core::sim::packet::{
+    simulate, Arbitration, ErrorProcess, PacketConfig, PacketResult, SoftErrors,
+};
 use fray_core::workload::{Job, Motif, UniformRandom};
 
 fn run(spec: &str, routing: &str, config: PacketConfig, process: ErrorProcess) -> PacketResult {
@@ -52,14 +55,20 @@ fn torus_dragonfly_and_fat_tree_keep_the_invariants() {
         buffer_bytes: 512,
         ..PacketConfig::default()
     };
-    for (spec, routing, vcs) in [
-        ("torus:4x4x4", "dor", 2),
-        ("torus:4x4x4", "dor", 8),
-        ("dragonfly:p=2,a=4,h=2,g=9", "ugal", 3),
-        ("xgft:2;4,4;1,4", "updown", 1),
+    for (spec, routing, vcs, arbitration) in [
+        ("torus:4x4x4", "dor", 2, Arbitration::OldestFirst),
+        ("torus:4x4x4", "dor", 8, Arbitration::RoundRobin),
+        (
+            "dragonfly:p=2,a=4,h=2,g=9",
+            "ugal",
+            3,
+            Arbitration::OldestFirst,
+        ),
+        ("xgft:2;4,4;1,4", "updown", 1, Arbitration::RoundRobin),
     ] {
         let config = PacketConfig {
             vcs,
+            arbitration,
             ..small_buffers
         };
         let n = Fabric::parse(spec).unwrap().num_endpoints() as u64;

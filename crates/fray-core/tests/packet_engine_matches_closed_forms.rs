@@ -1,7 +1,7 @@
 //! The packet engine against closed forms: one message of `n` packets over `h` channels takes
 //! `h x latency + n x serialisation` (cut-through pipelining), `k` messages through one
-//! channel take `h x latency + k x B / bandwidth`, a slower next link makes the head wait for
-//! the tail, and a DAG's compute and message times add up.
+//! channel take `h x latency + k x B / bandwidth`, a faster next link waits for the tail (it
+//! may not overtake it), and a DAG's compute and message times add up.
 
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
@@ -84,4 +84,25 @@ fn compute_and_dependent_messages_add_up() {
     let one_way = 5 * LATENCY_PS; // 3 router hops + host channels
     let expect = 1_000_000 + 2 * one_way + 768 * PS_PER_BYTE;
     assert_eq!(run(&fabric, b.build(1).unwrap(), vec![0, 3]), expect);
+}
+
+#[test]
+fn a_faster_next_link_waits_for_the_tail() {
+    // Host links at 1 GB/s (s = 256 ns for 256 B), the router link at 10 GB/s (f = 25.6 ns).
+    // The router link may start only f before the tail is in (else it would overtake it);
+    // the slow ejection starts as soon as the head is in: 2s + 3L - f.
+    let mut fabric = Fabric::parse("mesh:2").unwrap();
+    let slow = fray_core::fabric::LinkParameters {
+        bandwidth_bytes_s: 1e9,
+        latency_s: 100e-9,
+        lanes: 1,
+    };
+    fabric.set_class_link("host", slow).unwrap();
+    let mut b = DagBuilder::new(2);
+    b.send(0, 1, 256.0, &[]).unwrap();
+    let (s, f) = (256_000, 25_600);
+    assert_eq!(
+        run(&fabric, b.build(1).unwrap(), vec![0, 1]),
+        2 * s + 3 * LATENCY_PS - f
+    );
 }
