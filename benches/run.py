@@ -38,6 +38,19 @@ def plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
         ("spares-curve-12", partial(scenarios.spares_curve_12, 500 if quick else 10_000, repeat)),
         ("spares-curve-24", partial(scenarios.spares_curve_24, 100 if quick else 3_300, r24)),
     ]
+    steps.append(
+        ("collective-random", partial(scenarios.collective_random, 200 if quick else 1000, repeat))
+    )
+    steps += [
+        (
+            f"packet-traffic {fabric} {routing}",
+            partial(scenarios.packet_traffic, fabric, routing, vcs, size, load, repeat),
+        )
+        for fabric, routing, vcs, size, load in (
+            ("torus:8x8x8", "dor", 2, 256, 0.5),
+            ("dragonfly:p=4,a=8,h=4,g=33", "minimal", 3, 160, 0.6),
+        )
+    ]
     peers = [("torus:12x12x12", "cm02", repeat), ("torus:12x12x12", "default", repeat)]
     if not quick:
         peers.append(("torus:24x24x24", "cm02", r24))

@@ -86,3 +86,51 @@ def load_stencil(fabric: str, repeat: int, inner: int) -> Result:
             "total_hops": out["total_hops"],
         },
     )
+
+
+#: The soft-error study's fat tree (1,728 endpoints) and its 4X SDR links.
+PAPER_TREE = "xgft:3;24,12,6;1,12,6"
+
+
+def collective_random(ops: int, repeat: int) -> Result:
+    """``ops`` fabric-based allreduces (temporal:2) on the 1,728-node tree with exponential
+    soft errors of mean 10 us per channel; target: 1,000 operations under 30 s."""
+    tree = _fray.Fabric.parse(PAPER_TREE, bandwidth_bytes_s=1e9, latency_s=100e-9)
+
+    def run():
+        return _fray.allreduce_study(tree, "temporal:2", "exp:10us", ops=ops, seed=1)
+
+    runs, out = measure(run, repeat)
+    return Result(
+        scenario="collective-random",
+        case=f"{PAPER_TREE} temporal:2 exp:10us, {ops} ops",
+        runs=runs,
+        work=ops,
+        work_unit="allreduces",
+        scale=1000 / ops,
+        target_s=30.0,
+        extra={"mean_s": out["mean_s"], "retransmissions": out["retransmissions"]},
+    )
+
+
+def packet_traffic(
+    fabric: str, routing: str, vcs: int, packet_bytes: int, load: float, repeat: int
+) -> Result:
+    """Uniform random traffic at ``load`` on the packet engine (20 us warm-up, 50 us
+    measured): simulated packets per second of wall time."""
+    f = _fray.Fabric.parse(fabric)
+
+    def run():
+        return _fray.packet_traffic(
+            f, load, routing=routing, vcs=vcs, packet_bytes=packet_bytes, seed=1
+        )
+
+    runs, out = measure(run, repeat)
+    return Result(
+        scenario="packet-traffic",
+        case=f"{fabric} {routing} vcs={vcs} {packet_bytes} B load {load}",
+        runs=runs,
+        work=out["packets"],
+        work_unit="packets",
+        extra={"accepted": out["accepted"], "latency_mean_s": out["latency_mean_s"]},
+    )

@@ -99,6 +99,35 @@ def stencil_load(
 ) -> dict[str, Any]:
     """Static load of one stencil exchange, rank ``i`` on endpoint ``i``."""
 
+def packet_traffic(
+    fabric: Fabric,
+    load: float,
+    routing: str | None = None,
+    faults: Faults | None = None,
+    vcs: int = 2,
+    packet_bytes: int = 256,
+    buffer_bytes: int = 4096,
+    arbitration: str = "oldest-first",
+    warmup_s: float = 20e-6,
+    measure_s: float = 50e-6,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """Uniform random traffic on the packet engine at ``load`` (fraction of the injection
+    bandwidth): ``offered``, ``accepted``, ``latency_mean_s``, ``packets``, ``events``,
+    ``wall_s``."""
+
+def allreduce_study(
+    fabric: Fabric,
+    replication: str,
+    errors: str = "none",
+    ops: int = 1000,
+    packet_bytes: int = 256,
+    nak_s: float = 0.0,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """``ops`` fabric-based allreduces on an XGFT: ``op_times_s``, ``mean_s``, ``p50_s``,
+    ``p99_s``, ``std_s`` (seconds), ``retransmissions``, ``replication``, ``copies``."""
+
 def spare_allocation(fabric: str, alloc: str) -> dict[str, Any]:
     """``num_nodes``, ``num_spares``, ``spare_fraction``, ``paper_fraction``, ``compute_extents``."""
 

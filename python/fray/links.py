@@ -61,7 +61,8 @@ def simulate(
     placed after random idle endpoints, as in the paper). ``routing`` defaults to the
     fabric's own (``ugal`` on a dragonfly, ``doal`` on a HyperX, ...). ``engine="flow"``
     runs the max-min fair flow engine; ``engine="load"`` gives the static load engine's
-    estimate on the same inputs. Raises ``UnroutableError`` when a message cannot be routed.
+    estimate on the same inputs; ``engine="packet"`` runs the packet engine with its
+    default settings. Raises ``UnroutableError`` when a message cannot be routed.
     """
     r = _simulate(
         _fabric(fabric), workload, faults, routing, engine, _seed(seed), time_tolerance

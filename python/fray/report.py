@@ -10,7 +10,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-__all__ = ["degradation_label", "plot_links_heatmap", "plot_spare_curves", "save_figure"]
+__all__ = [
+    "degradation_label",
+    "plot_collective_times",
+    "plot_links_heatmap",
+    "plot_spare_curves",
+    "save_figure",
+]
 
 
 def save_figure(fig, path: str | Path, title: str | None = None) -> Path:
@@ -92,4 +98,40 @@ def plot_links_heatmap(table: pd.DataFrame, path: str | Path, title: str | None 
     a = table.attrs
     if title is None and a:
         title = f"{a.get('workload')} on {a.get('fabric')}, {a.get('routing')}"
+    return save_figure(fig, path, title)
+
+
+def plot_collective_times(
+    table: pd.DataFrame,
+    times: dict[tuple[str, str], list[float]],
+    path: str | Path,
+    title: str | None = None,
+) -> Path:
+    """Draws the mean allreduce time of each (replication, errors) case as bars with its
+    spread (p50 to p99), one group of bars per error model; writes ``path`` and returns it."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    errors = list(dict.fromkeys(table["errors"]))
+    cases = list(dict.fromkeys(times))
+    replications = list(dict.fromkeys(r for r, _ in cases))
+    width = 0.8 / max(len(replications), 1)
+    for i, replication in enumerate(replications):
+        means, lows, highs, xs = [], [], [], []
+        for j, model in enumerate(errors):
+            if (replication, model) not in times:
+                continue
+            t = pd.Series(times[(replication, model)]) * 1e6
+            xs.append(j + i * width)
+            means.append(t.mean())
+            lows.append(t.mean() - t.quantile(0.5))
+            highs.append(t.quantile(0.99) - t.mean())
+        ax.bar(xs, means, width, label=replication)
+        ax.errorbar(xs, means, yerr=[[max(v, 0) for v in lows], [max(v, 0) for v in highs]],
+                    fmt="none", color="black", capsize=3)
+    ax.set_xticks([j + width * (len(replications) - 1) / 2 for j in range(len(errors))])
+    ax.set_xticklabels(errors, rotation=15)
+    ax.set_ylabel("allreduce time (us)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend()
+    if title is None and table.attrs:
+        title = f"fabric-based allreduce on {table.attrs.get('fabric')}"
     return save_figure(fig, path, title)

@@ -70,3 +70,19 @@ pub fn integrity_error(e: fray_integrity::IntegrityError) -> PyErr {
         _ => SpecError::new_err(e.to_string()),
     }
 }
+
+/// Packet engine errors: bad parameters are a `SpecError`, routing errors map as routing's,
+/// a deadlock or a channel without bandwidth is a `FrayError`.
+pub fn packet_error(e: fray_core::sim::packet::PacketError) -> PyErr {
+    use fray_core::sim::packet::PacketError as E;
+    match e {
+        E::Config { .. } => SpecError::new_err(e.to_string()),
+        E::Routing(r) => routing_error(r),
+        _ => FrayError::new_err(e.to_string()),
+    }
+}
+
+/// Bad collective parameters: `SpecError`.
+pub fn collective_error(e: fray_core::collectives::CollectiveError) -> PyErr {
+    SpecError::new_err(e.to_string())
+}

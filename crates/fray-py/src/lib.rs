@@ -11,6 +11,7 @@ mod faults;
 mod integrity;
 mod links;
 mod load;
+mod packet;
 mod spares;
 
 /// The extension module `fray._fray`.
@@ -24,6 +25,8 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
     m.add_function(wrap_pyfunction!(links::simulate, m)?)?;
     m.add_class::<links::LinksStudy>()?;
+    m.add_function(wrap_pyfunction!(packet::packet_traffic, m)?)?;
+    m.add_function(wrap_pyfunction!(packet::allreduce_study, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
     Ok(())

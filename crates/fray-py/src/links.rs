@@ -13,7 +13,7 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{fault_error, routing_error, workload_error, SpecError};
+use crate::errors::{fault_error, packet_error, routing_error, workload_error, SpecError};
 use crate::fabric::Fabric;
 use crate::faults::{faults_or_none, Faults};
 
@@ -27,8 +27,8 @@ fn links_error(e: LinksError) -> PyErr {
 }
 
 /// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on
-/// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"` or
-/// `"load"`). Returns a dict with `engine` and `jobs`: one dict per job with `name`,
+/// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"`,
+/// `"load"` or `"packet"`). Returns a dict with `engine` and `jobs`: one dict per job with `name`,
 /// `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
 /// when a message cannot be routed.
 #[pyfunction]
@@ -57,7 +57,7 @@ pub fn simulate<'py>(
     };
     let results = py
         .detach(|| run(engine, fabric, &faults, router.as_ref(), &jobs, config))
-        .map_err(routing_error)?;
+        .map_err(packet_error)?;
     let out = PyDict::new(py);
     out.set_item("engine", engine.name())?;
     out.set_item("routing", name)?;

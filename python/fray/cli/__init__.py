@@ -12,9 +12,23 @@ import sys
 from collections.abc import Sequence
 
 from fray import FrayError
-from fray.cli import checksum, export, fabric, integrity, links, report, route, run, spares
+from fray.cli import (
+    checksum,
+    collective,
+    export,
+    fabric,
+    integrity,
+    links,
+    report,
+    route,
+    run,
+    spares,
+    traffic,
+)
 
-_SUBCOMMANDS = (spares, links, fabric, route, checksum, integrity, run, report, export)
+_SUBCOMMANDS = (
+    spares, links, fabric, route, checksum, integrity, run, report, export, collective, traffic
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,9 +1,11 @@
-//! One entry point for every engine: run placed jobs and get each job's time per iteration.
+//! One entry point for every engine: run placed jobs and get each job's time per iteration
+//! (errors are the packet engine's, which include the routing's).
 
 use std::str::FromStr;
 
 use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
 use super::load::static_load;
+use super::packet::{simulate as packet_simulate, PacketConfig, PacketError, SoftErrors};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::{Routing, RoutingError};
@@ -16,17 +18,22 @@ pub enum Engine {
     Load,
     /// The flow engine: max-min fair fluid simulation of the jobs' DAGs.
     Flow,
+    /// The packet engine with its default settings ([`PacketConfig`]) and no soft errors.
+    Packet,
 }
 
 impl FromStr for Engine {
     type Err = String;
 
-    /// Reads `load` or `flow`.
+    /// Reads `load`, `flow` or `packet`.
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
             "load" => Ok(Self::Load),
             "flow" => Ok(Self::Flow),
-            other => Err(format!("unknown engine {other:?} (known: load, flow)")),
+            "packet" => Ok(Self::Packet),
+            other => Err(format!(
+                "unknown engine {other:?} (known: load, flow, packet)"
+            )),
         }
     }
 }
@@ -37,6 +44,7 @@ impl Engine {
         match self {
             Self::Load => "load",
             Self::Flow => "flow",
+            Self::Packet => "packet",
         }
     }
 }
@@ -44,6 +52,8 @@ impl Engine {
 /// Runs `jobs` on `engine` and returns one result per job.
 ///
 /// - `Flow`: [`flow_simulate`] with `config`.
+/// - `Packet`: [`packet_simulate`] with the default [`PacketConfig`] (its seed from
+///   `config.seed`) and no soft errors.
 /// - `Load`: for each job as if it ran alone, every message of its DAG routed at once by the
 ///   static load engine (routing choices from `config.seed`): the busiest channel's bytes
 ///   over its bandwidth plus the slowest path's latency ([`static_load`]'s phase time), plus
@@ -57,14 +67,22 @@ pub fn run(
     routing: &dyn Routing,
     jobs: &[Job],
     config: FlowConfig,
-) -> Result<Vec<JobResult>, RoutingError> {
-    match engine {
-        Engine::Flow => Ok(flow_simulate(fabric, faults, routing, jobs, config)?.jobs),
+) -> Result<Vec<JobResult>, PacketError> {
+    Ok(match engine {
+        Engine::Flow => flow_simulate(fabric, faults, routing, jobs, config)?.jobs,
         Engine::Load => jobs
             .iter()
             .map(|job| load_bound(fabric, faults, routing, job, config.seed))
-            .collect(),
-    }
+            .collect::<Result<_, _>>()?,
+        Engine::Packet => {
+            let packets = PacketConfig {
+                seed: config.seed,
+                ..PacketConfig::default()
+            };
+            let mut errors = SoftErrors::none(fabric.channels().len());
+            packet_simulate(fabric, faults, routing, jobs, packets, &mut errors)?.jobs
+        }
+    })
 }
 
 fn load_bound(

@@ -1,0 +1,579 @@
+//! The packet engine's core: channels, buffers, credits and the event loop.
+//!
+//! Drivers (a DAG of jobs, open-loop traffic, ...) post messages with [`Engine::post`],
+//! schedule their own timers with [`Engine::schedule_external`], and step the engine with
+//! [`Engine::next`]; the engine tells them which messages finished.
+
+use super::event::{Event, Kind, Step};
+use super::link::LinkTiming;
+use super::queue::RadixHeap;
+use super::vc::VcClasses;
+use super::{PacketConfig, PacketError, SoftErrors};
+use crate::fabric::{ChannelId, EndpointId, Fabric};
+use crate::faults::Faults;
+use crate::routing::{message_entropy, route_endpoints, Congestion, RouteRequest, Routing};
+
+/// No packet or message (end of an intrusive list).
+const NIL: u32 = u32::MAX;
+
+/// Picoseconds in a second.
+pub(crate) const PS_PER_S: f64 = 1e12;
+
+/// Seconds to whole picoseconds.
+pub(crate) fn to_ps(seconds: f64) -> u64 {
+    (seconds * PS_PER_S).round() as u64
+}
+
+/// The head of an input buffer waiting for an output channel: the packet's size and the
+/// virtual channels it may take there.
+#[derive(Debug, Clone, Copy)]
+struct Request {
+    buffer: u32,
+    bytes: u32,
+    first_vc: u16,
+    end_vc: u16,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Packet {
+    msg: u32,
+    bytes: u32,
+    /// Index in the message's path of the channel the packet is on or waits for.
+    hop: u16,
+    vc: u16,
+    next: u32,
+    /// The channel the packet is on (set when it is sent), and whether it is the last of
+    /// its path: an arrival needs no look at the message's path.
+    channel: ChannelId,
+    last_hop: bool,
+    injected_ps: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Message {
+    tag: u32,
+    path: Vec<ChannelId>,
+    /// Bytes not yet cut into packets.
+    unsent_bytes: u64,
+    /// Packets injected and not yet delivered.
+    in_flight: u32,
+    next: u32,
+}
+
+/// The packet engine's congestion signal: bytes holding buffer space downstream of each
+/// channel (sent and not yet credited back).
+pub struct QueuedBytes<'a>(pub &'a [u64]);
+
+impl Congestion for QueuedBytes<'_> {
+    fn congestion(&self, channel: ChannelId) -> f64 {
+        self.0[channel as usize] as f64
+    }
+}
+
+/// Counters every run reports; the invariants of the engine are stated on them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PacketCounters {
+    /// Packets that entered the fabric.
+    pub packets_injected: u64,
+    /// Packets that reached their destination endpoint.
+    pub packets_delivered: u64,
+    /// Payload bytes that entered the fabric.
+    pub bytes_injected: u64,
+    /// Payload bytes that reached their destination.
+    pub bytes_delivered: u64,
+    /// Transmissions corrupted by a soft error and resent by the link.
+    pub retransmissions: u64,
+    /// Events handled.
+    pub events: u64,
+    /// Events found earlier than the clock (0 unless the engine is broken).
+    pub time_regressions: u64,
+    /// Credit bytes missing from the buffers, summed over every buffer (0 once all is
+    /// delivered and every credit came back).
+    pub credit_bytes_outstanding: u64,
+    /// Sum over delivered packets of injection-to-delivery time, in picoseconds.
+    pub latency_sum_ps: u128,
+}
+
+/// The state of one packet simulation.
+pub(crate) struct Engine<'a> {
+    fabric: &'a Fabric,
+    faults: &'a Faults,
+    routing: &'a dyn Routing,
+    config: PacketConfig,
+    classes: VcClasses,
+    errors: &'a mut SoftErrors,
+    vcs: usize,
+    /// Current time, picoseconds.
+    pub(crate) now_ps: u64,
+    queue: RadixHeap,
+    ps_per_byte: Vec<f64>,
+    latency_ps: Vec<u64>,
+    busy_until_ps: Vec<u64>,
+    wake_pending: Vec<bool>,
+    /// Free bytes of every input buffer as its upstream sees them, `channel * vcs + vc`.
+    credits: Vec<u32>,
+    queued_bytes: Vec<u64>,
+    /// Buffers whose head waits for each output channel, in request order.
+    waiting: Vec<Vec<Request>>,
+    last_served: Vec<u32>,
+    /// Intrusive FIFO lists: router input buffers hold packets (`channel * vcs + vc`), the
+    /// source queues of the endpoints that follow hold messages.
+    head: Vec<u32>,
+    tail: Vec<u32>,
+    packets: Vec<Packet>,
+    free_packets: Vec<u32>,
+    messages: Vec<Message>,
+    free_messages: Vec<u32>,
+    posted: u64,
+    /// Tags of messages whose last packet arrived, for the driver.
+    pub(crate) finished: Vec<u32>,
+    /// Bytes each channel carried (good transmissions).
+    pub(crate) channel_bytes: Vec<u64>,
+    pub(crate) counters: PacketCounters,
+}
+
+impl<'a> Engine<'a> {
+    /// An idle fabric: every buffer empty, every credit home.
+    pub(crate) fn new(
+        fabric: &'a Fabric,
+        faults: &'a Faults,
+        routing: &'a dyn Routing,
+        config: PacketConfig,
+        errors: &'a mut SoftErrors,
+    ) -> Result<Self, PacketError> {
+        config.validate()?;
+        let n = fabric.channels().len();
+        if errors.len() != n {
+            return Err(PacketError::Config {
+                field: "errors",
+                reason: format!("made for {} channels, the fabric has {n}", errors.len()),
+            });
+        }
+        let classes = VcClasses::new(fabric, config.vcs)?;
+        let vcs = usize::from(config.vcs);
+        let ps_per_byte = (0..n)
+            .map(|c| {
+                let bw = faults.bandwidth_bytes_s(fabric, c as ChannelId);
+                if bw > 0.0 {
+                    PS_PER_S / bw
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .collect();
+        let buffers = n * vcs + fabric.num_endpoints();
+        Ok(Self {
+            fabric,
+            faults,
+            routing,
+            config,
+            classes,
+            errors,
+            vcs,
+            now_ps: 0,
+            queue: RadixHeap::new(),
+            ps_per_byte,
+            latency_ps: fabric
+                .channels()
+                .latency_s
+                .iter()
+                .map(|&l| to_ps(l))
+                .collect(),
+            busy_until_ps: vec![0; n],
+            wake_pending: vec![false; n],
+            credits: vec![config.buffer_bytes; n * vcs],
+            queued_bytes: vec![0; n],
+            waiting: vec![Vec::new(); n],
+            last_served: vec![NIL; n],
+            head: vec![NIL; buffers],
+            tail: vec![NIL; buffers],
+            packets: Vec::new(),
+            free_packets: Vec::new(),
+            messages: Vec::new(),
+            free_messages: Vec::new(),
+            posted: 0,
+            finished: Vec::new(),
+            channel_bytes: vec![0; n],
+            counters: PacketCounters::default(),
+        })
+    }
+
+    fn push(&mut self, time_ps: u64, kind: Kind, a: u32, b: u32) {
+        self.queue.push(Event::new(time_ps, kind, a, b).0);
+    }
+
+    /// Schedules a driver timer: [`Engine::next`] returns it at `time_ps`.
+    pub(crate) fn schedule_external(&mut self, time_ps: u64, word: u32) {
+        self.push(time_ps, Kind::External, word, 0);
+    }
+
+    /// Time of the next event, if any.
+    pub(crate) fn peek_time_ps(&mut self) -> Option<u64> {
+        self.queue.peek().map(|k| Event(k).time_ps())
+    }
+
+    /// Handles engine events until a driver timer comes up or messages finish (the clock is
+    /// then at that time), or nothing is left (`None`). Finished messages are in `finished`.
+    pub(crate) fn next(&mut self) -> Option<Step> {
+        while let Some(e) = self.queue.pop().map(Event) {
+            if e.time_ps() < self.now_ps {
+                self.counters.time_regressions += 1;
+            }
+            self.now_ps = e.time_ps();
+            self.counters.events += 1;
+            let a = e.a();
+            match e.kind() {
+                Kind::Arrive => self.arrive(a),
+                Kind::PortFree => {
+                    self.wake_pending[a as usize] = false;
+                    self.arbitrate(a);
+                }
+                Kind::Credit => self.credit(a, e.b()),
+                Kind::Resend => self.resend(a),
+                Kind::External => return Some(Step::Timer(a)),
+            }
+            if !self.finished.is_empty() {
+                return Some(Step::Finished);
+            }
+        }
+        None
+    }
+
+    /// Messages posted and not yet delivered.
+    pub(crate) fn messages_in_flight(&self) -> usize {
+        self.messages.len() - self.free_messages.len()
+    }
+
+    /// Posts a message of `size_bytes` from `src` to `dst` now; `tag` comes back in
+    /// `finished` once its last byte has arrived (at once for an empty or local message).
+    pub(crate) fn post(
+        &mut self,
+        src: EndpointId,
+        dst: EndpointId,
+        size_bytes: u64,
+        tag: u32,
+    ) -> Result<(), PacketError> {
+        let m = match self.free_messages.pop() {
+            Some(m) => m,
+            None => {
+                self.messages.push(Message::default());
+                (self.messages.len() - 1) as u32
+            }
+        };
+        let mut path = std::mem::take(&mut self.messages[m as usize].path);
+        let req = RouteRequest {
+            fabric: self.fabric,
+            faults: self.faults,
+            congestion: &QueuedBytes(&self.queued_bytes),
+            entropy: message_entropy(self.config.seed, self.posted),
+        };
+        self.posted += 1;
+        let routed = route_endpoints(self.routing, &req, src, dst, &mut path);
+        let msg = &mut self.messages[m as usize];
+        msg.path = path;
+        if let Err(e) = routed {
+            self.free_messages.push(m);
+            return Err(e.into());
+        }
+        if msg.path.is_empty() || size_bytes == 0 {
+            self.free_messages.push(m);
+            self.finished.push(tag);
+            return Ok(());
+        }
+        if let Some(&c) = msg
+            .path
+            .iter()
+            .find(|&&c| !self.ps_per_byte[c as usize].is_finite())
+        {
+            self.free_messages.push(m);
+            return Err(PacketError::NoBandwidth {
+                channel: self.fabric.channel_name(c),
+            });
+        }
+        msg.tag = tag;
+        msg.unsent_bytes = size_bytes;
+        msg.in_flight = 0;
+        msg.next = NIL;
+        let queue = self.source_queue(src);
+        let was_empty = self.head[queue] == NIL;
+        self.append(queue, m, |e, m| e.messages[m as usize].next = NIL);
+        if was_empty {
+            self.request(queue as u32);
+        }
+        Ok(())
+    }
+
+    fn source_queue(&self, endpoint: EndpointId) -> usize {
+        self.credits.len() + endpoint as usize
+    }
+
+    fn is_source_queue(&self, buffer: u32) -> bool {
+        buffer as usize >= self.credits.len()
+    }
+
+    /// Appends item `x` (packet or message) to list `list`.
+    fn append(&mut self, list: usize, x: u32, clear_next: impl Fn(&mut Self, u32)) {
+        clear_next(self, x);
+        let t = self.tail[list];
+        if t == NIL {
+            self.head[list] = x;
+        } else if self.is_source_queue(list as u32) {
+            self.messages[t as usize].next = x;
+        } else {
+            self.packets[t as usize].next = x;
+        }
+        self.tail[list] = x;
+    }
+
+    /// Removes the head of list `list`.
+    fn pop_head(&mut self, list: usize) {
+        let h = self.head[list];
+        let next = if self.is_source_queue(list as u32) {
+            self.messages[h as usize].next
+        } else {
+            self.packets[h as usize].next
+        };
+        self.head[list] = next;
+        if next == NIL {
+            self.tail[list] = NIL;
+        }
+    }
+
+    /// What the head of `buffer` would send next: (message, hop, bytes).
+    fn head_item(&self, buffer: u32) -> (u32, usize, u32) {
+        let h = self.head[buffer as usize];
+        if self.is_source_queue(buffer) {
+            let m = &self.messages[h as usize];
+            let bytes = m.unsent_bytes.min(u64::from(self.config.packet_bytes)) as u32;
+            (h, 0, bytes)
+        } else {
+            let p = &self.packets[h as usize];
+            (p.msg, usize::from(p.hop), p.bytes)
+        }
+    }
+
+    /// The head of `buffer` asks for its next channel.
+    fn request(&mut self, buffer: u32) {
+        let (m, hop, bytes) = self.head_item(buffer);
+        let path = &self.messages[m as usize].path;
+        let out = path[hop];
+        let vcs = self.classes.allowed(path, hop);
+        self.waiting[out as usize].push(Request {
+            buffer,
+            bytes,
+            first_vc: vcs.start,
+            end_vc: vcs.end,
+        });
+        self.arbitrate(out);
+    }
+
+    fn ser_ps(&self, channel: ChannelId, bytes: u32) -> u64 {
+        (f64::from(bytes) * self.ps_per_byte[channel as usize]).ceil() as u64
+    }
+
+    /// The virtual channel with the most free space among those request `r` may take on
+    /// `out`, if one can hold the whole packet (virtual cut-through).
+    fn free_vc(&self, r: &Request, out: ChannelId) -> Option<u16> {
+        let base = out as usize * self.vcs;
+        (r.first_vc..r.end_vc)
+            .filter(|&v| self.credits[base + usize::from(v)] >= r.bytes)
+            .max_by_key(|&v| (self.credits[base + usize::from(v)], std::cmp::Reverse(v)))
+    }
+
+    /// Serves the next request for output `out` if the channel is free and a request can go.
+    fn arbitrate(&mut self, out: ChannelId) {
+        let o = out as usize;
+        if self.waiting[o].is_empty() {
+            return;
+        }
+        if self.busy_until_ps[o] > self.now_ps {
+            if !self.wake_pending[o] {
+                self.wake_pending[o] = true;
+                self.push(self.busy_until_ps[o], Kind::PortFree, out, 0);
+            }
+            return;
+        }
+        let n_buffers = self.head.len() as u64;
+        let last = self.last_served[o];
+        let mut pick: Option<(usize, u16, u64)> = None;
+        for (i, r) in self.waiting[o].iter().enumerate() {
+            let b = r.buffer;
+            let Some(vc) = self.free_vc(r, out) else {
+                continue;
+            };
+            let rank = match self.config.arbitration {
+                super::Arbitration::OldestFirst => i as u64,
+                super::Arbitration::RoundRobin => {
+                    (u64::from(b) + n_buffers - u64::from(last.wrapping_add(1)) % n_buffers)
+                        % n_buffers
+                }
+            };
+            if pick.is_none_or(|(_, _, r)| rank < r) {
+                pick = Some((i, vc, rank));
+                if self.config.arbitration == super::Arbitration::OldestFirst {
+                    break;
+                }
+            }
+        }
+        let Some((i, vc, _)) = pick else {
+            return; // every request waits for credits; a credit will wake the port
+        };
+        let buffer = self.waiting[o].remove(i).buffer;
+        self.last_served[o] = buffer;
+        self.transmit(buffer, out, vc);
+        if !self.waiting[o].is_empty() && !self.wake_pending[o] {
+            self.wake_pending[o] = true;
+            self.push(self.busy_until_ps[o], Kind::PortFree, out, 0);
+        }
+    }
+
+    /// Sends the head of `buffer` on `out` in virtual channel `vc`, starting now.
+    fn transmit(&mut self, buffer: u32, out: ChannelId, vc: u16) {
+        let now = self.now_ps;
+        let p = if self.is_source_queue(buffer) {
+            let (m, _, bytes) = self.head_item(buffer);
+            let msg = &mut self.messages[m as usize];
+            msg.unsent_bytes -= u64::from(bytes);
+            msg.in_flight += 1;
+            if msg.unsent_bytes == 0 {
+                self.pop_head(buffer as usize);
+            }
+            let packet = Packet {
+                msg: m,
+                bytes,
+                hop: 0,
+                vc,
+                next: NIL,
+                channel: out,
+                last_hop: false,
+                injected_ps: now,
+            };
+            self.counters.packets_injected += 1;
+            self.counters.bytes_injected += u64::from(bytes);
+            match self.free_packets.pop() {
+                Some(p) => {
+                    self.packets[p as usize] = packet;
+                    p
+                }
+                None => {
+                    self.packets.push(packet);
+                    (self.packets.len() - 1) as u32
+                }
+            }
+        } else {
+            let p = self.head[buffer as usize];
+            self.pop_head(buffer as usize);
+            let bytes = self.packets[p as usize].bytes;
+            // The buffer's space is free once the tail has left; the credit then travels
+            // back over the channel the packet came in on.
+            let back = now + self.ser_ps(out, bytes) + self.latency_ps[buffer as usize / self.vcs];
+            self.push(back, Kind::Credit, buffer, bytes);
+            self.packets[p as usize].vc = vc;
+            p
+        };
+        let bytes = self.packets[p as usize].bytes;
+        let slot = out as usize * self.vcs + usize::from(vc);
+        self.credits[slot] -= bytes;
+        self.queued_bytes[out as usize] += u64::from(bytes);
+        self.send_on(p, out, now);
+        // The next head asks only now that `out` is busy.
+        if self.head[buffer as usize] != NIL {
+            self.request(buffer);
+        }
+    }
+
+    /// Puts packet `p` on the wire of `out` from `start_ps` (the channel is free then).
+    fn send_on(&mut self, p: u32, out: ChannelId, start_ps: u64) {
+        let o = out as usize;
+        let bytes = self.packets[p as usize].bytes;
+        let ser = self.ser_ps(out, bytes);
+        self.busy_until_ps[o] = start_ps + ser;
+        let link = LinkTiming {
+            serialisation_ps: ser,
+            latency_ps: self.latency_ps[o],
+            nak_ps: self.config.nak_ps,
+        };
+        if self.errors.hit(o, start_ps, ser, bytes) {
+            self.counters.retransmissions += 1;
+            self.push(link.resend_ps(start_ps), Kind::Resend, p, 0);
+            return;
+        }
+        self.channel_bytes[o] += u64::from(bytes);
+        let tail_in = link.tail_in_ps(start_ps);
+        let packet = self.packets[p as usize];
+        let path = &self.messages[packet.msg as usize].path;
+        let hop = usize::from(packet.hop);
+        let last_hop = hop + 1 == path.len();
+        let ready = if last_hop {
+            tail_in
+        } else {
+            // Cut-through: the head may leave once it is in, but never so early that the
+            // next link would catch up with the tail.
+            let next_ser = self.ser_ps(path[hop + 1], bytes);
+            (start_ps + link.latency_ps).max(tail_in.saturating_sub(next_ser))
+        };
+        let packet = &mut self.packets[p as usize];
+        packet.channel = out;
+        packet.last_hop = last_hop;
+        self.push(ready, Kind::Arrive, p, 0);
+    }
+
+    /// The link resends corrupted packet `p` on the channel it was on, after whatever the
+    /// channel is sending now.
+    fn resend(&mut self, p: u32) {
+        let out = self.messages[self.packets[p as usize].msg as usize].path
+            [usize::from(self.packets[p as usize].hop)];
+        let start = self.now_ps.max(self.busy_until_ps[out as usize]);
+        self.send_on(p, out, start);
+    }
+
+    /// Packet `p` entered the buffer at the end of its channel, or its endpoint.
+    fn arrive(&mut self, p: u32) {
+        let packet = self.packets[p as usize];
+        let m = packet.msg as usize;
+        let channel = packet.channel;
+        let slot = channel as usize * self.vcs + usize::from(packet.vc);
+        if packet.last_hop {
+            // The endpoint takes the packet whole; its credit goes back over the wire.
+            self.push(
+                self.now_ps + self.latency_ps[channel as usize],
+                Kind::Credit,
+                slot as u32,
+                packet.bytes,
+            );
+            self.counters.packets_delivered += 1;
+            self.counters.bytes_delivered += u64::from(packet.bytes);
+            self.counters.latency_sum_ps += u128::from(self.now_ps - packet.injected_ps);
+            self.free_packets.push(p);
+            let msg = &mut self.messages[m];
+            msg.in_flight -= 1;
+            if msg.in_flight == 0 && msg.unsent_bytes == 0 {
+                self.finished.push(msg.tag);
+                self.free_messages.push(m as u32);
+            }
+            return;
+        }
+        self.packets[p as usize].hop += 1;
+        let was_empty = self.head[slot] == NIL;
+        self.append(slot, p, |e, p| e.packets[p as usize].next = NIL);
+        if was_empty {
+            self.request(slot as u32);
+        }
+    }
+
+    /// `bytes` of space in input buffer `slot` are back with its upstream.
+    fn credit(&mut self, slot: u32, bytes: u32) {
+        self.credits[slot as usize] += bytes;
+        let out = slot as usize / self.vcs;
+        self.queued_bytes[out] -= u64::from(bytes);
+        self.arbitrate(out as ChannelId);
+    }
+
+    /// The counters, with the credit bytes still away from their buffers.
+    pub(crate) fn final_counters(&self) -> PacketCounters {
+        let full = u64::from(self.config.buffer_bytes);
+        let mut c = self.counters.clone();
+        c.credit_bytes_outstanding = self.credits.iter().map(|&x| full - u64::from(x)).sum();
+        c
+    }
+}

@@ -1,0 +1,106 @@
+"""The packet engine's studies: fabric-based allreduce under soft errors, and open-loop
+traffic. Each row comes from one call into the Rust engine; Python only builds the table."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from fray import SpecError, _fray, units
+from fray._fray import Fabric
+
+#: 4X SDR InfiniBand as in the soft-error study: 10 Gb/s signalling, 8 Gb/s of data.
+PAPER_BANDWIDTH = "1GB/s"
+#: Delay of every switch and HCA in the soft-error study.
+PAPER_LATENCY = "100ns"
+
+
+def _fabric(spec: str, bandwidth: str, latency: str) -> Fabric:
+    return Fabric.parse(
+        spec,
+        bandwidth_bytes_s=units.parse_rate(bandwidth, "bandwidth"),
+        latency_s=units.parse_seconds(latency, "latency"),
+    )
+
+
+def collective(
+    fabric: str,
+    replications: list[str],
+    errors: list[str],
+    *,
+    ops: int = 1000,
+    seed: int = 1,
+    bandwidth: str = PAPER_BANDWIDTH,
+    latency: str = PAPER_LATENCY,
+    packet_bytes: int = 256,
+    nak: str = "0ns",
+) -> tuple[pd.DataFrame, dict[tuple[str, str], list[float]]]:
+    """Runs ``ops`` fabric-based allreduces for every (replication, errors) pair: a table
+    with one row per pair (``replication, copies, errors, ops, mean_s, p50_s, p99_s, std_s,
+    retransmissions``) and the time of every operation by pair, for plots. ``nak`` is the
+    detection and NAK time of a link-level retry on top of the wire's latency back."""
+    if ops < 1:
+        raise SpecError(f"ops: at least one operation, got {ops}")
+    f = _fabric(fabric, bandwidth, latency)
+    nak_s = units.parse_seconds(nak, "nak")
+    rows, times = [], {}
+    for replication in replications:
+        for model in errors:
+            r = _fray.allreduce_study(
+                f, replication, model, ops=ops, packet_bytes=packet_bytes, nak_s=nak_s, seed=seed
+            )
+            rows.append(
+                {
+                    "replication": r["replication"],
+                    "copies": r["copies"],
+                    "errors": model,
+                    "ops": ops,
+                    "mean_s": r["mean_s"],
+                    "p50_s": r["p50_s"],
+                    "p99_s": r["p99_s"],
+                    "std_s": r["std_s"],
+                    "retransmissions": r["retransmissions"],
+                }
+            )
+            times[(replication, model)] = r["op_times_s"]
+    table = pd.DataFrame(rows)
+    table.attrs.update(fabric=fabric, bandwidth=bandwidth, latency=latency, nak=nak, seed=seed)
+    return table, times
+
+
+def traffic(
+    fabric: str,
+    loads: list[float],
+    *,
+    routing: str | None = None,
+    vcs: int = 2,
+    packet_bytes: int = 256,
+    buffer_bytes: int = 4096,
+    arbitration: str = "oldest-first",
+    warmup_s: float = 20e-6,
+    measure_s: float = 50e-6,
+    seed: int = 1,
+) -> pd.DataFrame:
+    """Uniform random traffic on the packet engine at each offered ``load`` (fraction of
+    each endpoint's injection bandwidth): ``offered, accepted, latency_mean_s, packets,
+    events, wall_s`` per load."""
+    if not loads:
+        raise SpecError("load: give at least one load")
+    f = Fabric.parse(fabric)
+    rows = []
+    for load in loads:
+        r = _fray.packet_traffic(
+            f,
+            load,
+            routing=routing,
+            vcs=vcs,
+            packet_bytes=packet_bytes,
+            buffer_bytes=buffer_bytes,
+            arbitration=arbitration,
+            warmup_s=warmup_s,
+            measure_s=measure_s,
+            seed=seed,
+        )
+        rows.append({"load": load, **r})
+    table = pd.DataFrame(rows)
+    table.attrs.update(fabric=fabric, routing=routing or f.default_routing, vcs=vcs)
+    return table
