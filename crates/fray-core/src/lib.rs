@@ -27,6 +27,7 @@
 //! Dragonflies (`dragonfly:p=4,a=8,h=4,g=9`, [`fabric::dragonfly`]) route with `minimal`,
 //! `valiant` and `ugal` ([`routing::dragonfly`]), all three by name through [`routing::build`].
 
+pub mod diag;
 pub mod fabric;
 pub mod faults;
 pub mod routing;

@@ -1,0 +1,52 @@
+//! Diagnostics: the paper's TopoBW nearest-neighbour bandwidth test (its phase plan, its
+//! report, and the test run on a modelled machine), Cray netwatch logs, injected slow parts,
+//! and localisation of the part at fault from a report.
+
+mod degrade;
+mod netwatch;
+
+pub use degrade::{apply_injections, tile_channel, Injection, SLOW_LANE_SHARE};
+pub use netwatch::{parse_netwatch, LaneSide, Malformed, NetwatchEvent, NetwatchKind, NetwatchLog};
+
+use thiserror::Error;
+
+use crate::fabric::FabricError;
+use crate::faults::FaultError;
+use crate::routing::RoutingError;
+use crate::workload::WorkloadError;
+
+/// Errors raised by the diagnostics.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum DiagError {
+    /// A line of an input (layout, report, degrade list) that cannot be used; `line` is
+    /// 1-based.
+    #[error("{file}:{line}: {reason}")]
+    Line {
+        /// The input's name (a file name, or `--degrade`).
+        file: String,
+        /// The 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A value that cannot be used (a size, a count, a machine too small for a layout).
+    #[error("{what}: {reason}")]
+    Invalid {
+        /// The field or value at fault.
+        what: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A bad name or machine shape.
+    #[error(transparent)]
+    Fabric(#[from] FabricError),
+    /// A fault that cannot be applied.
+    #[error(transparent)]
+    Fault(#[from] FaultError),
+    /// A transfer that faults leave unroutable.
+    #[error(transparent)]
+    Routing(#[from] RoutingError),
+    /// A phase that cannot be made into a job.
+    #[error(transparent)]
+    Workload(#[from] WorkloadError),
+}
