@@ -4,6 +4,7 @@
 
 mod degrade;
 mod netwatch;
+pub mod topobw;
 
 pub use degrade::{apply_injections, tile_channel, Injection, SLOW_LANE_SHARE};
 pub use netwatch::{parse_netwatch, LaneSide, Malformed, NetwatchEvent, NetwatchKind, NetwatchLog};
