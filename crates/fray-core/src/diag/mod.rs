@@ -3,11 +3,15 @@
 //! and localisation of the part at fault from a report.
 
 mod degrade;
+mod locate;
 mod netwatch;
+mod study;
 pub mod topobw;
 
 pub use degrade::{apply_injections, tile_channel, Injection, SLOW_LANE_SHARE};
+pub use locate::{locate, PartKind, Suspect, RESOLUTION, SLOW_SHARE, Z_THRESHOLD};
 pub use netwatch::{parse_netwatch, LaneSide, Malformed, NetwatchEvent, NetwatchKind, NetwatchLog};
+pub use study::{localisation_study, Score, StudyConfig, StudyResult};
 
 use thiserror::Error;
 

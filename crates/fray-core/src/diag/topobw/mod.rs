@@ -9,7 +9,7 @@ mod report;
 
 pub use layout::Layout;
 pub use model::{simulate_topobw, TopoBwRun};
-pub use plan::{Phase, Plan, Transfer};
+pub use plan::{Phase, Plan, Sharing, Transfer};
 pub use report::{Report, ReportLine};
 
 /// Name of dimension `d` in reports: `X`, `Y`, `Z`.

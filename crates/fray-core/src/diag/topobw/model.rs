@@ -1,7 +1,7 @@
 //! TopoBW on a modelled Gemini machine: the flow engine runs the test's phases one after the
 //! other, with slow parts injected.
 
-use super::{Layout, Plan, Report};
+use super::{Layout, Plan, Report, Sharing};
 use crate::diag::{apply_injections, DiagError, Injection};
 use crate::fabric::LinkParameters;
 use crate::faults::Faults;
@@ -22,12 +22,14 @@ pub struct TopoBwRun {
 /// simulation in which every transfer is a job of two ranks moving `count` messages of
 /// `message_bytes` (all posted at once, so they share the path as one flow of their total
 /// size); a transfer's time is its job's makespan. `routing` names the routing
-/// (`dor-retry` as on Gemini). Fails when a transfer is unroutable.
+/// (`dor-retry` as on Gemini); `sharing` whether partner nodes send alone, together or both.
+/// Fails when a transfer is unroutable.
 pub fn simulate_topobw(
     layout: &Layout,
     injections: &[Injection],
     message_bytes: f64,
     count: u32,
+    sharing: Sharing,
     routing_name: &str,
 ) -> Result<TopoBwRun, DiagError> {
     if !(message_bytes.is_finite() && message_bytes > 0.0) || count == 0 {
@@ -40,7 +42,7 @@ pub fn simulate_topobw(
     let mut faults = Faults::none(&fabric);
     apply_injections(&layout.gemini, &fabric, &mut faults, injections)?;
     let routing = routing::build(routing_name, &fabric, &faults)?;
-    let plan = Plan::new(layout, &fabric);
+    let plan = Plan::new(layout, &fabric, sharing);
     let bytes = message_bytes * f64::from(count);
     let mut dag = DagBuilder::new(2);
     dag.send(0, 1, bytes, &[])?;
@@ -78,7 +80,7 @@ mod tests {
     #[test]
     fn healthy_rates_follow_the_link_classes() {
         let layout = Layout::whole(Gemini::new([2, 2, 3]).unwrap());
-        let run = simulate_topobw(&layout, &[], 4e6, 100, "dor-retry").unwrap();
+        let run = simulate_topobw(&layout, &[], 4e6, 100, Sharing::Shared, "dor-retry").unwrap();
         for l in &run.report.lines {
             let want = match (l.dim, l.cable) {
                 // Two partners share a link; a node sends at most its own link's rate.
@@ -94,8 +96,8 @@ mod tests {
     fn a_lane_degrade_slows_only_its_link() {
         let layout = Layout::whole(Gemini::new([2, 2, 4]).unwrap());
         let inj = ["c0-0c0s1g0l27:1".parse().unwrap()];
-        let run = simulate_topobw(&layout, &inj, 4e6, 10, "dor-retry").unwrap();
-        let base = simulate_topobw(&layout, &[], 4e6, 10, "dor-retry").unwrap();
+        let run = simulate_topobw(&layout, &inj, 4e6, 10, Sharing::Shared, "dor-retry").unwrap();
+        let base = simulate_topobw(&layout, &[], 4e6, 10, Sharing::Shared, "dor-retry").unwrap();
         let slower: Vec<String> = run
             .report
             .lines

@@ -8,6 +8,10 @@
 //! has one link, the first two phases test it both ways. In a phase every rank of a sending
 //! Gemini sends to the rank on the same node position of the receiving Gemini; a transfer is
 //! *shared* when its sender's partner (the other node of its Gemini) sends in the same phase.
+//!
+//! [`Sharing`] says whether partners send together, one at a time, or both in turn: a slow
+//! node hides behind a shared cable (two partners get half of it each), so the exclusive
+//! transfers are what show it.
 
 use super::Layout;
 use crate::fabric::gemini::{Gemini, GEMINI_CLASSES, NODES_PER_GEMINI};
@@ -35,6 +39,30 @@ pub struct Phase {
     pub dir: Direction,
     /// The transfers.
     pub transfers: Vec<Transfer>,
+}
+
+/// How the two nodes of a Gemini take part in a phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharing {
+    /// Each node position alone (`E` lines): a phase runs once per node position.
+    Exclusive,
+    /// Both nodes at once (`S` lines where both nodes of the Gemini are in the run).
+    Shared,
+    /// Each node alone, then both at once (the default).
+    Both,
+}
+
+impl std::str::FromStr for Sharing {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "exclusive" => Ok(Self::Exclusive),
+            "shared" => Ok(Self::Shared),
+            "both" => Ok(Self::Both),
+            _ => Err(format!("sharing {s:?}: expected exclusive, shared or both")),
+        }
+    }
 }
 
 /// Every phase of a TopoBW run, in order.
@@ -81,7 +109,7 @@ fn sends(c: usize, n: usize, parity: Option<usize>, dir: Direction) -> bool {
 impl Plan {
     /// The phases of TopoBW for the ranks of `layout` on `fabric` (built by
     /// `layout.gemini.fabric`).
-    pub fn new(layout: &Layout, fabric: &Fabric) -> Self {
+    pub fn new(layout: &Layout, fabric: &Fabric, sharing: Sharing) -> Self {
         let g: &Gemini = &layout.gemini;
         let t = g.torus();
         let mut rank_of = vec![u32::MAX; fabric.num_endpoints()];
@@ -96,7 +124,8 @@ impl Plan {
         for dim in 0..3 {
             let n = t.dims()[dim];
             for (parity, dir) in phase_kinds(n) {
-                let mut transfers = Vec::new();
+                // (sending rank, receiving rank, node position, cable) of every pair.
+                let mut pairs: Vec<(u32, u32, usize, char)> = Vec::new();
                 for s in 0..g.num_geminis() as RouterId {
                     if !sends(t.coord(s, dim), n, parity, dir) {
                         continue;
@@ -118,23 +147,57 @@ impl Plan {
                         .iter()
                         .find(|c| c.name == class)
                         .map_or('?', |c| c.letter);
-                    let pairs: Vec<(u32, u32)> = (0..NODES_PER_GEMINI)
-                        .filter_map(|k| Some((rank(s, k)?, rank(d, k)?)))
-                        .collect();
-                    let shared = pairs.len() > 1;
-                    transfers.extend(pairs.into_iter().map(|(src, dst)| Transfer {
-                        src,
-                        dst,
-                        cable,
-                        shared,
-                    }));
+                    pairs.extend(
+                        (0..NODES_PER_GEMINI)
+                            .filter_map(|k| Some((rank(s, k)?, rank(d, k)?, k, cable))),
+                    );
                 }
-                if !transfers.is_empty() {
-                    phases.push(Phase {
-                        dim,
-                        dir,
-                        transfers,
-                    });
+                let mut push = |transfers: Vec<Transfer>| {
+                    if !transfers.is_empty() {
+                        phases.push(Phase {
+                            dim,
+                            dir,
+                            transfers,
+                        });
+                    }
+                };
+                if sharing != Sharing::Shared {
+                    for k in 0..NODES_PER_GEMINI {
+                        push(
+                            pairs
+                                .iter()
+                                .filter(|p| p.2 == k)
+                                .map(|&(src, dst, _, cable)| Transfer {
+                                    src,
+                                    dst,
+                                    cable,
+                                    shared: false,
+                                })
+                                .collect(),
+                        );
+                    }
+                }
+                let partnered = |src: u32| {
+                    let gem = layout.endpoints[src as usize] / NODES_PER_GEMINI as u32;
+                    pairs
+                        .iter()
+                        .filter(|p| layout.endpoints[p.0 as usize] / NODES_PER_GEMINI as u32 == gem)
+                        .count()
+                        > 1
+                };
+                let any_partnered = pairs.iter().any(|p| partnered(p.0));
+                if sharing == Sharing::Shared || (sharing == Sharing::Both && any_partnered) {
+                    push(
+                        pairs
+                            .iter()
+                            .map(|&(src, dst, _, cable)| Transfer {
+                                src,
+                                dst,
+                                cable,
+                                shared: partnered(src),
+                            })
+                            .collect(),
+                    );
                 }
             }
         }
@@ -151,10 +214,10 @@ impl Plan {
 mod tests {
     use super::*;
 
-    fn plan(spec: &str, ranks: usize) -> (Layout, Plan) {
+    fn plan(spec: &str, ranks: usize, sharing: Sharing) -> (Layout, Plan) {
         let l = Layout::parse(spec, None, ranks).unwrap();
         let f = l.gemini.fabric(1e-7).unwrap();
-        let p = Plan::new(&l, &f);
+        let p = Plan::new(&l, &f, sharing);
         (l, p)
     }
 
@@ -165,7 +228,7 @@ mod tests {
             ("builtin:4x4x4", 128),
             ("builtin:2x2x1", 4),
         ] {
-            let (l, p) = plan(spec, ranks);
+            let (l, p) = plan(spec, ranks, Sharing::Both);
             let gem = |r: u32| l.endpoints[r as usize] / 2;
             let mut tested = std::collections::HashSet::new();
             for phase in &p.phases {
@@ -186,14 +249,23 @@ mod tests {
 
     #[test]
     fn partners_share() {
-        let (_, p) = plan("builtin:2x2x1", 8);
-        assert!(p.phases.iter().flat_map(|p| &p.transfers).all(|t| t.shared));
-        let (_, p) = plan("builtin:2x2x1", 4);
-        assert!(p
-            .phases
-            .iter()
-            .flat_map(|p| &p.transfers)
-            .all(|t| !t.shared));
+        let all = |p: &Plan, shared: bool| {
+            p.phases
+                .iter()
+                .flat_map(|p| &p.transfers)
+                .all(|t| t.shared == shared)
+        };
+        let (_, p) = plan("builtin:2x2x1", 8, Sharing::Shared);
+        assert!(all(&p, true));
+        let (_, p) = plan("builtin:2x2x1", 8, Sharing::Exclusive);
+        assert!(all(&p, false));
+        assert_eq!(p.phases.len(), 8);
+        // Each node alone, then both: one run per node position plus one shared.
+        let (_, p) = plan("builtin:2x2x1", 8, Sharing::Both);
+        assert_eq!(p.num_transfers(), 32);
+        // One node per Gemini: nothing to share, no phase twice.
+        let (_, p) = plan("builtin:2x2x1", 4, Sharing::Both);
+        assert!(all(&p, false));
         assert_eq!(p.num_transfers(), 8);
     }
 }
