@@ -70,3 +70,11 @@ pub fn integrity_error(e: fray_integrity::IntegrityError) -> PyErr {
         _ => SpecError::new_err(e.to_string()),
     }
 }
+
+/// Diagnostics: an unroutable transfer raises `UnroutableError`, anything else is bad input.
+pub fn diag_error(e: fray_core::diag::DiagError) -> PyErr {
+    match e {
+        fray_core::diag::DiagError::Routing(r) => routing_error(r),
+        _ => SpecError::new_err(e.to_string()),
+    }
+}

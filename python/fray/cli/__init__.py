@@ -12,9 +12,22 @@ import sys
 from collections.abc import Sequence
 
 from fray import FrayError
-from fray.cli import checksum, export, fabric, integrity, report, route, run, spares
+from fray.cli import (
+    checksum,
+    export,
+    fabric,
+    integrity,
+    netwatch,
+    report,
+    route,
+    run,
+    spares,
+    topobw,
+)
 
-_SUBCOMMANDS = (spares, fabric, route, checksum, integrity, run, report, export)
+_SUBCOMMANDS = (
+    spares, fabric, route, checksum, integrity, run, report, export, topobw, netwatch
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

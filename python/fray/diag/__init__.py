@@ -1,0 +1,21 @@
+"""Diagnostics: TopoBW on a real MPI and on a modelled Gemini machine, netwatch logs, and
+localisation of slow parts. The phase plans, reports, logs and localisation are computed in
+the Rust core; this package moves the bytes over MPI."""
+
+from fray._fray import (
+    TopoBwPlan,
+    localisation_study,
+    netwatch_parse,
+    topobw_locate,
+    topobw_simulate,
+)
+from fray.diag.topobw import run_topobw
+
+__all__ = [
+    "TopoBwPlan",
+    "localisation_study",
+    "netwatch_parse",
+    "run_topobw",
+    "topobw_locate",
+    "topobw_simulate",
+]
