@@ -13,15 +13,15 @@ use pyo3::types::PyDict;
 
 use crate::errors::{diag_error, fabric_error, SpecError};
 
+/// Events as dicts, and `(line, reason)` of each line skipped.
+type ParsedLog<'py> = (Vec<Bound<'py, PyDict>>, Vec<(usize, String)>);
+
 /// Reads a netwatch log: `(events, malformed)`. Each event is a dict with `line`, `date`,
 /// `time`, `tile`, `kind` (`lanemask`, `mode-exchange`, `error` or `other`) and, by kind,
 /// `peer`, `count`, `side` (`RX`/`TX`), `lanemask`, `degrade` (the degraded sending tile as
 /// `TILE:MASK`) and `message`. `malformed` lists `(line, reason)` of the lines skipped.
 #[pyfunction]
-pub fn netwatch_parse<'py>(
-    py: Python<'py>,
-    text: &str,
-) -> PyResult<(Vec<Bound<'py, PyDict>>, Vec<(usize, String)>)> {
+pub fn netwatch_parse<'py>(py: Python<'py>, text: &str) -> PyResult<ParsedLog<'py>> {
     let log = parse_netwatch(text);
     let mut events = Vec::with_capacity(log.events.len());
     for e in &log.events {
