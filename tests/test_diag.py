@@ -109,3 +109,13 @@ def test_bad_report_names_the_line(tmp_path):
                       "c0-0c0s5n1 Q+CE c0-0c1s5n1 (nid00011 to nid00053): 5 seconds = 1 MB/sec\n")
     r = fray("topobw", "locate", str(report))
     assert r.returncode == 2 and f"{report}:2:" in r.stderr
+
+
+def test_peers_on_the_x5_dump():
+    x5 = "crates/fray-core/tests/data/psmn_X5_ibnetdiscover.topofile"
+    r = fray("topobw", "peers", x5, "--json")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["name"].split("->")[0] for x in rows] == ["H-003048c74e4a0000",
+                                                        "H-003048c7488b0000"]
+    assert all(x["lane_bits_s"] < x["peer_lane_bits_s"] for x in rows)

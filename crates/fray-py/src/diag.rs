@@ -1,10 +1,10 @@
 //! Diagnostics from Python: netwatch logs, TopoBW plans and reports, the modelled TopoBW,
-//! localisation and its study.
+//! localisation and its study, links below their peers.
 
 use fray_core::diag::topobw::{simulate_topobw, Layout, Plan, Report, Sharing};
 use fray_core::diag::{
-    localisation_study as core_study, locate, parse_netwatch, Injection, LaneSide, NetwatchKind,
-    Score, StudyConfig,
+    localisation_study as core_study, locate, parse_netwatch, slow_links as core_slow_links,
+    Injection, LaneSide, NetwatchKind, Score, StudyConfig,
 };
 use fray_core::fabric::gemini::Gemini;
 use fray_core::fabric::FabricSpec;
@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{diag_error, fabric_error, SpecError};
+use crate::fabric::Fabric;
 
 /// Events as dicts, and `(line, reason)` of each line skipped.
 type ParsedLog<'py> = (Vec<Bound<'py, PyDict>>, Vec<(usize, String)>);
@@ -239,6 +240,27 @@ pub fn localisation_study<'py>(
     Ok(d)
 }
 
+/// The cables of `fabric` whose width or per-lane speed is below the most common of their
+/// peers' (the other cables of their class at the same switches): dicts with `name`, `cls`,
+/// `lanes`, `lane_bits_s`, `peer_lanes`, `peer_lane_bits_s`, `peers`.
+#[pyfunction]
+pub fn slow_links<'py>(py: Python<'py>, fabric: &Fabric) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    core_slow_links(&fabric.0)
+        .into_iter()
+        .map(|s| {
+            let d = PyDict::new(py);
+            d.set_item("name", s.name)?;
+            d.set_item("cls", s.class)?;
+            d.set_item("lanes", s.lanes)?;
+            d.set_item("lane_bits_s", s.lane_bits_s)?;
+            d.set_item("peer_lanes", s.peer_lanes)?;
+            d.set_item("peer_lane_bits_s", s.peer_lane_bits_s)?;
+            d.set_item("peers", s.peers)?;
+            Ok(d)
+        })
+        .collect()
+}
+
 /// Registers the diagnostics.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TopoBwPlan>()?;
@@ -246,5 +268,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(topobw_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(topobw_locate, m)?)?;
     m.add_function(wrap_pyfunction!(localisation_study, m)?)?;
+    m.add_function(wrap_pyfunction!(slow_links, m)?)?;
     Ok(())
 }

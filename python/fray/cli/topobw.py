@@ -1,7 +1,8 @@
 """``fray topobw``: the nearest-neighbour bandwidth test on a real MPI
 (``mpiexec -n N fray topobw --layout LAYOUT``) or on a modelled Gemini machine
 (``--simulate gemini:XxYxZ``), and localisation of slow parts from a report
-(``fray topobw locate REPORT``) with its precision and recall (``fray topobw study``)."""
+(``fray topobw locate REPORT``) with its precision and recall (``fray topobw study``), and
+cables below their peers on a fabric read from a file (``fray topobw peers FILE``)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="nearest-neighbour bandwidth test (real MPI or modelled) and localisation",
         description="Without ACTION: run TopoBW under mpiexec with --layout, or on a modelled "
         "machine with --simulate. 'locate REPORT' names the suspected parts of a report; "
-        "'study' measures localisation on modelled machines with injected faults.",
+        "'study' measures localisation on modelled machines with injected faults; 'peers FILE' "
+        "names the cables of a fabric file that run below their peers' width or speed.",
     )
-    p.add_argument("action", nargs="?", choices=["locate", "study"], help="what to do")
-    p.add_argument("report", nargs="?", metavar="REPORT", help="report file (locate)")
+    p.add_argument("action", nargs="?", choices=["locate", "study", "peers"], help="what to do")
+    p.add_argument("report", nargs="?", metavar="FILE",
+                   help="report file (locate) or fabric file (peers)")
     p.add_argument("--layout", help="builtin:XxYxZ or a layout file (real MPI)")
     p.add_argument("--simulate", metavar="gemini:XxYxZ", help="run on a modelled machine")
     p.add_argument("--degrade", action="append", default=[], metavar="TILE:MASK",
@@ -85,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         return _locate(args)
     if args.action == "study":
         return _study(args)
+    if args.action == "peers":
+        return _peers(args)
     if bool(args.layout) == bool(args.simulate):
         raise SpecError("give --layout (real MPI, under mpiexec) or --simulate gemini:XxYxZ")
     size = parse_bytes(args.size, "size")
@@ -154,4 +159,24 @@ def _study(args: argparse.Namespace) -> int:
         r = result[kind]
         print(f"{kind:<8}{r['injected']:>9}{r['suspects']:>9}{r['hits']:>6}"
               f"{r['precision']:>10.3f}{r['recall']:>8.3f}")
+    return 0
+
+
+def _peers(args: argparse.Namespace) -> int:
+    from fray.diag import slow_links
+    from fray.fabrics import open_fabric
+
+    if not args.report:
+        raise SpecError("peers: give the fabric file")
+    links = slow_links(open_fabric(args.report, None))
+    if args.json:
+        for link in links:
+            print(json.dumps(link))
+        return 0
+    if not links:
+        print("every cable runs at the width and speed of its peers")
+    for s in links:
+        print(f"{s['name']} ({s['cls']}): {s['lanes']} lanes x {s['lane_bits_s'] / 1e9:g} Gb/s, "
+              f"peers {s['peer_lanes']} x {s['peer_lane_bits_s'] / 1e9:g} Gb/s "
+              f"({s['peers']} peers)")
     return 0

@@ -6,6 +6,7 @@ from fray._fray import (
     TopoBwPlan,
     localisation_study,
     netwatch_parse,
+    slow_links,
     topobw_locate,
     topobw_simulate,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "localisation_study",
     "netwatch_parse",
     "run_topobw",
+    "slow_links",
     "topobw_locate",
     "topobw_simulate",
 ]

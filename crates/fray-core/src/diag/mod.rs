@@ -1,16 +1,19 @@
 //! Diagnostics: the paper's TopoBW nearest-neighbour bandwidth test (its phase plan, its
 //! report, and the test run on a modelled machine), Cray netwatch logs, injected slow parts,
-//! and localisation of the part at fault from a report.
+//! localisation of the part at fault from a report, and links below their peers on fabrics
+//! read from files.
 
 mod degrade;
 mod locate;
 mod netwatch;
+mod peers;
 mod study;
 pub mod topobw;
 
 pub use degrade::{apply_injections, tile_channel, Injection, SLOW_LANE_SHARE};
 pub use locate::{locate, PartKind, Suspect, RESOLUTION, SLOW_SHARE, Z_THRESHOLD};
 pub use netwatch::{parse_netwatch, LaneSide, Malformed, NetwatchEvent, NetwatchKind, NetwatchLog};
+pub use peers::{slow_links, SlowLink};
 pub use study::{localisation_study, Score, StudyConfig, StudyResult};
 
 use thiserror::Error;
