@@ -119,3 +119,16 @@ def test_peers_on_the_x5_dump():
     assert [x["name"].split("->")[0] for x in rows] == ["H-003048c74e4a0000",
                                                         "H-003048c7488b0000"]
     assert all(x["lane_bits_s"] < x["peer_lane_bits_s"] for x in rows)
+
+
+def test_netwatch_cost_of_a_log(tmp_path):
+    log = tmp_path / "netwatch.log"
+    log.write_text(FIGURE_4)
+    r = fray("netwatch", "cost", str(log), "--machine", "gemini:2x2x16", "--cells", "8",
+             "--json")
+    assert r.returncode == 0, r.stderr
+    cost = json.loads(r.stdout)
+    assert cost["degrades"] == ["c0-0c1s1g0l17:3", "c0-0c1s1g0l17:3"]
+    assert cost["degraded_iteration_s"] >= cost["healthy_iteration_s"] > 0
+    r = fray("netwatch", "cost", str(log))
+    assert r.returncode == 2 and "--machine" in r.stderr

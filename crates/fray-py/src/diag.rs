@@ -3,8 +3,8 @@
 
 use fray_core::diag::topobw::{simulate_topobw, Layout, Plan, Report, Sharing};
 use fray_core::diag::{
-    localisation_study as core_study, locate, parse_netwatch, slow_links as core_slow_links,
-    Injection, LaneSide, NetwatchKind, Score, StudyConfig,
+    job_cost as core_job_cost, localisation_study as core_study, locate, parse_netwatch,
+    slow_links as core_slow_links, Injection, LaneSide, NetwatchKind, Score, StudyConfig,
 };
 use fray_core::fabric::gemini::Gemini;
 use fray_core::fabric::FabricSpec;
@@ -261,6 +261,30 @@ pub fn slow_links<'py>(py: Python<'py>, fabric: &Fabric) -> PyResult<Vec<Bound<'
         .collect()
 }
 
+/// What the `degrades` cost a Halo3D26 stencil of `cells` cubed cells per rank running on
+/// every node of `machine` (flow engine, dimension-order retry): a dict with
+/// `healthy_iteration_s`, `degraded_iteration_s` and `slowdown` (0.04: 4% slower).
+#[pyfunction]
+#[pyo3(signature = (machine, degrades, cells = 30, iterations = 1))]
+pub fn job_cost<'py>(
+    py: Python<'py>,
+    machine: &str,
+    degrades: Vec<String>,
+    cells: u32,
+    iterations: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let g = gemini(machine)?;
+    let inj = injections(&degrades)?;
+    let cost = py
+        .detach(|| core_job_cost(&g, &inj, cells, iterations))
+        .map_err(diag_error)?;
+    let d = PyDict::new(py);
+    d.set_item("healthy_iteration_s", cost.healthy_iteration_s)?;
+    d.set_item("degraded_iteration_s", cost.degraded_iteration_s)?;
+    d.set_item("slowdown", cost.slowdown())?;
+    Ok(d)
+}
+
 /// Registers the diagnostics.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TopoBwPlan>()?;
@@ -269,5 +293,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(topobw_locate, m)?)?;
     m.add_function(wrap_pyfunction!(localisation_study, m)?)?;
     m.add_function(wrap_pyfunction!(slow_links, m)?)?;
+    m.add_function(wrap_pyfunction!(job_cost, m)?)?;
     Ok(())
 }

@@ -1,4 +1,5 @@
-"""``fray netwatch parse LOG``: the events of a Cray netwatch log, lane degrades first of all."""
+"""``fray netwatch parse LOG``: the events of a Cray netwatch log; ``fray netwatch cost LOG
+--machine gemini:XxYxZ``: what its lane degrades cost a stencil job on a modelled machine."""
 
 from __future__ import annotations
 
@@ -15,12 +16,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "netwatch",
         help="read a Cray netwatch log (lane masks, mode exchanges, errors)",
-        description="Print the events of a netwatch log; lines that cannot be read are "
+        description="Print the events of a netwatch log, or what its lane degrades cost a "
+        "Halo3D26 job on every node of a modelled Gemini machine; lines that cannot be read are "
         "reported on stderr with their line numbers and skipped.",
     )
-    p.add_argument("action", choices=["parse"], help="what to do with the log")
+    p.add_argument("action", choices=["parse", "cost"],
+                   help="parse: print the events; cost: what the lane degrades cost a job")
     p.add_argument("log", metavar="LOG", help="the netwatch file")
-    p.add_argument("--json", action="store_true", help="one JSON object per event and line")
+    p.add_argument("--json", action="store_true", help="JSON output (one object per event)")
+    p.add_argument("--machine", metavar="gemini:XxYxZ", help="the modelled machine (cost)")
+    p.add_argument("--cells", type=int, default=30,
+                   help="cells per rank along each axis of the Halo3D26 job (cost, default 30)")
+    p.add_argument("--iterations", type=int, default=1, help="iterations of the job (cost)")
     p.set_defaults(func=run)
 
 
@@ -35,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     events, malformed = netwatch_parse(text)
     for line, reason in malformed:
         print(f"fray netwatch: {args.log}:{line}: skipped: {reason}", file=sys.stderr)
+    if args.action == "cost":
+        return _cost(args, [e["degrade"] for e in events if "degrade" in e])
     for e in events:
         if args.json:
             print(json.dumps(e))
@@ -47,4 +56,23 @@ def run(args: argparse.Namespace) -> int:
             "other": lambda e: f"{e['message']} ({e['peer']})",
         }[e["kind"]](e)
         print(f"{e['line']:>6}  {e['date']} {e['time']}  {e['tile']}  {detail}")
+    return 0
+
+
+def _cost(args: argparse.Namespace, degrades: list[str]) -> int:
+    from fray.diag import job_cost
+
+    if not args.machine:
+        raise SpecError("cost: give the machine with --machine gemini:XxYxZ")
+    for field in ("cells", "iterations"):
+        if getattr(args, field) < 1:
+            raise SpecError(f"{field}: must be at least 1, got {getattr(args, field)}")
+    cost = job_cost(args.machine, degrades, args.cells, args.iterations)
+    if args.json:
+        print(json.dumps({"degrades": degrades, **cost}))
+        return 0
+    print(f"{len(degrades)} lane degrades; halo3d26 on every node of {args.machine}: "
+          f"{cost['healthy_iteration_s'] * 1e3:.4f} ms per iteration healthy, "
+          f"{cost['degraded_iteration_s'] * 1e3:.4f} ms degraded "
+          f"({cost['slowdown']:+.2%})")
     return 0

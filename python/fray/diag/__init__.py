@@ -4,6 +4,7 @@ the Rust core; this package moves the bytes over MPI."""
 
 from fray._fray import (
     TopoBwPlan,
+    job_cost,
     localisation_study,
     netwatch_parse,
     slow_links,
@@ -14,6 +15,7 @@ from fray.diag.topobw import run_topobw
 
 __all__ = [
     "TopoBwPlan",
+    "job_cost",
     "localisation_study",
     "netwatch_parse",
     "run_topobw",

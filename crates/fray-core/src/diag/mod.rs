@@ -3,6 +3,7 @@
 //! localisation of the part at fault from a report, and links below their peers on fabrics
 //! read from files.
 
+mod cost;
 mod degrade;
 mod locate;
 mod netwatch;
@@ -10,6 +11,7 @@ mod peers;
 mod study;
 pub mod topobw;
 
+pub use cost::{job_cost, JobCost};
 pub use degrade::{apply_injections, tile_channel, Injection, SLOW_LANE_SHARE};
 pub use locate::{locate, PartKind, Suspect, RESOLUTION, SLOW_SHARE, Z_THRESHOLD};
 pub use netwatch::{parse_netwatch, LaneSide, Malformed, NetwatchEvent, NetwatchKind, NetwatchLog};
