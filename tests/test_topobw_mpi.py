@@ -10,7 +10,7 @@ LINE = re.compile(r"^(c\d+-\d+c\d+s\d+n\d) ([XYZ])([+-])([CBM])([ES]) (c\d+-\d+c
                   r"\(nid(\d{5}) to nid(\d{5})\): (\d+\.\d{4}) seconds = (\d+\.\d{2}) MB/sec$")
 
 
-def topobw(ranks, *args, cwd=None):
+def topobw(ranks, *args):
     return mpirun(sys.executable, "-m", "fray", "topobw", *args, ranks=ranks, timeout=300)
 
 

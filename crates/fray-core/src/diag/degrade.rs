@@ -115,12 +115,9 @@ pub fn apply_injections(
             }
             Injection::SlowGemini(name) => {
                 let r = gemini.router_of(name)?;
-                let mut slow: Vec<ChannelId> = fabric.out_channels(r).to_vec();
-                slow.extend(
-                    slow.clone()
-                        .iter()
-                        .map(|&c| fabric.channels().reverse[c as usize]),
-                );
+                let out = fabric.out_channels(r);
+                let into = out.iter().map(|&c| fabric.channels().reverse[c as usize]);
+                let mut slow: Vec<ChannelId> = out.iter().copied().chain(into).collect();
                 for e in fabric.endpoints_of(r) {
                     slow.extend([fabric.injection_channel(e), fabric.ejection_channel(e)]);
                 }

@@ -23,7 +23,7 @@ pub struct StudyConfig {
     pub noise: f64,
     /// Seed; case `i` draws from the generator of stream `i` of this seed.
     pub seed: u64,
-    /// Size of each message, in bytes, and messages per transfer.
+    /// Size of each message, in bytes.
     pub message_bytes: f64,
     /// Messages per transfer.
     pub count: u32,
@@ -83,7 +83,8 @@ impl StudyResult {
     }
 }
 
-/// A fault drawn for a case: the injection and the suspect that names it.
+/// A fault drawn on Gemini `router`: a tile losing one or two lanes, the Gemini slow, or one
+/// of its nodes slow, with equal chances.
 fn draw(g: &Gemini, rng: &mut Pcg64, router: RouterId) -> Injection {
     let name = g.gemini_name(router);
     match rng.random_range(0..3) {
