@@ -9,8 +9,10 @@
 //!   at least two dimensions (the paper's two modules on Titan);
 //! - a **node** is bad when at least half its transfers are slow, in at least two
 //!   dimensions, and its partner on the same Gemini is not;
-//! - a **link** (one direction between two Geminis) is bad when a slow transfer crossed it
-//!   and neither end is a bad Gemini or node.
+//! - a **link** (one direction between two Geminis) is bad when at least
+//!   [`LINK_SLOW_TRANSFERS`] of the transfers that crossed it were slow (all of them when
+//!   fewer crossed it) and neither end is a bad Gemini or node. A degraded link slows both
+//!   partners' shared transfers, whereas noise slows transfers one at a time.
 //!
 //! Suspects are ordered by how much slower their transfers ran (one minus the median of rate
 //! over the kind's median), most likely first.
@@ -29,6 +31,9 @@ pub const RESOLUTION: f64 = 0.01;
 
 /// Share of a node's transfers that must be slow for the node (or its Gemini) to be suspect.
 pub const SLOW_SHARE: f64 = 0.5;
+
+/// Slow transfers needed to suspect a link (fewer when fewer crossed it).
+pub const LINK_SLOW_TRANSFERS: usize = 2;
 
 /// What kind of part a suspect is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -194,7 +199,7 @@ pub fn locate(report: &Report) -> Vec<Suspect> {
             explained.contains(&l.src) || explained.contains(&l.dst)
         };
         let slow: Vec<usize> = t.slow.iter().copied().filter(|&i| !involved(i)).collect();
-        if slow.is_empty() {
+        if slow.is_empty() || slow.len() < LINK_SLOW_TRANSFERS.min(t.lines.len()) {
             continue;
         }
         suspects.push(Suspect {

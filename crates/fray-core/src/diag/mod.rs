@@ -13,7 +13,9 @@ pub mod topobw;
 
 pub use cost::{job_cost, JobCost};
 pub use degrade::{apply_injections, tile_channel, Injection, SLOW_LANE_SHARE};
-pub use locate::{locate, PartKind, Suspect, RESOLUTION, SLOW_SHARE, Z_THRESHOLD};
+pub use locate::{
+    locate, PartKind, Suspect, LINK_SLOW_TRANSFERS, RESOLUTION, SLOW_SHARE, Z_THRESHOLD,
+};
 pub use netwatch::{parse_netwatch, LaneSide, Malformed, NetwatchEvent, NetwatchKind, NetwatchLog};
 pub use peers::{slow_links, SlowLink};
 pub use study::{localisation_study, Score, StudyConfig, StudyResult};
