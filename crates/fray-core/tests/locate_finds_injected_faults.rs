@@ -55,3 +55,25 @@ fn study_scores_are_perfect_without_noise_and_seeded() {
     assert_eq!(a.total.precision(), 1.0, "{a:?}");
     assert_eq!(localisation_study(&config).unwrap(), a);
 }
+
+#[test]
+fn noise_alone_names_no_healthy_link() {
+    // Transfers slowed one at a time (noise) are not a link: a link needs two slow transfers.
+    let layout = Layout::whole(Gemini::new([4, 4, 4]).unwrap());
+    let mut run = simulate_topobw(&layout, &[], 4e6, 10, Sharing::Both, "dor-retry").unwrap();
+    for i in [5, 400, 900] {
+        run.report.lines[i].bandwidth_bytes_s *= 0.8;
+    }
+    assert!(locate(&run.report).is_empty());
+    // Both partners slowed on one link is a link.
+    let shared: Vec<usize> = (0..run.report.lines.len())
+        .filter(|&i| run.report.lines[i].shared)
+        .take(2)
+        .collect();
+    for &i in &shared {
+        run.report.lines[i].bandwidth_bytes_s *= 0.8;
+    }
+    let found = locate(&run.report);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].kind, PartKind::Link);
+}
