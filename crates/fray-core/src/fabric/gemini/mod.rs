@@ -28,7 +28,7 @@ mod tiles;
 pub use names::{parse_nid, GeminiName, Module, NodeName};
 pub use tiles::{LaneMask, Tile, TILE_LANES};
 
-use super::spec::{parse_sizes, spec_error, SpecParts};
+use super::spec::{checked_total, parse_sizes, spec_error, SpecParts};
 use super::{
     cable_grid, Cartesian, Fabric, FabricBuilder, FabricError, LinkParameters, RouterId, Topology,
 };
@@ -158,9 +158,7 @@ impl Gemini {
                 format!("z is modules per cabinet: at most {MAX_Z}"),
             ));
         }
-        if dims[0] * dims[1] * dims[2] > super::MAX_ROUTERS {
-            return Err(spec_error(&spec, "too many Geminis"));
-        }
+        checked_total(&spec, "Geminis", &dims, super::MAX_ROUTERS)?;
         Ok(Self {
             torus: Cartesian::torus(&dims),
         })
@@ -305,5 +303,13 @@ mod tests {
         let f = g.fabric(100e-9).unwrap();
         assert_eq!(f.num_endpoints(), 2 * 3 * 4 * 24);
         assert_eq!(f.router_name(0), "c0-0c0s0g0");
+        for bad in [
+            "gemini:4x4",
+            "gemini:0x2x2",
+            "gemini:99999999999x99999999999x2",
+            "gemini:2x2x2,t=2",
+        ] {
+            assert!(bad.parse::<crate::fabric::FabricSpec>().is_err(), "{bad}");
+        }
     }
 }
