@@ -19,6 +19,7 @@ FAMILIES = {
     "hyperx:4x3,k=1x2,t=2": (12, 24, 3 * 6 + 2 * 4 * 3, ["dor", "doal", "table"]),
     "xgft:3;4,4,2;1,4,2": (24, 32, 8 * 4 + 8 * 2, ["updown", "updown-ft", "table"]),
     "torus:4x4x3,t=2": (48, 96, 48 * 3, ["dor", "dor-retry", "table"]),
+    "gemini:4x4x3": (48, 96, 48 * 3, ["dor", "dor-retry", "table"]),
 }
 
 

@@ -2,25 +2,15 @@
 
 import json
 import os
-import shutil
-import subprocess
 import sys
-import sysconfig
 
 import pytest
-
-# The mpich wheel (a dependency of fray) installs mpiexec beside the interpreter's scripts,
-# which need not be on PATH (pyenv shims, an unactivated virtual environment).
-MPIEXEC = shutil.which("mpiexec", path=sysconfig.get_path("scripts")) or shutil.which("mpiexec")
+from mpi_launch import mpirun
 
 
 def run(*args, timeout=180, launch=()):
     """Runs ``args`` on 2 ranks; ``launch`` adds options of mpiexec."""
-    assert MPIEXEC, "mpiexec not found: the mpich wheel should have installed it"
-    env = dict(os.environ)
-    env.setdefault("FRAY_CACHE_DIR", os.path.join(os.getcwd(), ".pytest_cache", "fray"))
-    return subprocess.run([MPIEXEC, *launch, "-n", "2", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, check=False)
+    return mpirun(*args, ranks=2, timeout=timeout, launch=launch)
 
 
 @pytest.mark.parametrize("path", ["shared-memory", "mpi"])

@@ -28,6 +28,7 @@
 //! `valiant` and `ugal` ([`routing::dragonfly`]), all three by name through [`routing::build`].
 
 pub mod collectives;
+pub mod diag;
 pub mod fabric;
 pub mod faults;
 pub mod links;

@@ -86,3 +86,11 @@ pub fn packet_error(e: fray_core::sim::packet::PacketError) -> PyErr {
 pub fn collective_error(e: fray_core::collectives::CollectiveError) -> PyErr {
     SpecError::new_err(e.to_string())
 }
+
+/// Diagnostics: an unroutable transfer raises `UnroutableError`, anything else is bad input.
+pub fn diag_error(e: fray_core::diag::DiagError) -> PyErr {
+    match e {
+        fray_core::diag::DiagError::Routing(r) => routing_error(r),
+        _ => SpecError::new_err(e.to_string()),
+    }
+}

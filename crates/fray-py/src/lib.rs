@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod diag;
 mod errors;
 mod fabric;
 mod faults;
@@ -18,6 +19,7 @@ mod spares;
 #[pymodule]
 fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    diag::register(m)?;
     integrity::register(m)?;
     m.add_class::<fabric::Fabric>()?;
     m.add_class::<faults::Faults>()?;

@@ -19,15 +19,29 @@ from fray.cli import (
     fabric,
     integrity,
     links,
+    netwatch,
     report,
     route,
     run,
     spares,
+    topobw,
     traffic,
 )
 
 _SUBCOMMANDS = (
-    spares, links, fabric, route, checksum, integrity, run, report, export, collective, traffic
+    spares,
+    links,
+    fabric,
+    route,
+    checksum,
+    integrity,
+    run,
+    report,
+    export,
+    collective,
+    traffic,
+    topobw,
+    netwatch,
 )
 
 

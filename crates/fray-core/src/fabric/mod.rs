@@ -20,6 +20,7 @@
 mod builder;
 mod cartesian;
 pub mod dragonfly;
+pub mod gemini;
 mod hyperx;
 mod read;
 pub(crate) mod spec;
@@ -79,6 +80,14 @@ pub enum FabricError {
         /// The 1-based line of the problem, or 0 for the file as a whole.
         line: usize,
         /// What is wrong.
+        reason: String,
+    },
+    /// A part's name that cannot be read (a Cray name, a tile, a node id).
+    #[error("name {name:?}: {reason}")]
+    Name {
+        /// The name as given.
+        name: String,
+        /// What is wrong with it.
         reason: String,
     },
     /// A router, endpoint, channel or class that the fabric does not have.
@@ -215,6 +224,25 @@ pub struct Fabric {
     endpoint_names: Vec<String>,
 }
 
+/// Cables each pair of neighbours of a mesh or torus once (the link leaving every router
+/// upwards along every dimension); `cable_of(router, d)` gives that cable's class and
+/// parameters.
+pub(crate) fn cable_grid(
+    b: &mut FabricBuilder,
+    shape: &Cartesian,
+    mut cable_of: impl FnMut(RouterId, usize) -> (u16, LinkParameters),
+) -> Result<(), FabricError> {
+    for node in 0..shape.num_nodes() as RouterId {
+        for d in 0..shape.num_dims() {
+            if let Some(next) = shape.neighbor(node, d, Direction::Up) {
+                let (class, link) = cable_of(node, d);
+                b.cable(node, next, class, link)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Fabric {
     /// Builds the fabric a spec string describes (`torus:12x12x12`, `torus:8x8x8,t=2`, ...),
     /// with default link parameters.
@@ -236,6 +264,7 @@ impl Fabric {
             } => Self::hyperx(shape.clone(), *endpoints_per_router, link),
             FabricSpec::Xgft(shape) => Self::xgft(shape.clone(), link),
             FabricSpec::Dragonfly(shape) => Self::dragonfly(shape, link),
+            FabricSpec::Gemini(shape) => shape.fabric(link.latency_s),
         }
     }
 
@@ -257,13 +286,7 @@ impl Fabric {
         let classes: Vec<u16> = (0..q)
             .map(|d| b.class(&Cartesian::dimension_name(d)))
             .collect();
-        for node in 0..shape.num_nodes() as RouterId {
-            for (d, &class) in classes.iter().enumerate() {
-                if let Some(next) = shape.neighbor(node, d, Direction::Up) {
-                    b.cable(node, next, class, link)?;
-                }
-            }
-        }
+        cable_grid(&mut b, &shape, |_, d| (classes[d], link))?;
         b.endpoints_everywhere(endpoints_per_router, link)?;
         let names = (0..shape.num_nodes() as u32)
             .map(|r| shape.node_name(r))

@@ -1,5 +1,6 @@
 //! Topology spec strings: `mesh:100x100`, `torus:12x12x12`, `torus:8x8x8,t=2`,
-//! `hyperx:16x16x9,k=1x1x2,t=16`, `xgft:3;24,12,6;1,12,6`, `dragonfly:p=4,a=8,h=4,g=9`.
+//! `hyperx:16x16x9,k=1x1x2,t=16`, `xgft:3;24,12,6;1,12,6`, `dragonfly:p=4,a=8,h=4,g=9`,
+//! `gemini:4x4x4`.
 //!
 //! A spec is `FAMILY:BODY`. The body is a comma-separated list: positional parts first, then
 //! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
@@ -7,6 +8,7 @@
 
 use std::str::FromStr;
 
+use super::gemini::{parse_gemini, Gemini};
 use super::xgft::parse_xgft;
 use super::{dragonfly, Cartesian, DragonflyShape, FabricError, HyperXShape, XgftShape};
 
@@ -34,6 +36,9 @@ pub enum FabricSpec {
     Xgft(XgftShape),
     /// `dragonfly:p=P,a=A,h=H,g=G[,arrangement=..]` (see [`crate::fabric::dragonfly`]).
     Dragonfly(DragonflyShape),
+    /// `gemini:XxYxZ`: a Cray Gemini torus with its own link classes
+    /// ([`crate::fabric::gemini`]); only the latency of the link parameters applies.
+    Gemini(Gemini),
 }
 
 impl FabricSpec {
@@ -205,7 +210,7 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
 }
 
 /// Family names a spec may start with.
-pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx", "xgft", "dragonfly"];
+pub const FAMILIES: &[&str] = &["mesh", "torus", "hyperx", "xgft", "dragonfly", "gemini"];
 
 impl FromStr for FabricSpec {
     type Err = FabricError;
@@ -220,6 +225,7 @@ impl FromStr for FabricSpec {
             "hyperx" => super::hyperx::parse_hyperx(spec, body),
             "xgft" => parse_xgft(spec, body),
             "dragonfly" => dragonfly::parse_spec(spec, body),
+            "gemini" => parse_gemini(spec, body).map(FabricSpec::Gemini),
             other => Err(spec_error(
                 spec,
                 format!("unknown family {other:?} (known: {})", FAMILIES.join(", ")),

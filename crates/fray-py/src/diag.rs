@@ -1,0 +1,298 @@
+//! Diagnostics from Python: netwatch logs, TopoBW plans and reports, the modelled TopoBW,
+//! localisation and its study, links below their peers.
+
+use fray_core::diag::topobw::{simulate_topobw, Layout, Plan, Report, Sharing};
+use fray_core::diag::{
+    job_cost as core_job_cost, localisation_study as core_study, locate, parse_netwatch,
+    slow_links as core_slow_links, Injection, LaneSide, NetwatchKind, Score, StudyConfig,
+};
+use fray_core::fabric::gemini::Gemini;
+use fray_core::fabric::FabricSpec;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{diag_error, fabric_error, SpecError};
+use crate::fabric::Fabric;
+
+/// Events as dicts, and `(line, reason)` of each line skipped.
+type ParsedLog<'py> = (Vec<Bound<'py, PyDict>>, Vec<(usize, String)>);
+
+/// Reads a netwatch log: `(events, malformed)`. Each event is a dict with `line`, `date`,
+/// `time`, `tile`, `kind` (`lanemask`, `mode-exchange`, `error` or `other`) and, by kind,
+/// `peer`, `count`, `side` (`RX`/`TX`), `lanemask`, `degrade` (the degraded sending tile as
+/// `TILE:MASK`) and `message`. `malformed` lists `(line, reason)` of the lines skipped.
+#[pyfunction]
+pub fn netwatch_parse<'py>(py: Python<'py>, text: &str) -> PyResult<ParsedLog<'py>> {
+    let log = parse_netwatch(text);
+    let mut events = Vec::with_capacity(log.events.len());
+    for e in &log.events {
+        let d = PyDict::new(py);
+        d.set_item("line", e.line)?;
+        d.set_item("date", &e.date)?;
+        d.set_item("time", &e.time)?;
+        d.set_item("tile", e.tile.to_string())?;
+        match &e.kind {
+            NetwatchKind::LaneMask {
+                peer,
+                count,
+                side,
+                mask,
+            } => {
+                d.set_item("kind", "lanemask")?;
+                d.set_item("peer", peer.to_string())?;
+                d.set_item("count", count)?;
+                d.set_item("side", if *side == LaneSide::Rx { "RX" } else { "TX" })?;
+                d.set_item("lanemask", mask.bits())?;
+            }
+            NetwatchKind::ModeExchange { peer, count } => {
+                d.set_item("kind", "mode-exchange")?;
+                d.set_item("peer", peer.to_string())?;
+                d.set_item("count", count)?;
+            }
+            NetwatchKind::Error { message } => {
+                d.set_item("kind", "error")?;
+                d.set_item("message", message)?;
+            }
+            NetwatchKind::Other {
+                peer,
+                count,
+                message,
+            } => {
+                d.set_item("kind", "other")?;
+                d.set_item("peer", peer.to_string())?;
+                d.set_item("count", count)?;
+                d.set_item("message", message)?;
+            }
+        }
+        if let Some(inj) = e.injection() {
+            d.set_item("degrade", inj.to_string())?;
+        }
+        events.push(d);
+    }
+    let malformed = log
+        .malformed
+        .into_iter()
+        .map(|m| (m.line, m.reason))
+        .collect();
+    Ok((events, malformed))
+}
+
+fn sharing(text: &str) -> PyResult<Sharing> {
+    text.parse().map_err(SpecError::new_err)
+}
+
+fn gemini(spec: &str) -> PyResult<Gemini> {
+    match spec.parse::<FabricSpec>().map_err(fabric_error)? {
+        FabricSpec::Gemini(g) => Ok(g),
+        _ => Err(SpecError::new_err(format!(
+            "{spec:?}: TopoBW runs on a Gemini machine, gemini:XxYxZ"
+        ))),
+    }
+}
+
+fn injections(degrades: &[String]) -> PyResult<Vec<Injection>> {
+    degrades
+        .iter()
+        .map(|d| d.parse().map_err(fabric_error))
+        .collect()
+}
+
+/// The phases of a TopoBW run on `ranks` ranks: `layout` is `builtin:XxYxZ` or a layout
+/// file's name, with its text in `text`; `sharing` is `exclusive`, `shared` or `both`.
+#[pyclass(frozen, module = "fray._fray")]
+pub struct TopoBwPlan {
+    layout: Layout,
+    plan: Plan,
+}
+
+#[pymethods]
+impl TopoBwPlan {
+    #[new]
+    #[pyo3(signature = (layout, ranks, text = None, sharing = "both"))]
+    fn new(layout: &str, ranks: usize, text: Option<&str>, sharing: &str) -> PyResult<Self> {
+        let mode = self::sharing(sharing)?;
+        let layout = Layout::parse(layout, text, ranks).map_err(diag_error)?;
+        let fabric = layout
+            .gemini
+            .fabric(fray_core::fabric::LinkParameters::default().latency_s)
+            .map_err(fabric_error)?;
+        let plan = Plan::new(&layout, &fabric, mode);
+        Ok(Self { layout, plan })
+    }
+
+    /// The phases in order, each a list of `(sending rank, receiving rank)`.
+    #[getter]
+    fn phases(&self) -> Vec<Vec<(u32, u32)>> {
+        self.plan
+            .phases
+            .iter()
+            .map(|p| p.transfers.iter().map(|t| (t.src, t.dst)).collect())
+            .collect()
+    }
+
+    /// Number of transfers over all phases.
+    #[getter]
+    fn num_transfers(&self) -> usize {
+        self.plan.num_transfers()
+    }
+
+    /// The report of a run in the paper's format: `seconds[i]` is the duration of the
+    /// `i`-th transfer (phase by phase), each moving `bytes`.
+    fn report(&self, seconds: Vec<f64>, bytes: f64) -> PyResult<String> {
+        Report::from_run(&self.layout, &self.plan, &seconds, bytes)
+            .map(|r| r.to_text())
+            .map_err(diag_error)
+    }
+}
+
+/// TopoBW on a modelled Gemini machine (`gemini:XxYxZ`, every node taking part) with the
+/// `degrades` injected (`TILE:MASK`, `gemini:NAME`, `node:NAME`): the report as text.
+#[pyfunction]
+#[pyo3(signature = (machine, degrades, message_bytes, count, sharing = "both", routing = "dor-retry"))]
+pub fn topobw_simulate(
+    py: Python<'_>,
+    machine: &str,
+    degrades: Vec<String>,
+    message_bytes: f64,
+    count: u32,
+    sharing: &str,
+    routing: &str,
+) -> PyResult<String> {
+    let layout = Layout::whole(gemini(machine)?);
+    let inj = injections(&degrades)?;
+    let mode = self::sharing(sharing)?;
+    py.detach(|| simulate_topobw(&layout, &inj, message_bytes, count, mode, routing))
+        .map(|run| run.report.to_text())
+        .map_err(diag_error)
+}
+
+/// The suspects of a TopoBW report (`name` is the report's name in errors), most likely
+/// first: dicts with `kind` (`link`, `gemini`, `node`), `name`, `direction` (links),
+/// `slowdown` (one minus the median rate over its kind's), `slow_transfers`, `transfers`.
+#[pyfunction]
+pub fn topobw_locate<'py>(
+    py: Python<'py>,
+    name: &str,
+    text: &str,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let report = Report::parse(name, text).map_err(diag_error)?;
+    locate(&report)
+        .into_iter()
+        .map(|s| {
+            let d = PyDict::new(py);
+            d.set_item("kind", s.kind.name())?;
+            d.set_item("name", s.name)?;
+            d.set_item("direction", s.direction)?;
+            d.set_item("slowdown", s.slowdown)?;
+            d.set_item("slow_transfers", s.slow_transfers)?;
+            d.set_item("transfers", s.transfers)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+fn score<'py>(py: Python<'py>, s: &Score) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("injected", s.injected)?;
+    d.set_item("suspects", s.suspects)?;
+    d.set_item("hits", s.hits)?;
+    d.set_item("precision", s.precision())?;
+    d.set_item("recall", s.recall())?;
+    Ok(d)
+}
+
+/// Precision and recall of localisation over `cases` modelled runs on `machine`, each with
+/// `faults_per_case` slow parts drawn at random (seeded) and measurement noise `noise`
+/// (log-normal, relative): a dict of scores `total`, `link`, `gemini`, `node`.
+#[pyfunction]
+#[pyo3(signature = (machine, cases, faults_per_case = 2, noise = 0.0, seed = 1, message_bytes = 4e6, count = 16))]
+#[allow(clippy::too_many_arguments)]
+pub fn localisation_study<'py>(
+    py: Python<'py>,
+    machine: &str,
+    cases: u32,
+    faults_per_case: u32,
+    noise: f64,
+    seed: u64,
+    message_bytes: f64,
+    count: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    if !(noise.is_finite() && noise >= 0.0) {
+        return Err(SpecError::new_err(format!(
+            "noise {noise}: must be non-negative"
+        )));
+    }
+    let config = StudyConfig {
+        gemini: gemini(machine)?,
+        cases,
+        faults_per_case,
+        noise,
+        seed,
+        message_bytes,
+        count,
+    };
+    let r = py.detach(|| core_study(&config)).map_err(diag_error)?;
+    let d = PyDict::new(py);
+    d.set_item("total", score(py, &r.total)?)?;
+    d.set_item("link", score(py, &r.link)?)?;
+    d.set_item("gemini", score(py, &r.gemini)?)?;
+    d.set_item("node", score(py, &r.node)?)?;
+    Ok(d)
+}
+
+/// The cables of `fabric` whose width or per-lane speed is below the most common of their
+/// peers' (the other cables of their class at the same switches): dicts with `name`, `cls`,
+/// `lanes`, `lane_bits_s`, `peer_lanes`, `peer_lane_bits_s`, `peers`.
+#[pyfunction]
+pub fn slow_links<'py>(py: Python<'py>, fabric: &Fabric) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    core_slow_links(&fabric.0)
+        .into_iter()
+        .map(|s| {
+            let d = PyDict::new(py);
+            d.set_item("name", s.name)?;
+            d.set_item("cls", s.class)?;
+            d.set_item("lanes", s.lanes)?;
+            d.set_item("lane_bits_s", s.lane_bits_s)?;
+            d.set_item("peer_lanes", s.peer_lanes)?;
+            d.set_item("peer_lane_bits_s", s.peer_lane_bits_s)?;
+            d.set_item("peers", s.peers)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// What the `degrades` cost a Halo3D26 stencil of `cells` cubed cells per rank running on
+/// every node of `machine` (flow engine, dimension-order retry): a dict with
+/// `healthy_iteration_s`, `degraded_iteration_s` and `slowdown` (0.04: 4% slower).
+#[pyfunction]
+#[pyo3(signature = (machine, degrades, cells = 30, iterations = 1))]
+pub fn job_cost<'py>(
+    py: Python<'py>,
+    machine: &str,
+    degrades: Vec<String>,
+    cells: u32,
+    iterations: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let g = gemini(machine)?;
+    let inj = injections(&degrades)?;
+    let cost = py
+        .detach(|| core_job_cost(&g, &inj, cells, iterations))
+        .map_err(diag_error)?;
+    let d = PyDict::new(py);
+    d.set_item("healthy_iteration_s", cost.healthy_iteration_s)?;
+    d.set_item("degraded_iteration_s", cost.degraded_iteration_s)?;
+    d.set_item("slowdown", cost.slowdown())?;
+    Ok(d)
+}
+
+/// Registers the diagnostics.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<TopoBwPlan>()?;
+    m.add_function(wrap_pyfunction!(netwatch_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(topobw_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(topobw_locate, m)?)?;
+    m.add_function(wrap_pyfunction!(localisation_study, m)?)?;
+    m.add_function(wrap_pyfunction!(slow_links, m)?)?;
+    m.add_function(wrap_pyfunction!(job_cost, m)?)?;
+    Ok(())
+}

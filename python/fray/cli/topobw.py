@@ -1,0 +1,182 @@
+"""``fray topobw``: the nearest-neighbour bandwidth test on a real MPI
+(``mpiexec -n N fray topobw --layout LAYOUT``) or on a modelled Gemini machine
+(``--simulate gemini:XxYxZ``), and localisation of slow parts from a report
+(``fray topobw locate REPORT``) with its precision and recall (``fray topobw study``), and
+cables below their peers on a fabric read from a file (``fray topobw peers FILE``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from fray import FrayError, SpecError
+from fray.units import parse_bytes
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Registers the ``topobw`` sub-command."""
+    p = sub.add_parser(
+        "topobw",
+        help="nearest-neighbour bandwidth test (real MPI or modelled) and localisation",
+        description="Without ACTION: run TopoBW under mpiexec with --layout, or on a modelled "
+        "machine with --simulate. 'locate REPORT' names the suspected parts of a report; "
+        "'study' measures localisation on modelled machines with injected faults; 'peers FILE' "
+        "names the cables of a fabric file that run below their peers' width or speed.",
+    )
+    p.add_argument("action", nargs="?", choices=["locate", "study", "peers"], help="what to do")
+    p.add_argument("report", nargs="?", metavar="FILE",
+                   help="report file (locate) or fabric file (peers)")
+    p.add_argument("--layout", help="builtin:XxYxZ or a layout file (real MPI)")
+    p.add_argument("--simulate", metavar="gemini:XxYxZ", help="run on a modelled machine")
+    p.add_argument("--degrade", action="append", default=[], metavar="TILE:MASK",
+                   help="lane mask of a tile (c0-0c0s1g0l27:3), gemini:NAME or node:NAME for a "
+                   "slow part; repeatable, or comma-separated")
+    p.add_argument("--log", metavar="NETWATCH_FILE", help="take lane degrades from a netwatch log")
+    p.add_argument("--size", default="4MiB", help="size of each message (default 4MiB)")
+    p.add_argument("--count", type=int, default=16, help="messages per transfer (default 16)")
+    p.add_argument("--iterations", type=int, default=1, help="runs of each phase (real MPI)")
+    p.add_argument("--sharing", default="both", choices=["exclusive", "shared", "both"],
+                   help="partner nodes send alone, together, or both in turn (default)")
+    p.add_argument("--report", dest="output", metavar="FILE",
+                   help="write the report here (default: stdout)")
+    p.add_argument("--json", action="store_true", help="JSON output (locate, study)")
+    p.add_argument("--cases", type=int, default=100, help="cases of the study")
+    p.add_argument("--faults", type=int, default=2, help="faults per case of the study")
+    p.add_argument("--noise", type=float, default=0.0,
+                   help="relative measurement noise of the study (log-normal), e.g. 0.01")
+    p.add_argument("--seed", type=int, default=1, help="seed of the study")
+    p.set_defaults(func=run)
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        raise SpecError(f"{what} {path}: {exc.strerror}") from None
+
+
+def _positive(value: int, field: str) -> int:
+    if value < 1:
+        raise SpecError(f"{field}: must be at least 1, got {value}")
+    return value
+
+
+def _degrades(args: argparse.Namespace) -> list[str]:
+    from fray.diag import netwatch_parse
+
+    out = [d.strip() for given in args.degrade for d in given.split(",") if d.strip()]
+    if args.log:
+        events, malformed = netwatch_parse(_read(args.log, "netwatch log"))
+        for line, reason in malformed:
+            print(f"fray topobw: {args.log}:{line}: skipped: {reason}", file=sys.stderr)
+        out += [e["degrade"] for e in events if "degrade" in e]
+    return out
+
+
+def _emit(text: str, path: str | None) -> None:
+    if path:
+        Path(path).write_text(text)
+    else:
+        sys.stdout.write(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatches to the real run, the modelled run, locate or study."""
+    if args.action == "locate":
+        return _locate(args)
+    if args.action == "study":
+        return _study(args)
+    if args.action == "peers":
+        return _peers(args)
+    if bool(args.layout) == bool(args.simulate):
+        raise SpecError("give --layout (real MPI, under mpiexec) or --simulate gemini:XxYxZ")
+    size = parse_bytes(args.size, "size")
+    count = _positive(args.count, "count")
+    if args.simulate:
+        from fray.diag import topobw_simulate
+
+        _emit(topobw_simulate(args.simulate, _degrades(args), float(size), count,
+                              args.sharing), args.output)
+        return 0
+    return _real(args, size, count)
+
+
+def _real(args: argparse.Namespace, size: int, count: int) -> int:
+    from mpi4py import MPI
+
+    from fray.diag.topobw import load_plan, run_topobw
+
+    comm = MPI.COMM_WORLD
+    try:
+        plan = load_plan(args.layout, comm.Get_size(), args.sharing)
+    except FrayError:
+        if comm.Get_rank() == 0:
+            raise
+        return 2
+    report = run_topobw(plan, size, count, _positive(args.iterations, "iterations"), comm)
+    if report is not None:
+        _emit(report, args.output)
+    return 0
+
+
+def _locate(args: argparse.Namespace) -> int:
+    from fray.diag import topobw_locate
+
+    if not args.report:
+        raise SpecError("locate: give the report file")
+    suspects = topobw_locate(args.report, _read(args.report, "report"))
+    if args.json:
+        for s in suspects:
+            print(json.dumps(s))
+        return 0
+    if not suspects:
+        print("no suspect: every transfer is within the spread of its kind")
+    for s in suspects:
+        where = f" {s['direction']}" if s["direction"] else ""
+        print(f"{s['kind']:<7} {s['name']}{where}: {s['slowdown']:.0%} slower "
+              f"({s['slow_transfers']} of {s['transfers']} transfers slow)")
+    return 0
+
+
+def _study(args: argparse.Namespace) -> int:
+    from fray.diag import localisation_study
+
+    if not args.simulate:
+        raise SpecError("study: give the machine with --simulate gemini:XxYxZ")
+    if args.noise < 0:
+        raise SpecError(f"noise: must be non-negative, got {args.noise}")
+    result = localisation_study(args.simulate, _positive(args.cases, "cases"),
+                                _positive(args.faults, "faults"), args.noise, args.seed,
+                                float(parse_bytes(args.size, "size")),
+                                _positive(args.count, "count"))
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{'part':<8}{'injected':>9}{'suspects':>9}{'hits':>6}{'precision':>10}{'recall':>8}")
+    for kind in ("total", "link", "gemini", "node"):
+        r = result[kind]
+        print(f"{kind:<8}{r['injected']:>9}{r['suspects']:>9}{r['hits']:>6}"
+              f"{r['precision']:>10.3f}{r['recall']:>8.3f}")
+    return 0
+
+
+def _peers(args: argparse.Namespace) -> int:
+    from fray.diag import slow_links
+    from fray.fabrics import open_fabric
+
+    if not args.report:
+        raise SpecError("peers: give the fabric file")
+    links = slow_links(open_fabric(args.report, None))
+    if args.json:
+        for link in links:
+            print(json.dumps(link))
+        return 0
+    if not links:
+        print("every cable runs at the width and speed of its peers")
+    for s in links:
+        print(f"{s['name']} ({s['cls']}): {s['lanes']} lanes x {s['lane_bits_s'] / 1e9:g} Gb/s, "
+              f"peers {s['peer_lanes']} x {s['peer_lane_bits_s'] / 1e9:g} Gb/s "
+              f"({s['peers']} peers)")
+    return 0
