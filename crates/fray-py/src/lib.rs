@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod errors;
 mod fabric;
 mod faults;
+mod flow;
 mod integrity;
 mod links;
 mod load;
@@ -23,6 +24,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;
     m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
     m.add_function(wrap_pyfunction!(links::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(flow::flow_messages, m)?)?;
     m.add_class::<links::LinksStudy>()?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
