@@ -63,12 +63,11 @@ impl Job {
         messages: &[Message],
         fabric: &Fabric,
     ) -> Result<Self, WorkloadError> {
-        let num_ranks = u32::try_from(fabric.num_endpoints()).map_err(|_| {
-            WorkloadError::Invalid {
+        let num_ranks =
+            u32::try_from(fabric.num_endpoints()).map_err(|_| WorkloadError::Invalid {
                 what: "fabric".into(),
                 reason: "more endpoints than a job can hold".into(),
-            }
-        })?;
+            })?;
         let mut dag = DagBuilder::new(num_ranks);
         for m in messages {
             dag.send(m.src, m.dst, m.size_bytes, &[])?;
