@@ -1,5 +1,6 @@
-"""The SimGrid peer: the same 7P halo exchange simulated by SimGrid 3.32, so that wall time
-and predicted phase time can be set beside fray's ``load-stencil``.
+"""The SimGrid peers: the same 7P halo exchange simulated by SimGrid 3.32, so that wall time
+and predicted phase time can be set beside fray's ``load-stencil``; and the same message list
+on SimGrid's max-min model, beside fray's flow engine (``flow-peer``), message by message.
 
 SimGrid comes from Debian's ``python3-simgrid``, which installs for the system Python only,
 so ``peers/simgrid_stencil.py`` runs as a subprocess of ``/usr/bin/python3``.
@@ -16,6 +17,7 @@ from timing import measure, summary
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 SCRIPT = Path(__file__).parent / "peers" / "simgrid_stencil.py"
+MESSAGES_SCRIPT = Path(__file__).parent / "peers" / "simgrid_messages.py"
 
 
 def unavailable() -> str | None:
@@ -74,6 +76,64 @@ def simgrid_stencil(fabric: str, size_bytes: float, model: str, repeat: int) -> 
             "simgrid_version": last["simgrid_version"],
             "config": last["config"],
             "phase_time_s": last["phase_time_s"],
+            "simgrid_wall_s": summary([r["build_wall_s"] + r["simulate_wall_s"] for r in reports]),
+        },
+    )
+
+
+def simgrid_flow(
+    fabric: str,
+    workload: str,
+    messages: list,
+    bandwidth_bytes_s: float,
+    latency_s: float,
+    repeat: int,
+) -> Result:
+    """Runs one phase of ``messages`` (``(src, dst, bytes)`` over the hosts of the torus
+    ``fabric``) on SimGrid's plain max-min model ``repeat`` times (see
+    ``peers/simgrid_messages.py``); every torus link has ``bandwidth_bytes_s`` and
+    ``latency_s``.
+
+    Runs' wall and CPU times are the subprocess's; ``simgrid_wall_s`` is the time SimGrid
+    spent loading the platform and simulating. The last run's per-message completion times
+    go in ``extra``.
+    """
+    dims = fabric.removeprefix("torus:").split("x")
+    args = [
+        SYSTEM_PYTHON,
+        str(MESSAGES_SCRIPT),
+        "--dims",
+        ",".join(dims),
+        "--bandwidth-bytes-s",
+        repr(bandwidth_bytes_s),
+        "--latency-s",
+        repr(latency_s),
+    ]
+    stdin = json.dumps(messages)
+    reports: list[dict] = []
+
+    def run() -> None:
+        done = subprocess.run(args, input=stdin, check=False, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"SimGrid peer exited {done.returncode}: {done.stderr[-2000:]}")
+        reports.append(json.loads(done.stdout))
+
+    runs, _ = measure(run, repeat)
+    last = reports[-1]
+    return Result(
+        scenario="simgrid-flow",
+        case=f"{fabric} {workload}, {len(messages)} messages, {latency_s * 1e9:g} ns/hop, SimGrid",
+        runs=runs,
+        work=len(messages),
+        work_unit="messages",
+        extra={
+            "fabric": fabric,
+            "workload": workload,
+            "latency_s": latency_s,
+            "simgrid_version": last["simgrid_version"],
+            "config": last["config"],
+            "makespan_s": last["makespan_s"],
+            "completion_s": last["completion_s"],
             "simgrid_wall_s": summary([r["build_wall_s"] + r["simulate_wall_s"] for r in reports]),
         },
     )

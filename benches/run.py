@@ -1,6 +1,10 @@
-"""fray benchmark harness: times the standard scenarios and the SimGrid peer.
+"""fray benchmark harness: times the standard scenarios and the SimGrid peers.
 
-    python benches/run.py [--quick] [--repeat N] [--json out.json]
+    python benches/run.py [--quick] [--repeat N] [--json out.json] [--only PREFIXES]
+
+``--only flow-peer,simgrid-flow`` runs just fray's flow engine against SimGrid on the same
+message lists (a random permutation of 1 MB messages, a Halo3D26 exchange) and prints their
+table: times, ratios, makespans and per-message completion times side by side.
 
 Every case runs several times; the tables show medians with [min-max], the CPU time (user +
 system, every thread and subprocess), the cores kept busy (CPU time over wall time), the
@@ -19,6 +23,7 @@ import traceback
 from collections.abc import Callable
 from functools import partial
 
+import numpy as np
 import peer
 import scenarios
 from machine import describe
@@ -61,6 +66,58 @@ def plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
         )
         for fabric, model, n in peers
     ]
+    return steps + flow_peer_plan(quick, repeat)
+
+
+#: fray's flow engine against SimGrid, as (fabric, workload); workloads: one random
+#: permutation of 1 MB messages (seed 1), or one Halo3D26 exchange. The 9x9x13 torus has
+#: odd rings only, where SimGrid's torus routes are exactly fray's ``dor`` routes.
+FLOW_PEER_CASES = [
+    ("torus:8x8x16", "permutation"),
+    ("torus:9x9x13", "permutation"),
+    ("torus:8x8x16", "halo3d26"),
+    ("torus:16x16x16", "permutation"),
+]
+#: Latency of every torus link: 0 (SimGrid's max-min is then plain, unweighted) and fray's
+#: default 100 ns (SimGrid's CM02 then weights each flow's share by 1 / its path latency).
+FLOW_PEER_LATENCIES_S = (0.0, 100e-9)
+
+
+def flow_peer_plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
+    """fray's flow engine and SimGrid on the same message lists, each case fray first."""
+    steps = []
+    for fabric, workload in FLOW_PEER_CASES[:1] if quick else FLOW_PEER_CASES:
+        if workload == "permutation":
+            messages = scenarios.permutation_messages(
+                fabric, scenarios.PERMUTATION_SIZE_BYTES, seed=1
+            )
+        else:
+            messages = scenarios.halo3d26_messages(fabric)
+        bandwidth = scenarios.torus_link_bandwidth_bytes_s(fabric)
+        for latency_s in FLOW_PEER_LATENCIES_S:
+            # SimGrid takes minutes on 16^3 with latency: one run there.
+            slow = fabric == "torus:16x16x16" and latency_s > 0
+            label = f"{fabric} {workload} {latency_s * 1e9:g}ns"
+            steps.append(
+                (
+                    f"flow-peer {label}",
+                    partial(scenarios.flow_peer, fabric, workload, messages, latency_s, repeat),
+                )
+            )
+            steps.append(
+                (
+                    f"simgrid-flow {label}",
+                    partial(
+                        peer.simgrid_flow,
+                        fabric,
+                        workload,
+                        messages,
+                        bandwidth,
+                        latency_s,
+                        1 if slow else min(repeat, 3),
+                    ),
+                )
+            )
     return steps
 
 
@@ -122,6 +179,71 @@ def peer_table(results: list[Result]) -> str:
     return "\n".join(rows)
 
 
+def _flow_key(r: Result) -> tuple:
+    return (r.extra["fabric"], r.extra["workload"], r.extra["latency_s"])
+
+
+def flow_peer_rows(results: list[Result]) -> list[dict]:
+    """fray's flow engine against SimGrid on the same messages, one dict per case: median
+    wall and CPU times, their ratios, the makespans and how far the per-message completion
+    times are apart (relative to SimGrid's)."""
+    fray_runs = {_flow_key(r): r for r in results if r.scenario == "flow-peer"}
+    rows = []
+    for s in (r for r in results if r.scenario == "simgrid-flow"):
+        f = fray_runs.get(_flow_key(s))
+        if f is None:
+            continue
+        mine = np.array(f.extra["completion_s"])
+        theirs = np.array(s.extra["completion_s"])
+        rel = np.abs(mine - theirs) / theirs
+        rows.append(
+            {
+                "fabric": s.extra["fabric"],
+                "workload": s.extra["workload"],
+                "messages": len(mine),
+                "latency_s": s.extra["latency_s"],
+                "fray_runs": len(f.runs),
+                "fray_wall_s": f.wall["median"],
+                "fray_cpu_s": f.cpu["median"],
+                "simgrid_runs": len(s.runs),
+                "simgrid_wall_s": s.extra["simgrid_wall_s"]["median"],
+                "simgrid_process_wall_s": s.wall["median"],
+                "simgrid_process_cpu_s": s.cpu["median"],
+                "wall_ratio": s.extra["simgrid_wall_s"]["median"] / f.wall["median"],
+                "cpu_ratio": s.cpu["median"] / f.cpu["median"],
+                "fray_makespan_s": f.extra["makespan_s"],
+                "simgrid_makespan_s": s.extra["makespan_s"],
+                "max_rel_diff": float(rel.max()),
+                "median_rel_diff": float(np.median(rel)),
+                "messages_over_1pct": int((rel > 0.01).sum()),
+                "routes_unlike_simgrid": f.extra["routes_unlike_simgrid"],
+            }
+        )
+    return rows
+
+
+def flow_peer_table(rows: list[dict]) -> str:
+    """The rows of :func:`flow_peer_rows` as a Markdown table."""
+    lines = [
+        "| fabric | workload | messages | ns/hop | fray wall (runs) | SimGrid wall in-process"
+        + " (runs) | SimGrid/fray wall | SimGrid/fray CPU | fray makespan | SimGrid makespan"
+        + " | per-message rel. diff max (median) | messages > 1 % off"
+        + " | routes unlike SimGrid |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['fabric']} | {r['workload']} | {r['messages']:,} | {r['latency_s'] * 1e9:g} "
+            f"| {_time(r['fray_wall_s'])} ({r['fray_runs']}) "
+            f"| {_time(r['simgrid_wall_s'])} ({r['simgrid_runs']}) | {r['wall_ratio']:,.0f}x "
+            f"| {r['cpu_ratio']:,.0f}x | {r['fray_makespan_s'] * 1e6:.4f} us "
+            f"| {r['simgrid_makespan_s'] * 1e6:.4f} us "
+            f"| {r['max_rel_diff']:.2%} ({r['median_rel_diff']:.2%}) "
+            f"| {r['messages_over_1pct']:,} | {r['routes_unlike_simgrid']:,} |"
+        )
+    return "\n".join(lines)
+
+
 def cost_ratio(results: list[Result]) -> str | None:
     """Cost of one failure-set evaluation on 24^3 over 12^3 (ranks grow 8x)."""
     by_name = {r.scenario: r for r in results}
@@ -147,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--repeat", type=int, help="runs per case (default 5, quick 2)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument(
+        "--only",
+        metavar="PREFIXES",
+        help="comma-separated label prefixes: run only those cases (e.g. flow-peer,simgrid-flow)",
+    )
     args = parser.parse_args(argv)
     repeat = args.repeat or (2 if args.quick else 5)
     if repeat < 1:
@@ -163,7 +290,10 @@ def main(argv: list[str] | None = None) -> int:
     reason = peer.unavailable()
     results: list[Result] = []
     failed: list[dict] = []
+    prefixes = tuple(p.strip() for p in args.only.split(",")) if args.only else ("",)
     for label, thunk in plan(args.quick, repeat):
+        if not label.startswith(prefixes):
+            continue
         if label.startswith("simgrid") and reason:
             skipped[label] = reason
             print(f"skipping {label}: {reason}", file=sys.stderr)
@@ -179,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     print(results_table(results))
     print()
     print(peer_table(results) if not reason else f"SimGrid peer skipped: {reason}")
+    flow_rows = flow_peer_rows(results)
+    if flow_rows:
+        print()
+        print(flow_peer_table(flow_rows))
     ratio = cost_ratio(results)
     if ratio:
         print()
@@ -192,7 +326,12 @@ def main(argv: list[str] | None = None) -> int:
                     "machine": machine,
                     "quick": args.quick,
                     "repeat": repeat,
-                    "results": [r.to_dict() for r in results],
+                    # Per-message completion times stay out of the file (flow_peer sums them up).
+                    "results": [
+                        {k: v for k, v in r.to_dict().items() if k != "completion_s"}
+                        for r in results
+                    ],
+                    "flow_peer": flow_rows,
                     "skipped": skipped,
                     "failed": failed,
                     "cost_ratio_24_over_12": ratio,

@@ -1,11 +1,15 @@
-"""The standard fray scenarios: spare-study evaluation rate and full curves, static stencil load.
+"""The standard fray scenarios: spare-study evaluation rate and full curves, static stencil load,
+and the flow engine on the message lists that the SimGrid peer also runs.
 
 Each scenario returns a :class:`result.Result`.
 """
 
 from __future__ import annotations
 
+import itertools
+
 import fray.spares
+import numpy as np
 from fray import _fray
 from result import Result
 from timing import Sample, measure
@@ -14,6 +18,11 @@ from timing import Sample, measure
 ALLOC, METHOD = "3D(2,1)", "hybrid(all)"
 #: Bytes each node sends to each neighbour in the halo exchange.
 STENCIL_SIZE_BYTES = 1e6
+#: Bytes of every message of the flow-peer permutation.
+PERMUTATION_SIZE_BYTES = 1e6
+#: Ember's Halo3D26 defaults for the flow-peer exchange: cells per rank along each axis, and
+#: bytes per cell (one 8-byte field).
+HALO_NX, HALO_CELL_BYTES = 30, 8.0
 
 
 def _spare_study(
@@ -133,4 +142,110 @@ def packet_traffic(
         work=out["packets"],
         work_unit="packets",
         extra={"accepted": out["accepted"], "latency_mean_s": out["latency_mean_s"]},
+    )
+
+
+def torus_dims(fabric: str) -> list[int]:
+    """The sizes of a torus spec (``"torus:8x8x16"`` -> ``[8, 8, 16]``)."""
+    return [int(d) for d in fabric.removeprefix("torus:").split("x")]
+
+
+def permutation_messages(fabric: str, size_bytes: float, seed: int) -> list:
+    """One random permutation of ``size_bytes`` messages over the torus's endpoints: every
+    endpoint sends one message and receives one, never to itself (a derangement, drawn from
+    numpy's PCG64 with ``seed``: permutations are drawn until one has no fixed point)."""
+    n = int(np.prod(torus_dims(fabric)))
+    rng = np.random.default_rng(seed)
+    while True:
+        dst = rng.permutation(n)
+        if not (dst == np.arange(n)).any():
+            break
+    return list(zip(range(n), dst.tolist(), itertools.repeat(float(size_bytes))))
+
+
+def halo3d26_messages(fabric: str, nx: int = HALO_NX, cell_bytes: float = HALO_CELL_BYTES) -> list:
+    """One periodic Halo3D26 exchange with rank ``i`` on endpoint ``i`` (the rank grid is the
+    torus): every rank sends to its 26 neighbours a face (``nx * nx`` cells), an edge (``nx``)
+    or a corner (1 cell) of ``cell_bytes`` each, as Ember's Halo3D26 with ``nx = ny = nz``."""
+    dims = np.array(torus_dims(fabric))
+    ranks = np.arange(int(np.prod(dims)))
+    strides = np.concatenate(([1], np.cumprod(dims)[:-1]))
+    coords = (ranks[:, None] // strides) % dims
+    src, dst, size = [], [], []
+    for offset in itertools.product((-1, 0, 1), repeat=3):
+        zeros = offset.count(0)
+        if zeros == 3:
+            continue
+        neighbour = ((coords + np.array(offset)) % dims) @ strides
+        src.append(ranks)
+        dst.append(neighbour)
+        size.append(np.full(len(ranks), float(nx**zeros) * cell_bytes))
+    return list(zip(*(np.concatenate(a).tolist() for a in (src, dst, size))))
+
+
+def routes_unlike_simgrid(fabric: str, messages: list) -> int:
+    """How many of ``messages`` SimGrid's torus zone routes another way than fray's ``dor``.
+
+    Both correct dimension 0 first and go the shorter way round; when both ways are equally
+    long (half an even ring) fray always goes up, SimGrid goes up too except from coordinate
+    ``size / 2`` to coordinate 0, where it goes down (TorusZone's direction test). Those
+    messages cross other links in SimGrid, which changes their sharing and their neighbours'.
+    """
+    dims = np.array(torus_dims(fabric))
+    strides = np.concatenate(([1], np.cumprod(dims)[:-1]))
+    pairs = np.array([(s, d) for s, d, _ in messages], dtype=np.int64)
+    src = (pairs[:, :1] // strides) % dims
+    dst = (pairs[:, 1:] // strides) % dims
+    tie_down = (dims % 2 == 0) & (src == dims // 2) & (dst == 0)
+    return int(tie_down.any(axis=1).sum())
+
+
+def flow_fabric(fabric: str, latency_s: float | None):
+    """The torus as both simulators see it: ideal host links (SimGrid's torus cluster has no
+    injection link) and, when ``latency_s`` is given, that latency on every torus link."""
+    torus = _fray.Fabric.parse(fabric).with_class_link("host", 1e18, 0.0)
+    if latency_s is None:
+        return torus
+    for cls in torus.class_names:
+        if cls != "host":
+            channel = next(
+                torus.channel(c)
+                for c in range(torus.num_channels)
+                if torus.channel(c)["cls"] == cls
+            )
+            torus = torus.with_class_link(cls, channel["bandwidth_bytes_s"], latency_s)
+    return torus
+
+
+def torus_link_bandwidth_bytes_s(fabric: str) -> float:
+    """Bandwidth of the torus's first router channel (every torus link has the same)."""
+    return _fray.Fabric.parse(fabric).channel(0)["bandwidth_bytes_s"]
+
+
+def flow_peer(fabric: str, workload: str, messages: list, latency_s: float, repeat: int) -> Result:
+    """One phase of ``messages`` (``(src, dst, bytes)`` over endpoints) on the flow engine
+    with dimension-order routing (what SimGrid's torus cluster does), every torus link at
+    ``latency_s``. A run builds the fabric and simulates, as the SimGrid peer loads its
+    platform and simulates. The last run's per-message completion times go in ``extra``."""
+
+    def run():
+        return _fray.flow_messages(flow_fabric(fabric, latency_s), messages, routing="dor")
+
+    runs, out = measure(run, repeat)
+    return Result(
+        scenario="flow-peer",
+        case=f"{fabric} {workload}, {len(messages)} messages, {latency_s * 1e9:g} ns/hop",
+        runs=runs,
+        work=len(messages),
+        work_unit="messages",
+        extra={
+            "fabric": fabric,
+            "workload": workload,
+            "latency_s": latency_s,
+            "makespan_s": out["end_s"],
+            "events": out["events"],
+            "rate_solves": out["rate_solves"],
+            "routes_unlike_simgrid": routes_unlike_simgrid(fabric, messages),
+            "completion_s": out["completion_s"],
+        },
     )

@@ -87,6 +87,18 @@ def static_load(
     """Routes and bytes per channel: ``max_routes``, ``max_network_routes``, ``histogram``,
     ``total_hops``, ``phase_time_s`` (seconds), per-channel ``routes`` and ``bytes``."""
 
+def flow_messages(
+    fabric: Fabric,
+    messages: list[tuple[int, int, float]],
+    routing: str | None = None,
+    faults: Faults | None = None,
+    seed: int = 1,
+    time_tolerance: float = 1e-4,
+) -> dict[str, Any]:
+    """One phase of ``(src_endpoint, dst_endpoint, size_bytes)`` messages, all posted at time
+    0, on the flow engine: ``routing``, ``end_s``, per-message ``completion_s`` (seconds, in
+    the order given), ``events``, ``rate_solves``."""
+
 def stencil_load(
     fabric: Fabric,
     stencil: str,

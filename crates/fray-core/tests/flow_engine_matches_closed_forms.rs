@@ -8,7 +8,7 @@ use fray_core::faults::Faults;
 use fray_core::routing::{DimensionOrder, RouteRequest, Routing, RoutingError};
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::sim::load::static_load;
-use fray_core::workload::{DagBuilder, Job, Stencil, StencilKind};
+use fray_core::workload::{DagBuilder, Job, Message, Stencil, StencilKind};
 
 fn link(bandwidth_bytes_s: f64, latency_s: f64) -> LinkParameters {
     LinkParameters {
@@ -38,12 +38,15 @@ fn line(bandwidths: &[f64]) -> Fabric {
 
 /// One job whose ranks are the fabric's endpoints, sending `messages` all at time 0.
 fn phase(fabric: &Fabric, messages: &[(u32, u32, f64)]) -> Job {
-    let n = fabric.num_endpoints() as u32;
-    let mut b = DagBuilder::new(n);
-    for &(s, d, size) in messages {
-        b.send(s, d, size, &[]).unwrap();
-    }
-    Job::new("phase", b.build(1).unwrap(), (0..n).collect(), fabric).unwrap()
+    let messages: Vec<Message> = messages
+        .iter()
+        .map(|&(src, dst, size_bytes)| Message {
+            src,
+            dst,
+            size_bytes,
+        })
+        .collect();
+    Job::from_messages("phase", &messages, fabric).unwrap()
 }
 
 /// Routing along a line of routers (or between the two routers of a pair).
@@ -113,6 +116,12 @@ fn textbook_max_min_with_three_links() {
     );
     let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], EXACT).unwrap();
     assert!((r.end_s - 1.0).abs() < 1e-12, "{}", r.end_s);
+    // Every message's own completion time, in the order given.
+    let expected = [1.0, 2.0 / 3.0, 1.0, 2.0 / 3.0];
+    assert_eq!(r.op_end_s.len(), expected.len());
+    for (k, (&got, want)) in r.op_end_s.iter().zip(expected).enumerate() {
+        assert!((got - want).abs() < 1e-12, "message {k}: {got} vs {want}");
+    }
     // One solve when the four start, one when the B flows end; the A flows end together.
     assert_eq!(r.rate_solves, 2);
 }

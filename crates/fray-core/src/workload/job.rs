@@ -1,6 +1,6 @@
 //! A job: a DAG of work on its ranks, and the endpoints its ranks run on.
 
-use super::{Dag, WorkloadError};
+use super::{Dag, DagBuilder, Message, WorkloadError};
 use crate::fabric::{EndpointId, Fabric};
 
 /// One job placed on a fabric: rank `i` runs on endpoint `placement[i]`.
@@ -52,5 +52,26 @@ impl Job {
             dag,
             placement,
         })
+    }
+
+    /// One phase of independent messages: rank `i` on endpoint `i` of `fabric` (every
+    /// endpoint is a rank), and every message of `messages` (ranks are endpoints) posted at
+    /// time 0, none waiting for another. Operation `k` of the DAG is message `k`, so an
+    /// engine's per-operation results line up with `messages`.
+    pub fn from_messages(
+        name: impl Into<String>,
+        messages: &[Message],
+        fabric: &Fabric,
+    ) -> Result<Self, WorkloadError> {
+        let num_ranks =
+            u32::try_from(fabric.num_endpoints()).map_err(|_| WorkloadError::Invalid {
+                what: "fabric".into(),
+                reason: "more endpoints than a job can hold".into(),
+            })?;
+        let mut dag = DagBuilder::new(num_ranks);
+        for m in messages {
+            dag.send(m.src, m.dst, m.size_bytes, &[])?;
+        }
+        Self::new(name, dag.build(1)?, (0..num_ranks).collect(), fabric)
     }
 }

@@ -58,6 +58,10 @@ pub struct FlowResult {
     pub events: u64,
     /// Number of max-min rate solves.
     pub rate_solves: u64,
+    /// Time each operation ended, in seconds, indexed by global operation (the operations of
+    /// the first job, then those of the second, ...): a message ends when its last byte
+    /// arrives, a compute when its time is up.
+    pub op_end_s: Vec<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -117,6 +121,7 @@ struct State<'a> {
     /// Operations each operation still waits for.
     waiting: Vec<u32>,
     job_end_s: Vec<f64>,
+    op_end_s: Vec<f64>,
     events: BinaryHeap<Event>,
     seq: u64,
     paths: Vec<ChannelId>,
@@ -162,6 +167,7 @@ pub fn simulate(
         waiting: Vec::with_capacity(n_ops),
         job_offset,
         job_end_s: vec![0.0; jobs.len()],
+        op_end_s: vec![f64::NAN; n_ops],
         events: BinaryHeap::new(),
         seq: 0,
         paths: Vec::new(),
@@ -295,6 +301,7 @@ pub fn simulate(
         channel_bytes: s.channel_bytes,
         events,
         rate_solves: solves,
+        op_end_s: s.op_end_s,
     })
 }
 
@@ -470,6 +477,7 @@ impl State<'_> {
     /// Op `g` ended at `t`: record it and start every successor that no longer waits.
     fn complete(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
         let (j, local) = self.locate(g);
+        self.op_end_s[g as usize] = t;
         self.job_end_s[j] = self.job_end_s[j].max(t);
         let base = self.job_offset[j];
         let n = self.jobs[j].dag.successors(local as u32).len();
