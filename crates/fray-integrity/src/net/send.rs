@@ -89,9 +89,9 @@ impl NetTransport {
                 let mut v = self.post_verdict(&mut verdict, dest, tag)?;
                 // SAFETY: `f` lives until the request completes below.
                 let mut s = unsafe { self.mpi.isend(f, dest, wire)? };
-                self.wait(&mut v, keep_waiting)?;
+                let (_, got) = self.wait(&mut v, keep_waiting)?;
                 self.wait(&mut s, keep_waiting)?;
-                match parse_verdict(&verdict)? {
+                match parse_verdict(&verdict[..got])? {
                     (OK, ..) => return Ok(t),
                     (NACK, ..) => continue,
                     (ABORT, detail, _) => {
@@ -152,29 +152,37 @@ impl NetTransport {
         }
         .encode();
         sends.push(unsafe { self.mpi.isend(&wire, dest, chunk)? });
-        let mut attempts = 0;
+        // The receiver counts damaged requests-to-send and damaged rounds of chunks apart,
+        // and aborts once either passes `max_retries`; these counters only guard against a
+        // receiver that never does.
+        let (mut rts_rounds, mut chunk_rounds) = (0, 0);
         loop {
-            self.wait(&mut v, keep_waiting)?;
-            let (code, detail, bad) = parse_verdict(&verdict)?;
+            let (_, got) = self.wait(&mut v, keep_waiting)?;
+            let (code, detail, bad) = parse_verdict(&verdict[..got])?;
             if code != RTS_NACK {
                 self.wait_all(&mut sends, keep_waiting)?;
                 sends.clear();
             }
-            match code {
+            let rounds = match code {
                 OK => return Ok(t),
                 ABORT => {
+                    self.wait_all(&mut sends, keep_waiting)?;
                     return Err(TransportError::Aborted {
                         peer: dest,
                         reason: abort_reason(detail),
-                    })
+                    });
                 }
-                NACK | RTS_NACK => {}
+                RTS_NACK => &mut rts_rounds,
+                NACK => &mut chunk_rounds,
                 _ => return Err(TransportError::Protocol(format!("verdict {code}"))),
-            }
-            attempts += 1;
-            if attempts > self.cfg.max_retries {
+            };
+            *rounds += 1;
+            if *rounds > self.cfg.max_retries {
                 self.wait_all(&mut sends, keep_waiting)?;
-                return Err(TransportError::Retries { peer: dest, seq });
+                return Err(TransportError::Protocol(format!(
+                    "rank {dest} asked for more than {} resends of message {seq}",
+                    self.cfg.max_retries
+                )));
             }
             v = self.post_verdict(&mut verdict, dest, tag)?;
             if code == RTS_NACK {
