@@ -41,6 +41,7 @@ from mpi4py import MPI
 
 from fray import SpecError, _fray
 from fray.integrity.errors import IntegrityError
+from fray.integrity.models import net_chunk_plan
 
 HEADER = _fray.INTEGRITY_HEADER_BYTES
 KIND_FIRST, KIND_CHUNK, KIND_VERDICT = 0, 1, 2
@@ -163,18 +164,61 @@ PROGRESS_BLOCK_BYTES = 64 * 1024
 """Bytes the ``mpi`` path checksums between two calls into MPI's progress engine."""
 
 
-def chunk_defaults(path: str) -> tuple[int, float, int]:
-    """``(first_chunk_bytes, ratio, max_chunk_bytes)`` of a path when not given."""
-    if path == "shared-memory":
-        return 32 * 1024, 2.0, 128 * 1024
-    return 16 * 1024, 2.0, 1024 * 1024
+RING_CHUNKS = (32 * 1024, 2.0, 128 * 1024)
+"""``(first_chunk_bytes, ratio, max_chunk_bytes)`` of the shared-memory rings."""
 
 
 def agreed_tuned_algorithm(comm: MPI.Comm) -> str:
     """The tuned algorithm of rank 0, agreed by every rank of ``comm`` (collective)."""
-    from fray.integrity.tuner import tuned_algorithm
+    return agreed_tuning(comm)[0]
 
-    return comm.bcast(tuned_algorithm() if comm.Get_rank() == 0 else None, root=0)
+
+def agreed_tuning(comm: MPI.Comm) -> tuple[str, float]:
+    """Rank 0's tuned checksum and its copy+checksum bandwidth (bytes/s), agreed by every rank
+    of ``comm`` (collective)."""
+    from fray.integrity.tuner import tune
+
+    mine = None
+    if comm.Get_rank() == 0:
+        t = tune()
+        mine = (t.algorithm, t.bandwidth_bytes_s)
+    return comm.bcast(mine, root=0)
+
+
+def measure_network(comm: MPI.Comm, *, big_bytes: int = 1 << 20, burst: int = 32,
+                    round_trips: int = 5) -> tuple[float, float]:
+    """``(bandwidth_bytes_s, gap_s)`` of the network between ranks ``2k`` and ``2k + 1`` of
+    ``comm``, the slowest pair's, agreed by every rank (collective). Each measure is the best
+    of ``round_trips`` exchanges in which one rank sends ``n`` messages of ``b`` bytes back to
+    back and the other answers with one 8-byte message: the gap (LogP's ``g``) is the time one
+    more 8-byte message adds to a burst of ``burst``, the bandwidth that of one ``big_bytes``
+    message beyond an 8-byte one."""
+    rank, size = comm.Get_rank(), comm.Get_size()
+    peer = rank ^ 1
+    gap, bandwidth = 0.0, float("inf")
+    if peer < size:
+        buf = np.zeros(big_bytes, dtype=np.uint8)
+        ack = np.zeros(8, dtype=np.uint8)
+
+        def exchange(n: int, b: int) -> float:
+            best = float("inf")
+            for _ in range(round_trips + 1):  # the first one warms up
+                comm.Sendrecv(ack, dest=peer, recvbuf=ack, source=peer)  # start together
+                t0 = MPI.Wtime()
+                if rank < peer:
+                    MPI.Request.Waitall([comm.Isend(buf[:b], dest=peer) for _ in range(n)])
+                    comm.Recv(ack, source=peer)
+                else:
+                    for _ in range(n):
+                        comm.Recv(buf[:b], source=peer)
+                    comm.Send(ack, dest=peer)
+                best = min(best, MPI.Wtime() - t0)
+            return best
+
+        one = exchange(1, 8)
+        gap = max(exchange(burst + 1, 8) - one, 0.0) / burst
+        bandwidth = big_bytes / max(exchange(1, big_bytes) - one, 1e-9)
+    return (comm.allreduce(bandwidth, op=MPI.MIN), comm.allreduce(gap, op=MPI.MAX))
 
 
 class CheckedComm(_Base):
@@ -187,7 +231,10 @@ class CheckedComm(_Base):
     ring of ``ring_slots`` slots and chunks grow from ``first_chunk_bytes`` by ``ratio``; on
     the ``mpi`` path chunks shrink by ``ratio`` from ``max_chunk_bytes`` down to
     ``first_chunk_bytes`` at the end of a message. Left at ``None`` they take the path's
-    defaults (see ``chunk_defaults``)."""
+    defaults: ``RING_CHUNKS`` on shared memory; on the ``mpi`` path the paper's model
+    (``net_chunk_plan``) with the network measured between the ranks when the
+    communicator is built (``measure_network``, kept in ``self.network``) and the tuned
+    checksum's bandwidth."""
 
     def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *, path: str = "auto",
                  eager_threshold_bytes: int = 16 * 1024, first_chunk_bytes: int | None = None,
@@ -196,8 +243,9 @@ class CheckedComm(_Base):
                  ber: float = 0.0, seed: int = 0) -> None:
         super().__init__(comm, max_message_bytes=max_message_bytes, max_retries=max_retries,
                          ber=ber, seed=seed)
+        tuned, csum_bandwidth = agreed_tuning(self.comm)
         if algorithm == "auto":
-            algorithm = agreed_tuned_algorithm(self.comm)
+            algorithm = tuned
         from fray.integrity.checksums import algorithms
 
         if algorithm not in algorithms() and algorithm != "none":
@@ -210,8 +258,14 @@ class CheckedComm(_Base):
         self.eager_threshold_bytes = eager_threshold_bytes
         self.path = self._choose_path(path)
         given = (first_chunk_bytes, ratio, max_chunk_bytes)
-        self.plan = (*[d if g is None else g for g, d in zip(given, chunk_defaults(self.path))],
-                     64)
+        self.network: dict[str, float] = {}
+        defaults = RING_CHUNKS
+        if self.path == "mpi" and None in given:
+            bandwidth, gap = measure_network(self.comm)
+            self.network = {"bandwidth_bytes_s": bandwidth, "gap_s": gap,
+                            "csum_bandwidth_bytes_s": csum_bandwidth}
+            defaults = net_chunk_plan(bandwidth, gap, csum_bandwidth)
+        self.plan = (*[d if g is None else g for g, d in zip(given, defaults)], 64)
         _fray.integrity_chunk_plan(1, *self.plan)  # validates the plan, naming the bad field
         self._rings: Any = None
         self._net: Any = None

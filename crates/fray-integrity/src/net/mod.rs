@@ -279,7 +279,7 @@ impl NetTransport {
                 return Ok(done);
             }
             polls += 1;
-            if polls % POLLS_PER_CHECK == 0 && !keep_waiting() {
+            if polls.is_multiple_of(POLLS_PER_CHECK) && !keep_waiting() {
                 return Err(TransportError::Interrupted);
             }
         }
@@ -381,7 +381,7 @@ impl NetTransport {
 
 /// A verdict as received: `(code, detail, items)`.
 fn parse_verdict(bytes: &[u8]) -> Result<(i64, i64, Vec<u64>), TransportError> {
-    if bytes.len() < 16 || bytes.len() % 8 != 0 {
+    if bytes.len() < 16 || !bytes.len().is_multiple_of(8) {
         return Err(TransportError::Protocol(format!(
             "a verdict of {} bytes",
             bytes.len()

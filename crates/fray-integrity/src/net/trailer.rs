@@ -50,7 +50,7 @@ impl Trailer {
 
     /// Reads a trailer; `None` when it is damaged or malformed.
     pub fn decode(bytes: &[u8]) -> Option<Trailer> {
-        if bytes.len() < trailer_bytes(0) || bytes.len() % 8 != 0 {
+        if bytes.len() < trailer_bytes(0) || !bytes.len().is_multiple_of(8) {
             return None;
         }
         let body = bytes.len() - 8;
