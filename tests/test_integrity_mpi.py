@@ -8,7 +8,6 @@ import sys
 import sysconfig
 
 import pytest
-
 from fray.cli.integrity import NETWORKS
 
 # The mpich wheel (a dependency of fray) installs mpiexec beside the interpreter's scripts,
