@@ -160,8 +160,6 @@ class _Base:
 
 
 _STATUS_PROBE_SOURCE = 0x2A5EED51  # a source rank no status holds by chance
-PROGRESS_BLOCK_BYTES = 64 * 1024
-"""Bytes the ``mpi`` path checksums between two calls into MPI's progress engine."""
 
 
 RING_CHUNKS = (32 * 1024, 2.0, 128 * 1024)
@@ -301,7 +299,7 @@ class CheckedComm(_Base):
             status_source=_STATUS_PROBE_SOURCE, rank=self.rank, tag_ub=self.tag_ub,
             algorithm=self.algorithm, eager_threshold_bytes=self.eager_threshold_bytes,
             first_chunk_bytes=first, ratio=ratio, max_chunk_bytes=biggest,
-            progress_block_bytes=PROGRESS_BLOCK_BYTES, max_retries=self.max_retries,
+            max_retries=self.max_retries,
             max_message_bytes=self.max_message_bytes, ber=self.ber, seed=self.seed)
 
     def _open_rings(self, slots: int) -> None:

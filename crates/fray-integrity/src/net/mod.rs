@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::algorithm::Algorithm;
-use crate::checksum::Checksummer;
+use crate::checksum::checksum;
 use crate::error::IntegrityError;
 use crate::frame::{HEADER_BYTES, RTS_BYTES};
 use crate::inject::{inject_ber, rng_for};
@@ -150,8 +150,6 @@ pub struct NetConfig {
     pub eager_threshold_bytes: usize,
     /// Chunk sizes of the rendezvous path, used largest first.
     pub plan: ChunkPlan,
-    /// Bytes checksummed between two calls into MPI's progress engine (bytes).
-    pub progress_block_bytes: usize,
     /// Resends of a damaged message before giving up.
     pub max_retries: u32,
     /// Largest message accepted (bytes).
@@ -175,12 +173,6 @@ impl NetConfig {
             return Err(IntegrityError::invalid(
                 "eager_threshold",
                 "must fit in one MPI message (< 2 GiB)",
-            ));
-        }
-        if self.progress_block_bytes == 0 {
-            return Err(IntegrityError::invalid(
-                "progress_block",
-                "must be > 0 bytes",
             ));
         }
         if !(self.ber.is_finite() && (0.0..=1.0).contains(&self.ber)) {
@@ -304,9 +296,11 @@ impl NetTransport {
         Ok(())
     }
 
-    /// The checksum of `data` (0 without an algorithm), computed in blocks of
-    /// `progress_block_bytes` with a call into MPI's progress between two blocks, so that the
-    /// requests in `pending` keep moving meanwhile.
+    /// The checksum of the chunk `data` (0 without an algorithm), then one call into MPI's
+    /// progress engine so that the requests in `pending` keep moving. (A call costs about a
+    /// gap; calling it between chunks, which the plan sizes to hide a gap each, keeps the
+    /// network fed without a call per block. Over TCP, a call every 64 KiB cost more than
+    /// the checksum itself.)
     fn checksum_progressing(
         &self,
         data: &[u8],
@@ -315,12 +309,9 @@ impl NetTransport {
         let Some(alg) = self.cfg.algorithm else {
             return Ok(0);
         };
-        let mut c = Checksummer::new(alg, 0);
-        for block in data.chunks(self.cfg.progress_block_bytes) {
-            c.update(block);
-            self.progress(pending)?;
-        }
-        Ok(c.value())
+        let sum = checksum(data, alg, 0);
+        self.progress(pending)?;
+        Ok(sum)
     }
 
     /// Sends a verdict `[code, detail, items...]` to `peer` and waits until it has left.

@@ -41,7 +41,7 @@ impl MpiTransport {
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (*, comm, byte, any_source, request_bytes, status, status_source, rank,
                         tag_ub, algorithm, eager_threshold_bytes, first_chunk_bytes, ratio,
-                        max_chunk_bytes, progress_block_bytes, max_retries,
+                        max_chunk_bytes, max_retries,
                         max_message_bytes, ber, seed))]
     fn new(
         comm: usize,
@@ -57,7 +57,6 @@ impl MpiTransport {
         first_chunk_bytes: usize,
         ratio: f64,
         max_chunk_bytes: usize,
-        progress_block_bytes: usize,
         max_retries: u32,
         max_message_bytes: usize,
         ber: f64,
@@ -74,7 +73,6 @@ impl MpiTransport {
                 max_chunk_bytes,
                 align_bytes: 64,
             },
-            progress_block_bytes,
             max_retries,
             max_message_bytes,
             ber,
