@@ -241,9 +241,12 @@ class CheckedComm(_Base):
                  ber: float = 0.0, seed: int = 0) -> None:
         super().__init__(comm, max_message_bytes=max_message_bytes, max_retries=max_retries,
                          ber=ber, seed=seed)
-        tuned, csum_bandwidth = agreed_tuning(self.comm)
-        if algorithm == "auto":
-            algorithm = tuned
+        self.path = self._choose_path(path)
+        given = (first_chunk_bytes, ratio, max_chunk_bytes)
+        measured_plan = self.path == "mpi" and None in given
+        if algorithm == "auto" or measured_plan:
+            tuned, csum_bandwidth = agreed_tuning(self.comm)
+            algorithm = tuned if algorithm == "auto" else algorithm
         from fray.integrity.checksums import algorithms
 
         if algorithm not in algorithms() and algorithm != "none":
@@ -254,11 +257,9 @@ class CheckedComm(_Base):
         self.algorithm = algorithm
         self.stats["one_copy"] = 0  # messages sent in one copy, from a buffer of ``alloc``
         self.eager_threshold_bytes = eager_threshold_bytes
-        self.path = self._choose_path(path)
-        given = (first_chunk_bytes, ratio, max_chunk_bytes)
         self.network: dict[str, float] = {}
         defaults = RING_CHUNKS
-        if self.path == "mpi" and None in given:
+        if measured_plan:
             bandwidth, gap = measure_network(self.comm)
             self.network = {"bandwidth_bytes_s": bandwidth, "gap_s": gap,
                             "csum_bandwidth_bytes_s": csum_bandwidth}
