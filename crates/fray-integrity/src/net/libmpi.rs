@@ -85,14 +85,6 @@ pub struct Request {
 }
 
 impl Request {
-    /// A request that is already complete (nothing to wait for).
-    pub fn completed() -> Self {
-        Request {
-            handle: 0,
-            done: true,
-        }
-    }
-
     /// True once the operation completed.
     pub fn is_done(&self) -> bool {
         self.done
@@ -124,8 +116,8 @@ mod loader {
     use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
     /// Names under which MPI libraries are loaded (`libmpi.so.12` MPICH, `libmpi.so.40`
-    /// Open MPI, `libmpi_abi.so` the standard ABI); the first that is already in the process
-    /// and exports `MPI_Isend` wins.
+    /// Open MPI, `libmpi_abi.so` the standard ABI); the first one already in the process is
+    /// taken.
     const PREFIXES: [&str; 2] = ["libmpi.so", "libmpi_abi.so"];
 
     unsafe extern "C" fn collect(

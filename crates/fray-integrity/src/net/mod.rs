@@ -230,11 +230,6 @@ impl NetTransport {
         })
     }
 
-    /// The settings.
-    pub fn config(&self) -> &NetConfig {
-        &self.cfg
-    }
-
     fn wire(&self, tag: u32, kind: i32) -> Result<i32, TransportError> {
         let max = (self.cfg.tag_ub - 3) / 4;
         match i32::try_from(tag) {
