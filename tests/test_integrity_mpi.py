@@ -5,31 +5,61 @@ import os
 import sys
 
 import pytest
+from fray.cli.integrity import NETWORKS
 from mpi_launch import mpirun
 
 
-def run(*args, timeout=180, launch=()):
-    """Runs ``args`` on 2 ranks; ``launch`` adds options of mpiexec."""
-    return mpirun(*args, ranks=2, timeout=timeout, launch=launch)
+def run(*args, timeout=180, launch=(), ranks=2, network=None):
+    """Runs ``args`` on ``ranks`` ranks; ``launch`` adds options of mpiexec; ``network``
+    forces MPI onto that network (``tcp``) between the ranks."""
+    return mpirun(*args, ranks=ranks, timeout=timeout, launch=launch,
+                  env=NETWORKS[network] if network else None)
 
 
-@pytest.mark.parametrize("path", ["shared-memory", "mpi"])
-@pytest.mark.parametrize("case", ["roundtrip", "ber", "alloc", "errors"])
-def test_selftest(case, path):
-    r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", case, path)
+def selftest(case, path, ranks=2):
+    """Runs a case of ``fray.integrity.mpi_selftest``; the ``mpi`` path over TCP."""
+    r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", case, path, ranks=ranks,
+            network="tcp" if path == "mpi" else None)
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(r.stdout.strip().splitlines()[-1])
     assert result["ok"], result
+    return result
+
+
+@pytest.mark.parametrize("path", ["shared-memory", "mpi"])
+@pytest.mark.parametrize("case", ["roundtrip", "ber", "alloc", "errors", "late", "boundaries"])
+def test_selftest(case, path):
+    result = selftest(case, path)
     if case == "ber":
         assert result["corrupted"] > 0 and result["resent"] >= result["corrupted"]
+
+
+def test_injected_errors_never_deliver_damaged_data_over_tcp():
+    # Hypothesis draws sizes, buffer offsets and bit error rates (0 to 1e-5) on rank 0.
+    result = selftest("ber_search", "mpi")
+    assert result["draws"] == 40 and result["corrupted"] > 0
+
+
+@pytest.mark.parametrize("path", ["shared-memory", "mpi"])
+def test_two_senders_at_once_deliver_in_order(path):
+    selftest("ordered_each", path, ranks=3)
+
+
+def test_receive_from_any_source_in_order():
+    # Not over forced TCP: MPICH 5.0 can lose a receive from any source with
+    # MPIR_CVAR_NOLOCAL=1, plain mpi4py included.
+    r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", "ordered_any", "mpi", ranks=3)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.strip().splitlines()[-1])["ok"]
 
 
 @pytest.mark.parametrize("path", ["shared-memory", "mpi"])
 def test_pingpong_json_with_injected_errors(path, tmp_path):
     plot = tmp_path / "pingpong.png"
+    network = ("--network", "tcp") if path == "mpi" else ()
     r = run(sys.executable, "-m", "fray", "integrity", "pingpong", "--checksum",
             "none,naive,unchecked,crc32c", "--sizes", "8B,64KiB,1MiB", "--ber", "1e-8",
-            "--trials", "1", "--path", path, "--json", "--plot", str(plot))
+            "--trials", "1", "--path", path, *network, "--json", "--plot", str(plot))
     assert r.returncode == 0, r.stderr
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = json.loads(r.stdout)

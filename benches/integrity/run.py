@@ -7,6 +7,11 @@ ping-pong is timed with ``MPI.Wtime``. Every point is the median of several samp
 whole suite is repeated ``--runs`` times; the report keeps the median over runs.
 
     python benches/integrity/run.py --out out/integrity-bench --runs 3
+
+The cross-node path, on one machine with MPI forced onto TCP:
+
+    python benches/integrity/run.py --out out/integrity-tcp --runs 5 --skip-local --skip-ring \
+        --pingpong-sizes 64KiB,1MiB,4MiB,16MiB --path mpi --network tcp
 """
 
 from __future__ import annotations
@@ -43,8 +48,9 @@ def run_local(runs: int, min_sample_s: float, samples: int) -> dict:
     return results
 
 
-def run_pingpong(runs: int, sizes: str, modes: str) -> list:
+def run_pingpong(runs: int, sizes: str, modes: str, path: str, network: str | None) -> list:
     out = []
+    extra = ["--path", path] + (["--network", network] if network else [])
     mpiexec = shutil.which("mpiexec")
     if mpiexec is None:
         return out
@@ -52,7 +58,7 @@ def run_pingpong(runs: int, sizes: str, modes: str) -> list:
         # One core per rank: ranks that busy-poll and move between cores vary by 2x.
         r = subprocess.run([mpiexec, "--bind-to", "core", "-n", "2", sys.executable, "-m",
                             "fray", "integrity", "pingpong", "--checksum", modes, "--sizes",
-                            sizes, "--trials", "3", "--json"],
+                            sizes, "--trials", "3", "--json", *extra],
                            capture_output=True, text=True, timeout=1800, check=False)
         if r.returncode != 0:
             raise SystemExit(r.stderr)
@@ -105,12 +111,13 @@ def print_pingpong(pp: dict) -> None:
     """The median ping-pong bandwidths (MB/s) and the checked transport's ratios."""
     modes = ("none", "naive", "unchecked", "checked")
     sizes = sorted({int(k.split("/")[0]) for k in pp})
-    print(f"{'size':>10}" + "".join(f"{m:>11}" for m in modes) + f"{'chk/none':>10}"
-          f"{'chk/unchk':>10}")
+    print(f"{'size':>10}" + "".join(f"{m:>11}" for m in modes) + f"{'unchk/none':>11}"
+          f"{'chk/none':>10}{'chk/unchk':>10}")
     for n in sizes:
         bw = {m: pp.get(f"{n}/{m}", float("nan")) / 1e6 for m in modes}
         print(f"{n:>10}" + "".join(f"{bw[m]:>11.1f}" for m in modes)
-              + f"{bw['checked'] / bw['none']:>10.2f}{bw['checked'] / bw['unchecked']:>10.2f}")
+              + f"{bw['unchecked'] / bw['none']:>11.3f}{bw['checked'] / bw['none']:>10.3f}"
+              + f"{bw['checked'] / bw['unchecked']:>10.3f}")
 
 
 def main() -> int:
@@ -122,6 +129,9 @@ def main() -> int:
     ap.add_argument("--pingpong-sizes", default="8B..64MiB")
     ap.add_argument("--modes", default="none,naive,unchecked,auto")
     ap.add_argument("--skip-pingpong", action="store_true")
+    ap.add_argument("--skip-local", action="store_true", help="skip checksum and copy speeds")
+    ap.add_argument("--path", default="auto", help="checked transport path of the ping-pong")
+    ap.add_argument("--network", help="force MPI onto this network (tcp) in the ping-pong")
     ap.add_argument("--ring-algorithms", default="none,fletcher64,crc32c")
     ap.add_argument("--skip-ring", action="store_true", help="skip the ring alone (needs cargo)")
     args = ap.parse_args()
@@ -132,8 +142,10 @@ def main() -> int:
     # for the record, about the default sizes).
     choice = tune([64 * 2**20])
     default_choice = tune()
-    local = run_local(args.runs, args.min_sample, args.samples)
-    pp = [] if args.skip_pingpong else run_pingpong(args.runs, args.pingpong_sizes, args.modes)
+    local = ({"checksum_32KiB": [], "copy_64MiB": []} if args.skip_local
+             else run_local(args.runs, args.min_sample, args.samples))
+    pp = [] if args.skip_pingpong else run_pingpong(args.runs, args.pingpong_sizes, args.modes,
+                                                    args.path, args.network)
     ring = [] if args.skip_ring else run_ring(args.runs, args.ring_algorithms)
     report = {
         "machine": {"cpu_model": cpu_model(), "cores": os.cpu_count(),
@@ -147,16 +159,19 @@ def main() -> int:
     }
     (out / "results.json").write_text(json.dumps(report, indent=1))
     med = report["median"]
-    memcpy = med["copy_64MiB"]["memcpy/memcpy"]
+    memcpy = med["copy_64MiB"].get("memcpy/memcpy")
     for label, c in (("tuned for 64 MiB", choice), ("tuned for default sizes", default_choice)):
+        if memcpy is None:
+            break
         fused = med["copy_64MiB"][f"{c.algorithm}/fused"]
         print(f"{label}: {c.algorithm} ({c.strategy}); 64 MiB memcpy {memcpy / 1e9:.2f} GB/s,"
               f" fused {fused / 1e9:.2f} GB/s, ratio {fused / memcpy:.3f}")
     if "pingpong" in med:
         print_pingpong(med["pingpong"])
         # Medians over the runs, per size and curve.
+        where = f"MPI over {args.network}" if args.network else "one node"
         plot = plot_pingpong([row for rows in pp for row in rows], out / "pingpong.png",
-                             title=f"2 ranks on one node, {cpu_model()}, medians of {args.runs} runs")
+                             title=f"2 ranks, {where}, {cpu_model()}, medians of {args.runs} runs")
         print(f"ping-pong plot in {plot}")
     print(f"results in {out / 'results.json'}")
     return 0

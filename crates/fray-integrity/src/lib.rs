@@ -40,6 +40,7 @@ pub mod inject;
 mod kernel;
 pub mod measure;
 pub mod model;
+pub mod net;
 pub mod pipeline;
 pub mod quality;
 pub mod ring;

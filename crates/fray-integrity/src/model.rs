@@ -10,6 +10,7 @@
 //!   `n = log_q(1 + L (q - 1) / C0)`, `q = B_copy / B_net`, `C0 = 2 λ B_copy`.
 
 use crate::error::IntegrityError;
+use crate::pipeline::ChunkPlan;
 
 /// The parameters of the models. Bandwidths in bytes per second, times in seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,6 +139,43 @@ pub fn fray_time_s(len_bytes: f64, p: &ModelParams) -> f64 {
     } else {
         pipelined_checksum_time_s(len_bytes, p)
     }
+}
+
+/// Share of a chunk's network time that the gap before it may cost in the zero-copy
+/// rendezvous (1 %).
+pub const NET_GAP_SHARE: f64 = 0.01;
+
+/// Chunk plan of the zero-copy rendezvous across nodes ([`crate::net`]), whose chunks are
+/// used largest first ([`ChunkPlan::chunks_shrinking`]), from the model's parameters:
+///
+/// - the last, smallest chunk is verified after the data has arrived, which costs
+///   `C_last / B_csum`; splitting it further costs a gap `g` per chunk, so
+///   `C_last = g B_csum` balances the two;
+/// - chunk `k` is verified while chunk `k + 1` arrives when `C_k / B_csum <= C_{k+1} / B_net`:
+///   the ratio of the series is `q = B_csum / B_net` (at least 1: a checksum slower than the
+///   network cannot be hidden, and the chunks stay equal);
+/// - the largest chunk keeps the gap before it under [`NET_GAP_SHARE`] of its network time:
+///   `C_max = g B_net / NET_GAP_SHARE`.
+///
+/// Sizes are rounded to 64 bytes, the smallest chunk is at least 4 KiB (the paper's
+/// sub-block) and the largest at most 64 MiB.
+pub fn net_chunk_plan(p: &ModelParams) -> Result<ChunkPlan, IntegrityError> {
+    p.validate()?;
+    const ALIGN: f64 = 64.0;
+    let round = |x: f64| ((x / ALIGN).round() * ALIGN) as usize;
+    let smallest = round((p.gap_s * p.csum_bandwidth_bytes_s).clamp(4096.0, 64.0 * 1048576.0));
+    let largest = round(
+        (p.gap_s * p.net_bandwidth_bytes_s / NET_GAP_SHARE)
+            .clamp(smallest as f64, 64.0 * 1048576.0),
+    );
+    let plan = ChunkPlan {
+        first_chunk_bytes: smallest,
+        ratio: (p.csum_bandwidth_bytes_s / p.net_bandwidth_bytes_s).max(1.0),
+        max_chunk_bytes: largest,
+        align_bytes: ALIGN as usize,
+    };
+    plan.validate()?;
+    Ok(plan)
 }
 
 /// Asymptotic bandwidth of the naive approach (bytes/s): `1 / (1/B_net + 2/B_csum)`.

@@ -59,4 +59,14 @@ impl ChunkPlan {
         }
         Ok(out)
     }
+
+    /// The chunk lengths of [`ChunkPlan::chunks`] in reverse order: the largest first, then
+    /// shrinking geometrically to `first_chunk_bytes` at the end of the message. A receiver
+    /// that verifies each chunk after it arrives overlaps that work with the arrival of the
+    /// next chunk, and only the last, smallest one is left unoverlapped.
+    pub fn chunks_shrinking(&self, len_bytes: usize) -> Result<Vec<usize>, IntegrityError> {
+        let mut out = self.chunks(len_bytes)?;
+        out.reverse();
+        Ok(out)
+    }
 }

@@ -7,6 +7,8 @@ use pyo3::prelude::*;
 
 mod buffers;
 mod checksums;
+mod detach;
+mod net;
 mod rings;
 mod study;
 mod transport;
@@ -17,5 +19,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     study::register(m)?;
     transport::register(m)?;
     rings::register(m)?;
+    net::register(m)?;
     Ok(())
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from fray import SpecError
@@ -24,11 +25,32 @@ def _modes(text: str) -> list[str]:
     return names
 
 
+NETWORKS = {
+    # MPICH over UCX: TCP sockets only (no shared memory, no cross-memory attach), and no
+    # node-local shortcut in MPICH itself, so ranks on one node talk as across a network.
+    "tcp": {"UCX_TLS": "tcp,self", "MPIR_CVAR_NOLOCAL": "1"},
+}
+
+
+def force_network(name: str) -> None:
+    """Sets the environment that makes MPI use network ``name`` between all ranks, before MPI
+    starts in this process (every rank runs it for itself)."""
+    if name not in NETWORKS:
+        raise SpecError(f"network: expected one of {', '.join(NETWORKS)}, got {name!r}")
+    if "mpi4py.MPI" in sys.modules:
+        raise SpecError("network: MPI is already initialised in this process; set "
+                        + " ".join(f"{k}={v}" for k, v in NETWORKS[name].items())
+                        + " in the environment of mpiexec instead")
+    os.environ.update(NETWORKS[name])
+
+
 def _pingpong(args: argparse.Namespace) -> int:
     sizes = parse_size_list(args.sizes, "sizes")
     modes = _modes(args.checksum)
     if not 0.0 <= args.ber <= 1.0:
         raise SpecError(f"ber: bit error rate must be in [0, 1], got {args.ber}")
+    if args.network:
+        force_network(args.network)
     from fray.integrity.pingpong import pingpong
 
     if args.path not in ("auto", "shared-memory", "mpi"):
@@ -68,6 +90,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                          "checksums), an algorithm name, or several separated by commas")
     pp.add_argument("--path", default="auto",
                     help="checked transport path: auto, shared-memory (ranks on one node) or mpi")
+    pp.add_argument("--network", choices=sorted(NETWORKS),
+                    help="force MPI onto this network between the ranks even on one node "
+                         "(tcp: sets UCX_TLS=tcp,self MPIR_CVAR_NOLOCAL=1 in every rank)")
     pp.add_argument("--ber", type=float, default=0.0, help="bit error rate injected in flight")
     pp.add_argument("--no-alloc", action="store_true",
                     help="send fray's transports from ordinary arrays (two copies through the "

@@ -16,7 +16,7 @@ from fray.integrity.checksums import (
     copy_checksum,
 )
 from fray.integrity.errors import IntegrityError
-from fray.integrity.models import ModelParams, model_table, plot_models
+from fray.integrity.models import ModelParams, model_table, net_chunk_plan, plot_models
 from fray.integrity.pingpong_plot import pingpong_curves, plot_pingpong
 from fray.integrity.quality import detection_table
 from fray.integrity.tuner import TuneResult, cache_path, tune, tuned_algorithm
@@ -34,6 +34,7 @@ __all__ = [
     "copy_checksum",
     "detection_table",
     "model_table",
+    "net_chunk_plan",
     "pingpong_curves",
     "plot_models",
     "plot_pingpong",

@@ -82,3 +82,13 @@ def plot_models(path: str, params: ModelParams | None = None,
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def net_chunk_plan(net_bandwidth_bytes_s: float, gap_s: float,
+                   csum_bandwidth_bytes_s: float) -> tuple[int, float, int]:
+    """Chunk plan of the checked transport's ``mpi`` path from the model:
+    ``(first_chunk_bytes, ratio, max_chunk_bytes)``, chunks used largest first and shrinking
+    by ``ratio = B_csum / B_net`` to ``first_chunk_bytes = g B_csum`` (its checksum, the only
+    one not hidden behind the network, costs one gap); the largest chunk keeps the gap before
+    it under 1 % of its network time."""
+    return _fray.integrity_net_chunk_plan(net_bandwidth_bytes_s, gap_s, csum_bandwidth_bytes_s)

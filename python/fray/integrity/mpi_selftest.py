@@ -1,6 +1,6 @@
 """Checks run under ``mpiexec -n 2 python -m fray.integrity.mpi_selftest CASE PATH``; the
 tests launch them. ``PATH`` is the transport path (``shared-memory`` or ``mpi``). Each case
-prints one JSON line on rank 0 and exits 0 when it holds."""
+prints one JSON line on rank 0 and exits 0 when it holds. The ``ordered`` cases need 3 ranks."""
 
 from __future__ import annotations
 
@@ -167,10 +167,159 @@ def case_errors(path: str) -> dict:
     return {}
 
 
+def case_late(path: str) -> dict:
+    """A receiver that posts its receive long after the sender started: eager and rendezvous
+    messages wait for it and arrive intact."""
+    import time
+
+    comm = MPI.COMM_WORLD
+    t = CheckedComm(comm, "crc32c", path=path)
+    sizes = [0, 100, 16 * 1024 + 1, 300_000, 5 * (1 << 20) + 3]
+    rng = np.random.default_rng(21)
+    ok = True
+    for size in sizes:
+        data = rng.integers(0, 256, size, dtype=np.uint8)
+        if comm.rank == 0:
+            t.send(data, 1, tag=9)
+        else:
+            time.sleep(0.2)
+            got = np.zeros(size, np.uint8)
+            ok &= t.recv(got, 0, tag=9) == size and bool(np.array_equal(got, data))
+    t.free()
+    return {"ok": bool(comm.allreduce(ok, op=MPI.LAND))}
+
+
+def boundary_sizes(t: CheckedComm, biggest: int) -> list[int]:
+    """Message sizes one byte either side of, and at, every chunk boundary of messages up to
+    ``biggest`` bytes, and of the eager threshold."""
+    from fray import _fray
+
+    edges = {t.eager_threshold_bytes}
+    chunks = _fray.integrity_chunk_plan(biggest, *t.plan)
+    edges.update(int(x) for x in np.cumsum(chunks))
+    edges.update(int(x) for x in np.cumsum(chunks[::-1]))
+    return sorted({max(0, e + d) for e in edges for d in (-1, 0, 1) if e + d <= biggest})
+
+
+def case_boundaries(path: str) -> dict:
+    """Every size around every chunk boundary (and the eager threshold) arrives intact, with
+    checksums and without."""
+    comm = MPI.COMM_WORLD
+    res = {}
+    for alg in ("crc32c", "none"):
+        t = CheckedComm(comm, alg, path=path, first_chunk_bytes=4096, ratio=2.0,
+                        max_chunk_bytes=65536, eager_threshold_bytes=2048)
+        sizes = boundary_sizes(t, 400_000)
+        res[alg] = _exchange(t, sizes, np.random.default_rng(22))
+        res[f"{alg}_sizes"] = len(sizes) > 20
+        t.free()
+    return {"ok": all(res.values()), **res}
+
+
+def case_ordered_any(path: str) -> dict:
+    """Ranks 1 and 2 send many messages of mixed sizes each to rank 0 at once; rank 0 receives
+    from any source and gets each sender's messages in the order they were sent."""
+    return _ordered(path, any_source=True)
+
+
+def case_ordered_each(path: str) -> dict:
+    """As ``ordered_any``, rank 0 naming the source of each receive, alternately. (MPICH 5.0
+    can lose a receive from any source when ``MPIR_CVAR_NOLOCAL=1``, with plain mpi4py too,
+    so the forced-TCP runs use this form.)"""
+    return _ordered(path, any_source=False)
+
+
+def _ordered(path: str, any_source: bool) -> dict:
+    comm = MPI.COMM_WORLD
+    if comm.size != 3:
+        raise SpecError("ranks: the ordered cases need 3 ranks")
+    t = CheckedComm(comm, "crc32c", path=path, first_chunk_bytes=8192, max_chunk_bytes=65536)
+    sizes = [8, 20_000, 8, 150_000, 3000, 1 << 20, 64, 70_000] * 4
+    ok = True
+    if comm.rank == 0:
+        got = np.zeros(max(sizes), np.uint8)
+        nxt = {1: 0, 2: 0}
+        for i in range(2 * len(sizes)):
+            n = t.recv(got, MPI.ANY_SOURCE if any_source else 1 + i % 2, tag=1)
+            # The first 2 bytes say who sent it and its number; the rest follows from them.
+            src, k = int(got[0]), int(got[1])
+            ok &= src in nxt and k == nxt[src] and n == sizes[k]
+            ok &= bool(np.array_equal(got[:n], _pattern(src, k, n)))
+            nxt[src] = nxt.get(src, 0) + 1
+        ok &= nxt == {1: len(sizes), 2: len(sizes)}
+    else:
+        for k, n in enumerate(sizes):
+            t.send(_pattern(comm.rank, k, n), 0, tag=1)
+    t.free()
+    return {"ok": bool(comm.allreduce(ok, op=MPI.LAND))}
+
+
+def _pattern(src: int, k: int, n: int) -> np.ndarray:
+    """Message ``k`` of rank ``src``, ``n >= 2`` bytes: ``src``, ``k``, then seeded bytes."""
+    out = np.random.default_rng(1000 * src + k).integers(0, 256, n, dtype=np.uint8)
+    out[0], out[1] = src, k
+    return out
+
+
+def case_ber_search(path: str) -> dict:
+    """Hypothesis draws message sizes, buffer offsets and bit error rates on rank 0 and both
+    ranks run each draw: a receive returns the sent bytes or raises on both ends, never
+    returns damaged data."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    comm = MPI.COMM_WORLD
+    stats = {"draws": 0, "corrupted": 0, "failed": 0}
+
+    def run(case):
+        size, send_off, recv_off, ber, seed = case
+        t = CheckedComm(comm, "crc32c", path=path, first_chunk_bytes=4096,
+                        max_chunk_bytes=65536, eager_threshold_bytes=4096, ber=ber,
+                        seed=seed, max_retries=30)
+        data = np.random.default_rng(seed).integers(0, 256, size + 16, dtype=np.uint8)
+        failed = delivered_bad = False
+        try:
+            if comm.rank == 0:
+                t.send(data[send_off:send_off + size], 1, tag=2)
+            else:
+                out = np.zeros(size + 16, np.uint8)
+                n = t.recv(out[recv_off:recv_off + size], 0, tag=2)
+                delivered_bad = n != size or not np.array_equal(
+                    out[recv_off:recv_off + size], data[send_off:send_off + size])
+        except IntegrityError:
+            failed = True
+        stats["corrupted"] += comm.allreduce(t.stats["corrupted"])
+        t.free()
+        # Either both ends saw the message through, or both gave up; never damaged data.
+        assert not comm.allreduce(delivered_bad, op=MPI.LOR), case
+        assert comm.allreduce(failed, op=MPI.LAND) == comm.allreduce(failed, op=MPI.LOR), case
+        stats["failed"] += failed
+        stats["draws"] += 1
+
+    if comm.rank == 0:
+        @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(st.integers(0, 300_000), st.integers(0, 15), st.integers(0, 15),
+               st.sampled_from([0.0, 1e-7, 1e-6, 1e-5]), st.integers(0, 2**32))
+        def search(size, send_off, recv_off, ber, seed):
+            run(comm.bcast((size, send_off, recv_off, ber, seed), root=0))
+
+        search()
+        comm.bcast(None, root=0)
+    else:
+        while True:
+            case = comm.bcast(None, root=0)
+            if case is None:
+                break
+            run(case)
+    return {"ok": stats["draws"] > 0 and stats["corrupted"] > 0, **stats}
+
+
 def main() -> int:
     case, path = sys.argv[1], sys.argv[2]
     result = {"roundtrip": case_roundtrip, "ber": case_ber, "alloc": case_alloc,
-              "errors": case_errors}[case](path)
+              "errors": case_errors, "late": case_late, "boundaries": case_boundaries,
+              "ordered_any": case_ordered_any, "ordered_each": case_ordered_each, "ber_search": case_ber_search}[case](path)
     if MPI.COMM_WORLD.rank == 0:
         result["path"] = path
     if MPI.COMM_WORLD.rank == 0:

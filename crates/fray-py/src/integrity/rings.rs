@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 
 use super::buffers::Bytes;
 use super::checksums::frame_algorithm;
+use super::detach::{self, integrity_exception};
 use crate::errors::{integrity_error, SpecError};
 
 /// Maps a ring error: the user's mistakes are `SpecError`, the rest the transport's
@@ -29,37 +30,12 @@ fn ring_error(py: Python<'_>, e: RingError, peer: i32, signal: Option<PyErr>) ->
     }
 }
 
-fn integrity_exception(py: Python<'_>, msg: String) -> PyErr {
-    match py
-        .import("fray.integrity.errors")
-        .and_then(|m| m.getattr("IntegrityError"))
-        .and_then(|cls| cls.call1((msg,)))
-    {
-        Ok(exc) => PyErr::from_value(exc),
-        Err(e) => e,
-    }
-}
-
-/// Runs `op` without the GIL; during long waits it takes the GIL back now and then to check
-/// for signals (Ctrl-C), which stop the wait and are raised.
+/// Runs a ring operation without the GIL (see [`detach::without_gil`]), mapping its error.
 fn without_gil<F>(py: Python<'_>, peer: i32, op: F) -> PyResult<Transfer>
 where
     F: FnOnce(&mut dyn FnMut() -> bool) -> Result<Transfer, RingError> + Send,
 {
-    let (result, signal) = py.detach(|| {
-        let mut signal = None;
-        let mut keep_waiting = || {
-            Python::attach(|py| match py.check_signals() {
-                Ok(()) => true,
-                Err(e) => {
-                    signal = Some(e);
-                    false
-                }
-            })
-        };
-        let r = op(&mut keep_waiting);
-        (r, signal)
-    });
+    let (result, signal) = detach::without_gil(py, op);
     result.map_err(|e| ring_error(py, e, peer, signal))
 }
 

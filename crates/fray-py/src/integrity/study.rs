@@ -237,7 +237,26 @@ fn integrity_chunk_plan(
     .map_err(integrity_error)
 }
 
+/// Chunk plan of the cross-node rendezvous from the model:
+/// `(first_chunk_bytes, ratio, max_chunk_bytes)`, chunks used largest first.
+#[pyfunction]
+fn integrity_net_chunk_plan(
+    net_bandwidth_bytes_s: f64,
+    gap_s: f64,
+    csum_bandwidth_bytes_s: f64,
+) -> PyResult<(usize, f64, usize)> {
+    let p = fray_integrity::model::ModelParams {
+        net_bandwidth_bytes_s,
+        gap_s,
+        csum_bandwidth_bytes_s,
+        ..fray_integrity::model::ModelParams::paper()
+    };
+    let plan = fray_integrity::model::net_chunk_plan(&p).map_err(integrity_error)?;
+    Ok((plan.first_chunk_bytes, plan.ratio, plan.max_chunk_bytes))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(integrity_net_chunk_plan, m)?)?;
     m.add_function(wrap_pyfunction!(integrity_detection_table, m)?)?;
     m.add_function(wrap_pyfunction!(integrity_measure, m)?)?;
     m.add_function(wrap_pyfunction!(integrity_tune, m)?)?;

@@ -1,0 +1,203 @@
+//! The sending side of the cross-node path: eager frames, and the zero-copy rendezvous.
+
+use super::libmpi::Request;
+use super::trailer::Trailer;
+use super::{
+    abort_reason, parse_verdict, NetTransport, Transfer, TransportError, ABORT, KIND_CHUNK,
+    KIND_FIRST, KIND_VERDICT, NACK, OK, RTS_NACK,
+};
+use crate::frame::{encode_chunk, encode_rts, ChunkHeader, HEADER_BYTES, RTS_BYTES};
+
+/// Chunk `i` of a message: `(offset, length)` in bytes.
+pub(super) fn spans(lengths: &[usize]) -> Vec<(usize, usize)> {
+    let mut off = 0;
+    lengths
+        .iter()
+        .map(|&c| {
+            let s = (off, c);
+            off += c;
+            s
+        })
+        .collect()
+}
+
+impl NetTransport {
+    /// Sends `src` to `dest` with `tag`; returns once `dest` has verified every byte.
+    /// `keep_waiting` is called now and then during waits; returning false stops the wait with
+    /// [`TransportError::Interrupted`].
+    pub fn send(
+        &mut self,
+        src: &[u8],
+        dest: i32,
+        tag: u32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, TransportError> {
+        self.check_size(src.len())?;
+        self.wire(tag, 0)?;
+        let seq = *self.send_seq.entry(dest).or_insert(0);
+        self.send_seq.insert(dest, seq + 1);
+        if src.len() <= self.cfg.eager_threshold_bytes {
+            self.send_eager(src, dest, tag, seq, keep_waiting)
+        } else {
+            self.send_rendezvous(src, dest, tag, seq, keep_waiting)
+        }
+    }
+
+    /// Posts the receive of the verdict on message `seq` (up to `items` chunk numbers).
+    fn post_verdict(&self, buf: &mut [u8], dest: i32, tag: u32) -> Result<Request, TransportError> {
+        let wire = self.wire(tag, KIND_VERDICT)?;
+        // SAFETY: every caller waits for this request before `buf` is touched or dropped.
+        unsafe { self.mpi.irecv(buf, dest, wire) }
+    }
+
+    fn send_eager(
+        &mut self,
+        src: &[u8],
+        dest: i32,
+        tag: u32,
+        seq: u64,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, TransportError> {
+        let header = ChunkHeader {
+            algorithm: self.cfg.algorithm,
+            seq,
+            chunk_index: 0,
+            chunk_count: 1,
+            offset_bytes: 0,
+            length_bytes: 0,
+            message_bytes: src.len() as u64,
+            checksum: 0,
+            tag,
+            shared_source: false,
+        };
+        let mut frame = std::mem::take(&mut self.eager_out);
+        let result = (|| {
+            let f = &mut frame[..HEADER_BYTES + src.len()];
+            let wire = self.wire(tag, KIND_FIRST)?;
+            let mut verdict = [0u8; 16];
+            let mut t = Transfer {
+                peer: dest,
+                message_bytes: src.len() as u64,
+                chunks: 1,
+                ..Transfer::default()
+            };
+            for attempt in 0..=self.cfg.max_retries {
+                if attempt > 0 {
+                    t.resent += 1;
+                }
+                encode_chunk(f, &header, src)?;
+                let mut v = self.post_verdict(&mut verdict, dest, tag)?;
+                // SAFETY: `f` lives until the request completes below.
+                let mut s = unsafe { self.mpi.isend(f, dest, wire)? };
+                let (_, got) = self.wait(&mut v, keep_waiting)?;
+                self.wait(&mut s, keep_waiting)?;
+                match parse_verdict(&verdict[..got])? {
+                    (OK, ..) => return Ok(t),
+                    (NACK, ..) => continue,
+                    (ABORT, detail, _) => {
+                        return Err(TransportError::Aborted {
+                            peer: dest,
+                            reason: abort_reason(detail),
+                        })
+                    }
+                    (code, ..) => {
+                        return Err(TransportError::Protocol(format!(
+                            "verdict {code} on an eager message"
+                        )))
+                    }
+                }
+            }
+            Err(TransportError::Retries { peer: dest, seq })
+        })();
+        self.eager_out = frame;
+        result
+    }
+
+    fn send_rendezvous(
+        &mut self,
+        src: &[u8],
+        dest: i32,
+        tag: u32,
+        seq: u64,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, TransportError> {
+        let lengths = self.cfg.plan.chunks_shrinking(src.len())?;
+        let spans = spans(&lengths);
+        let mut verdict = vec![0u8; 8 * (2 + spans.len())];
+        let mut rts = [0u8; RTS_BYTES];
+        encode_rts(&mut rts, seq, src.len() as u64)?;
+        let (first, chunk) = (self.wire(tag, KIND_FIRST)?, self.wire(tag, KIND_CHUNK)?);
+        let mut t = Transfer {
+            peer: dest,
+            message_bytes: src.len() as u64,
+            chunks: spans.len() as u64,
+            ..Transfer::default()
+        };
+        let mut v = self.post_verdict(&mut verdict, dest, tag)?;
+        // SAFETY (every isend below): `rts`, `src` and `wire` outlive the requests, which
+        // are all waited for before this function returns (`finish`).
+        let mut sends = vec![unsafe { self.mpi.isend(&rts, dest, first)? }];
+        for &(off, len) in &spans {
+            sends.push(unsafe { self.mpi.isend(&src[off..off + len], dest, chunk)? });
+        }
+        let mut checksums = Vec::with_capacity(spans.len());
+        for &(off, len) in &spans {
+            checksums.push(self.checksum_progressing(&src[off..off + len], &mut sends)?);
+        }
+        let wire = Trailer {
+            algorithm: self.cfg.algorithm,
+            seq,
+            message_bytes: src.len() as u64,
+            checksums,
+        }
+        .encode();
+        sends.push(unsafe { self.mpi.isend(&wire, dest, chunk)? });
+        // The receiver counts damaged requests-to-send and damaged rounds of chunks apart,
+        // and aborts once either passes `max_retries`; these counters only guard against a
+        // receiver that never does.
+        let (mut rts_rounds, mut chunk_rounds) = (0, 0);
+        loop {
+            let (_, got) = self.wait(&mut v, keep_waiting)?;
+            let (code, detail, bad) = parse_verdict(&verdict[..got])?;
+            if code != RTS_NACK {
+                self.wait_all(&mut sends, keep_waiting)?;
+                sends.clear();
+            }
+            let rounds = match code {
+                OK => return Ok(t),
+                ABORT => {
+                    self.wait_all(&mut sends, keep_waiting)?;
+                    return Err(TransportError::Aborted {
+                        peer: dest,
+                        reason: abort_reason(detail),
+                    });
+                }
+                RTS_NACK => &mut rts_rounds,
+                NACK => &mut chunk_rounds,
+                _ => return Err(TransportError::Protocol(format!("verdict {code}"))),
+            };
+            *rounds += 1;
+            if *rounds > self.cfg.max_retries {
+                self.wait_all(&mut sends, keep_waiting)?;
+                return Err(TransportError::Protocol(format!(
+                    "rank {dest} asked for more than {} resends of message {seq}",
+                    self.cfg.max_retries
+                )));
+            }
+            v = self.post_verdict(&mut verdict, dest, tag)?;
+            if code == RTS_NACK {
+                t.resent += 1;
+                sends.push(unsafe { self.mpi.isend(&rts, dest, first)? });
+                continue;
+            }
+            for &i in &bad {
+                let &(off, len) = spans.get(i as usize).ok_or_else(|| {
+                    TransportError::Protocol(format!("NACK names chunk {i} of {}", spans.len()))
+                })?;
+                sends.push(unsafe { self.mpi.isend(&src[off..off + len], dest, chunk)? });
+            }
+            sends.push(unsafe { self.mpi.isend(&wire, dest, chunk)? });
+            t.resent += bad.len() as u64 + 1;
+        }
+    }
+}
