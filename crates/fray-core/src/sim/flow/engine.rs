@@ -14,8 +14,8 @@ use crate::workload::{Job, Op};
 pub struct FlowConfig {
     /// Seed of the routings' random choices: message `k` draws from `(seed, k)`.
     pub seed: u64,
-    /// Flows ending within this fraction of their own duration after an event end with it
-    /// (0: exact).
+    /// Flows ending within this fraction of their message's time so far (from its post, its
+    /// path's latency included) after an event end with it (0: exact).
     pub time_tolerance: f64,
 }
 
@@ -107,7 +107,8 @@ struct Flow {
     path_len: u32,
     size_bytes: f64,
     remaining_bytes: f64,
-    active_since_s: f64,
+    /// When the message was posted (before its path's latency), in seconds.
+    posted_s: f64,
 }
 
 struct State<'a> {
@@ -222,7 +223,7 @@ pub fn simulate(
         let mut i = 0;
         while i < s.active.len() {
             let end = s.ends_s[i];
-            let since = s.flows[s.active[i] as usize].active_since_s;
+            let since = s.flows[s.active[i] as usize].posted_s;
             if end <= t || end - t <= tol * (end - since) {
                 let f = s.active.swap_remove(i);
                 let rate = s.rates.swap_remove(i);
@@ -248,7 +249,6 @@ pub fn simulate(
                     if flow.path_len == 0 || flow.size_bytes == 0.0 {
                         s.finish_flow(f);
                     } else {
-                        s.flows[f as usize].active_since_s = t;
                         restart = restart.min(s.lowest_share(f));
                         s.active.push(f);
                         s.rates.push(0.0);
@@ -452,7 +452,7 @@ impl State<'_> {
                     path_len: self.scratch.len() as u32,
                     size_bytes,
                     remaining_bytes: size_bytes,
-                    active_since_s: t + latency_s,
+                    posted_s: t,
                 });
                 self.paths.extend_from_slice(&self.scratch);
                 self.push(t + latency_s, Kind::Activate(id));

@@ -21,8 +21,9 @@
 //! engine: a shuffled 27-point exchange of 44,928 messages on `torus:12x12x12` takes 23,218
 //! events (about 40 % of the active flows re-rated per event). To keep the number of
 //! events small on large irregular workloads, flows whose end lies within a relative
-//! `time_tolerance` of their own duration from the current event finish with it (default
-//! 1e-4: no message's completion time moves by more than 0.01 %); with a tolerance of 0 the
+//! `time_tolerance` of their message's time since it was posted (its path's latency
+//! included) from the current event finish with it (default 1e-4: no message's completion
+//! time, from post to last byte, moves by more than 0.01 %); with a tolerance of 0 the
 //! simulation is exact.
 
 mod engine;
