@@ -61,6 +61,9 @@ fn the_two_ddr_hcas_links_are_flagged_and_nothing_else() {
     // The report reads back as written.
     let text = report.to_text();
     assert!(is_host_report(&text));
+    // A summary line per host (every host of X5 has a neighbour on its switch), then one in all.
+    assert_eq!(text.matches("\nBandwidth of ").count(), f.num_endpoints());
+    assert_eq!(text.matches("\nBandwidth hosts ").count(), 1);
     let back = HostReport::parse("x5.txt", &text).unwrap();
     assert_eq!(back.lines.len(), report.lines.len());
     assert_eq!(back.lines[0].src, report.lines[0].src);

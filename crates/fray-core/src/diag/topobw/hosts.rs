@@ -10,13 +10,16 @@
 //! has no neighbour and is left out. Each round runs as two phases, the first host of each
 //! pair sending, then the second: every host is in exactly one transfer per direction per
 //! round and never sends and receives at once, and no two transfers of a phase share a
-//! channel. A report line gives a transfer's time and rate:
+//! channel. A report line gives a transfer's time and rate; summary lines give each host's
+//! rates, then all transfers':
 //!
 //! ```text
 //! H-003048c749bb0000 -> H-003048c707b60000 (round 1): 0.0336 seconds = 1999.99 MB/sec
+//! Bandwidth of H-003048c7488b0000 min: 1999.99 max: 1999.99 avg: 1999.99
 //! Bandwidth hosts min: 1999.99 on H-003048c749bb0000 max: 3999.95 on H-78e7d1030022a46c avg: 3467.76
 //! ```
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::model::{run_phases, transfer_bytes};
@@ -103,6 +106,15 @@ pub struct HostReport {
     pub lines: Vec<HostLine>,
 }
 
+/// The slowest and fastest of `lines` and their mean rate in MB/sec; `None` when empty.
+fn extremes<'a>(lines: &[&'a HostLine]) -> Option<(&'a HostLine, &'a HostLine, f64)> {
+    let cmp = |a: &&&HostLine, b: &&&HostLine| a.bandwidth_bytes_s.total_cmp(&b.bandwidth_bytes_s);
+    let lo = *lines.iter().min_by(cmp)?;
+    let hi = *lines.iter().max_by(cmp)?;
+    let avg = lines.iter().map(|l| l.bandwidth_bytes_s / 1e6).sum::<f64>() / lines.len() as f64;
+    Some((lo, hi, avg))
+}
+
 /// Whether `text` looks like a host report (its first transfer line has `SRC -> DST`).
 pub fn is_host_report(text: &str) -> bool {
     text.lines()
@@ -112,7 +124,9 @@ pub fn is_host_report(text: &str) -> bool {
 }
 
 impl HostReport {
-    /// The report as text: a line per transfer, then the lowest, highest and mean rate.
+    /// The report as text: a line per transfer; then, per host (by name), the lowest,
+    /// highest and mean rate of the transfers it sent or received; then the lowest, highest
+    /// and mean rate of all transfers with the host that sent each extreme.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let mb = |l: &HostLine| l.bandwidth_bytes_s / 1e6;
@@ -127,18 +141,30 @@ impl HostReport {
                 mb(l)
             );
         }
-        let cmp = |a: &&HostLine, b: &&HostLine| mb(a).total_cmp(&mb(b));
-        if let (Some(lo), Some(hi)) = (self.lines.iter().min_by(cmp), self.lines.iter().max_by(cmp))
-        {
-            let avg = self.lines.iter().map(mb).sum::<f64>() / self.lines.len() as f64;
+        let mut per_host: BTreeMap<&str, Vec<&HostLine>> = BTreeMap::new();
+        for l in &self.lines {
+            per_host.entry(&l.src).or_default().push(l);
+            per_host.entry(&l.dst).or_default().push(l);
+        }
+        for (host, lines) in &per_host {
+            if let Some((lo, hi, avg)) = extremes(lines) {
+                let _ = writeln!(
+                    out,
+                    "Bandwidth of {host} min: {:.2} max: {:.2} avg: {avg:.2}",
+                    mb(lo),
+                    mb(hi)
+                );
+            }
+        }
+        let all: Vec<&HostLine> = self.lines.iter().collect();
+        if let Some((lo, hi, avg)) = extremes(&all) {
             let _ = writeln!(
                 out,
-                "Bandwidth hosts min: {:.2} on {} max: {:.2} on {} avg: {:.2}",
+                "Bandwidth hosts min: {:.2} on {} max: {:.2} on {} avg: {avg:.2}",
                 mb(lo),
                 lo.src,
                 mb(hi),
-                hi.src,
-                avg
+                hi.src
             );
         }
         out
