@@ -96,6 +96,7 @@ def test_study_is_perfect_without_noise_and_not_with_it():
     (["--simulate", "torus:4x4x4"], "gemini:XxYxZ"),
     (["--simulate", "gemini:4x4x4", "--size", "4 parsecs"], "size"),
     (["locate"], "report file"),
+    (["--simulate", "gemini:4x4x4", "--simulate-file", "x5.txt"], "--simulate-file"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     r = fray("topobw", *args)
@@ -119,6 +120,25 @@ def test_peers_on_the_x5_dump():
     assert [x["name"].split("->")[0] for x in rows] == ["H-003048c74e4a0000",
                                                         "H-003048c7488b0000"]
     assert all(x["lane_bits_s"] < x["peer_lane_bits_s"] for x in rows)
+
+
+def test_hosts_of_the_x5_dump_flag_exactly_the_ddr_hcas(tmp_path):
+    x5 = "crates/fray-core/tests/data/psmn_X5_ibnetdiscover.topofile"
+    out = tmp_path / "x5.txt"
+    r = fray("topobw", "--simulate-file", x5, "--format", "ibnetdiscover", "--size", "1MiB",
+             "--count", "4", "--report", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert " -> " in text and text.count("Bandwidth hosts") == 1
+    r = fray("topobw", "locate", str(out), "--fabric", x5, "--json")
+    assert r.returncode == 0, r.stderr
+    flagged = [json.loads(x) for x in r.stdout.splitlines()]
+    peers = fray("topobw", "peers", x5, "--json")
+    ddr = [json.loads(x)["name"] for x in peers.stdout.splitlines()]
+    assert sorted(s["name"] for s in flagged) == sorted(ddr)
+    assert {(s["kind"], s["direction"]) for s in flagged} == {("link", "host")}
+    r = fray("topobw", "locate", str(out))
+    assert r.returncode == 2 and "needs the fabric" in r.stderr
 
 
 def test_netwatch_cost_of_a_log(tmp_path):

@@ -53,7 +53,8 @@ def test_dor_retry_never_uses_a_failed_channel(sizes, fraction, seed, pair):
         return
     assert not any(faults.channel_is_down(c) for c in path)
     hops = len(path) - (2 if src != dst else 0)
-    assert hops == f.hop_count(f.router_of(src), f.router_of(dst))  # still minimal
+    # Minimal when a minimal dimension order is whole, else the long way round a ring.
+    assert hops >= f.hop_count(f.router_of(src), f.router_of(dst))
 
 
 def test_retry_finds_a_path_plain_dimension_order_cannot():

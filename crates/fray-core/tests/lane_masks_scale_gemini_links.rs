@@ -1,6 +1,7 @@
 //! Lane masks on Gemini tiles take lanes off the link they drive; a link with every tile down
-//! makes dimension-order retry take another order, or report the pair unroutable when every
-//! minimal order crosses it.
+//! makes dimension-order retry take another order, or go the other way round the ring when
+//! every minimal order crosses it; two failures in one Z loop between a pair leave it
+//! unroutable.
 
 use fray_core::diag::{apply_injections, Injection};
 use fray_core::fabric::gemini::{Gemini, Tile};
@@ -55,14 +56,17 @@ fn masks_take_lanes_off_the_tiles_link() {
 }
 
 const Z_UP_TILES: [&str; 8] = ["00", "01", "10", "11", "25", "26", "27", "35"];
+const Z_DOWN_TILES: [&str; 8] = ["06", "07", "16", "17", "20", "21", "22", "32"];
+
+/// Every lane of every tile of `gemini` going the way of `tiles`, as injections.
+fn whole_link_down(gemini: &str, tiles: &[&str]) -> Vec<String> {
+    tiles.iter().map(|t| format!("{gemini}l{t}:0")).collect()
+}
 
 #[test]
 fn a_link_down_is_routed_round_or_reported_unroutable() {
     let (g, f) = setup();
-    let down: Vec<String> = Z_UP_TILES
-        .iter()
-        .map(|t| format!("c0-0c0s1g0l{t}:0"))
-        .collect();
+    let down = whole_link_down("c0-0c0s1g0", &Z_UP_TILES);
     let refs: Vec<&str> = down.iter().map(String::as_str).collect();
     let faults = inject(&g, &f, &refs);
     assert_eq!(faults.num_channels_down(), 1);
@@ -82,8 +86,27 @@ fn a_link_down_is_routed_round_or_reported_unroutable() {
     assert_eq!(path.len(), 4);
     assert!(!path.contains(&failed));
 
-    // A pair in the failed Z ring itself: every minimal order crosses the failure.
+    // A pair in the failed Z ring itself: every minimal order crosses the failure, so the
+    // route goes down the other way round the Z ring of 4: 3 Gemini hops instead of 1.
     let src = 2 * t.node(&[0, 0, 1]);
+    routing::route_endpoints(&*retry, &req, src, dst, &mut path).unwrap();
+    assert_eq!(path.len(), 2 + 3);
+    assert!(!path.contains(&failed));
+
+    // A second failure in the same Z loop, on the long way round (the Z- link of the Gemini
+    // at z = 3): both ways round are blocked, the pair is unroutable.
+    let other = g.gemini_name(t.node(&[0, 0, 3])).to_string();
+    let mut both = down.clone();
+    both.extend(whole_link_down(&other, &Z_DOWN_TILES));
+    let refs: Vec<&str> = both.iter().map(String::as_str).collect();
+    let faults = inject(&g, &f, &refs);
+    assert_eq!(faults.num_channels_down(), 2);
+    let req = RouteRequest::new(&f, &faults);
+    let retry = routing::build("dor-retry", &f, &faults).unwrap();
     let err = routing::route_endpoints(&*retry, &req, src, dst, &mut path).unwrap_err();
     assert!(matches!(err, RoutingError::Unroutable { .. }), "{err}");
+    // A pair off that loop still routes round both failures.
+    let src = 2 * t.node(&[1, 0, 1]);
+    routing::route_endpoints(&*retry, &req, src, dst, &mut path).unwrap();
+    assert_eq!(path.len(), 4);
 }

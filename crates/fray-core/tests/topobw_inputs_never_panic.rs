@@ -1,13 +1,14 @@
-//! Layout files and reports of any text are read or refused with an error naming the line;
-//! they never panic.
+//! Layout files and reports (of a Gemini machine or of hosts) of any text are read or refused
+//! with an error naming the line; they never panic.
 
-use fray_core::diag::topobw::{Layout, Report};
+use fray_core::diag::topobw::{HostReport, Layout, Report};
 use fray_core::diag::DiagError;
 use proptest::prelude::*;
 
 const LAYOUT: &str = "machine gemini:2x2x2\n0 c0-0c0s0n0\n1 nid00001\n2 1 1 1 1\n";
 const REPORT: &str =
     "c0-0c0s5n1 X+CE c0-0c1s5n1 (nid00011 to nid00053): 5.0454 seconds = 5945.98 MB/sec\n";
+const HOST_REPORT: &str = "H-1 -> H-2 (round 1): 0.0336 seconds = 1999.99 MB/sec\n";
 
 fn check(r: Result<(), DiagError>, lines: usize) -> Result<(), TestCaseError> {
     if let Err(e) = r {
@@ -38,5 +39,13 @@ proptest! {
     #[test]
     fn arbitrary_reports(text in "\\PC{0,300}") {
         check(Report::parse("r.txt", &text).map(|_| ()), text.lines().count())?;
+        check(HostReport::parse("r.txt", &text).map(|_| ()), text.lines().count())?;
+    }
+
+    #[test]
+    fn mutated_host_reports(cut in 0usize..HOST_REPORT.len(), junk in "[ -~]{0,8}") {
+        let mut text = HOST_REPORT.to_string();
+        text.replace_range(cut..cut, &junk);
+        check(HostReport::parse("r.txt", &text).map(|_| ()), text.lines().count())?;
     }
 }

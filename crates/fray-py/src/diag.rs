@@ -1,13 +1,19 @@
 //! Diagnostics from Python: netwatch logs, TopoBW plans and reports, the modelled TopoBW,
 //! localisation and its study, links below their peers.
 
-use fray_core::diag::topobw::{simulate_topobw, Layout, Plan, Report, Sharing};
+use fray_core::diag::topobw::{
+    is_host_report, simulate_host_topobw, simulate_topobw, HostReport, Layout, Plan, Report,
+    Sharing,
+};
 use fray_core::diag::{
-    job_cost as core_job_cost, localisation_study as core_study, locate, parse_netwatch,
-    slow_links as core_slow_links, Injection, LaneSide, NetwatchKind, Score, StudyConfig,
+    job_cost as core_job_cost, localisation_study as core_study, locate, locate_hosts,
+    parse_netwatch, slow_links as core_slow_links, Injection, LaneSide, NetwatchKind, Score,
+    StudyConfig, Suspect,
 };
 use fray_core::fabric::gemini::Gemini;
 use fray_core::fabric::FabricSpec;
+use fray_core::faults::Faults;
+use fray_core::routing;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -166,17 +172,49 @@ pub fn topobw_simulate(
         .map_err(diag_error)
 }
 
-/// The suspects of a TopoBW report (`name` is the report's name in errors), most likely
-/// first: dicts with `kind` (`link`, `gemini`, `node`), `name`, `direction` (links),
-/// `slowdown` (one minus the median rate over its kind's), `slow_transfers`, `transfers`.
+/// TopoBW's nearest-neighbour idea on the hosts of `fabric` (a fabric read from a file): the
+/// hosts of each switch paired in rounds, each round run on the flow engine with `routing`
+/// (the fabric's default when `None`), each transfer `count` messages of `message_bytes`;
+/// the report as text.
 #[pyfunction]
+#[pyo3(signature = (fabric, message_bytes, count, routing = None))]
+pub fn topobw_simulate_hosts(
+    py: Python<'_>,
+    fabric: &Fabric,
+    message_bytes: f64,
+    count: u32,
+    routing: Option<&str>,
+) -> PyResult<String> {
+    let f = &fabric.0;
+    let name = routing.unwrap_or(routing::default_for(f));
+    py.detach(|| simulate_host_topobw(f, &Faults::none(f), name, message_bytes, count))
+        .map(|r| r.to_text())
+        .map_err(diag_error)
+}
+
+/// The suspects of a TopoBW report (`name` is the report's name in errors), most likely
+/// first: dicts with `kind` (`link`, `gemini`, `node`), `name`, `direction` (links; `host`
+/// for a host's link to its switch), `slowdown` (one minus the median rate over its kind's),
+/// `slow_transfers`, `transfers`. A host report (from [`topobw_simulate_hosts`]) needs the
+/// `fabric` it ran on.
+#[pyfunction]
+#[pyo3(signature = (name, text, fabric = None))]
 pub fn topobw_locate<'py>(
     py: Python<'py>,
     name: &str,
     text: &str,
+    fabric: Option<&Fabric>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let report = Report::parse(name, text).map_err(diag_error)?;
-    locate(&report)
+    let suspects: Vec<Suspect> = if is_host_report(text) {
+        let fabric = fabric.ok_or_else(|| {
+            SpecError::new_err(format!("{name}: a host report needs the fabric it ran on"))
+        })?;
+        let report = HostReport::parse(name, text).map_err(diag_error)?;
+        locate_hosts(&report, &fabric.0).map_err(diag_error)?
+    } else {
+        locate(&Report::parse(name, text).map_err(diag_error)?)
+    };
+    suspects
         .into_iter()
         .map(|s| {
             let d = PyDict::new(py);
@@ -291,6 +329,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(netwatch_parse, m)?)?;
     m.add_function(wrap_pyfunction!(topobw_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(topobw_locate, m)?)?;
+    m.add_function(wrap_pyfunction!(topobw_simulate_hosts, m)?)?;
     m.add_function(wrap_pyfunction!(localisation_study, m)?)?;
     m.add_function(wrap_pyfunction!(slow_links, m)?)?;
     m.add_function(wrap_pyfunction!(job_cost, m)?)?;

@@ -1,6 +1,7 @@
 """``fray topobw``: the nearest-neighbour bandwidth test on a real MPI
-(``mpiexec -n N fray topobw --layout LAYOUT``) or on a modelled Gemini machine
-(``--simulate gemini:XxYxZ``), and localisation of slow parts from a report
+(``mpiexec -n N fray topobw --layout LAYOUT``), on a modelled Gemini machine
+(``--simulate gemini:XxYxZ``) or on the hosts of a fabric read from a file
+(``--simulate-file FILE``), and localisation of slow parts from a report
 (``fray topobw locate REPORT``) with its precision and recall (``fray topobw study``), and
 cables below their peers on a fabric read from a file (``fray topobw peers FILE``)."""
 
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 from fray import FrayError, SpecError
+from fray.fabrics import FILE_FORMATS, open_fabric
 from fray.units import parse_bytes
 
 
@@ -20,8 +22,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "topobw",
         help="nearest-neighbour bandwidth test (real MPI or modelled) and localisation",
-        description="Without ACTION: run TopoBW under mpiexec with --layout, or on a modelled "
-        "machine with --simulate. 'locate REPORT' names the suspected parts of a report; "
+        description="Without ACTION: run TopoBW under mpiexec with --layout, on a modelled "
+        "machine with --simulate, or on the hosts of a fabric file with --simulate-file (the "
+        "hosts of each switch paired in rounds). 'locate REPORT' names the suspected parts of "
+        "a report (with --fabric for a --simulate-file report); "
         "'study' measures localisation on modelled machines with injected faults; 'peers FILE' "
         "names the cables of a fabric file that run below their peers' width or speed.",
     )
@@ -30,6 +34,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="report file (locate) or fabric file (peers)")
     p.add_argument("--layout", help="builtin:XxYxZ or a layout file (real MPI)")
     p.add_argument("--simulate", metavar="gemini:XxYxZ", help="run on a modelled machine")
+    p.add_argument("--simulate-file", metavar="FILE",
+                   help="run on the hosts of a fabric file (ibnetdiscover, json) on the flow "
+                   "engine")
+    p.add_argument("--fabric", metavar="FILE",
+                   help="locate: the fabric file a --simulate-file report ran on")
+    p.add_argument("--format", choices=FILE_FORMATS,
+                   help="format of --simulate-file/--fabric (default: by extension)")
     p.add_argument("--degrade", action="append", default=[], metavar="TILE:MASK",
                    help="lane mask of a tile (c0-0c0s1g0l27:3), gemini:NAME or node:NAME for a "
                    "slow part; repeatable, or comma-separated")
@@ -90,10 +101,17 @@ def run(args: argparse.Namespace) -> int:
         return _study(args)
     if args.action == "peers":
         return _peers(args)
-    if bool(args.layout) == bool(args.simulate):
-        raise SpecError("give --layout (real MPI, under mpiexec) or --simulate gemini:XxYxZ")
+    if sum(map(bool, (args.layout, args.simulate, args.simulate_file))) != 1:
+        raise SpecError("give --layout (real MPI, under mpiexec), --simulate gemini:XxYxZ or "
+                        "--simulate-file FILE")
     size = parse_bytes(args.size, "size")
     count = _positive(args.count, "count")
+    if args.simulate_file:
+        from fray.diag import topobw_simulate_hosts
+
+        fabric = open_fabric(args.simulate_file, args.format)
+        _emit(topobw_simulate_hosts(fabric, float(size), count), args.output)
+        return 0
     if args.simulate:
         from fray.diag import topobw_simulate
 
@@ -126,7 +144,8 @@ def _locate(args: argparse.Namespace) -> int:
 
     if not args.report:
         raise SpecError("locate: give the report file")
-    suspects = topobw_locate(args.report, _read(args.report, "report"))
+    fabric = open_fabric(args.fabric, args.format) if args.fabric else None
+    suspects = topobw_locate(args.report, _read(args.report, "report"), fabric)
     if args.json:
         for s in suspects:
             print(json.dumps(s))
@@ -164,7 +183,6 @@ def _study(args: argparse.Namespace) -> int:
 
 def _peers(args: argparse.Namespace) -> int:
     from fray.diag import slow_links
-    from fray.fabrics import open_fabric
 
     if not args.report:
         raise SpecError("peers: give the fabric file")

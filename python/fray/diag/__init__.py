@@ -10,6 +10,7 @@ from fray._fray import (
     slow_links,
     topobw_locate,
     topobw_simulate,
+    topobw_simulate_hosts,
 )
 from fray.diag.topobw import run_topobw
 
@@ -22,4 +23,5 @@ __all__ = [
     "slow_links",
     "topobw_locate",
     "topobw_simulate",
+    "topobw_simulate_hosts",
 ]

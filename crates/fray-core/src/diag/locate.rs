@@ -19,9 +19,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::topobw::{dimension_letter, Report, ReportLine};
+use super::topobw::{dimension_letter, HostReport, Report, ReportLine};
+use super::DiagError;
 use crate::fabric::gemini::{GeminiName, NodeName};
 use crate::fabric::Direction;
+use crate::fabric::Fabric;
 
 /// Robust z-score below which a transfer is slow (minus this value).
 pub const Z_THRESHOLD: f64 = 3.5;
@@ -31,6 +33,9 @@ pub const RESOLUTION: f64 = 0.01;
 
 /// Share of a node's transfers that must be slow for the node (or its Gemini) to be suspect.
 pub const SLOW_SHARE: f64 = 0.5;
+
+/// The `direction` of a suspect that is a host's link to its switch (see [`locate_hosts`]).
+pub const HOST_LINK: &str = "host";
 
 /// Slow transfers needed to suspect a link (fewer when fewer crossed it).
 pub const LINK_SLOW_TRANSFERS: usize = 2;
@@ -63,14 +68,16 @@ pub struct Suspect {
     /// What kind of part.
     pub kind: PartKind,
     /// Its name: `c0-0c0s1g0->c0-0c0s2g0` for a link (sending Gemini first), a Gemini's or
-    /// a node's Cray name.
+    /// a node's Cray name; for a host's link to its switch, the cable's name (`HOST->SWITCH`).
     pub name: String,
-    /// For a link, its dimension and direction (`Z+`); empty otherwise.
+    /// For a link, its dimension and direction (`Z+`), or [`HOST_LINK`] for a host's link;
+    /// empty otherwise.
     pub direction: String,
     /// One minus the median, over the part's slow transfers, of rate over the median rate
-    /// of their kind (0.5: half speed).
+    /// of their kind (0.5: half speed); for a host's link, one minus the host's best rate
+    /// over the median of its switch's hosts.
     pub slowdown: f64,
-    /// Slow transfers that point at the part.
+    /// Slow transfers that point at the part (for a host's link, all of the host's).
     pub slow_transfers: usize,
     /// Transfers of the part in the report.
     pub transfers: usize,
@@ -86,23 +93,21 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Rate of each line over the median of its kind, and whether it is slow.
-fn judge(report: &Report) -> Vec<(f64, bool)> {
-    let mut kinds: BTreeMap<(usize, char, bool), Vec<usize>> = BTreeMap::new();
-    for (i, l) in report.lines.iter().enumerate() {
-        kinds.entry((l.dim, l.cable, l.shared)).or_default().push(i);
+/// Rate of each transfer over the median of its kind, and whether it is slow: transfer `i`
+/// is of kind `kinds[i]` and ran at `rates[i]` bytes per second.
+fn judge<K: Ord>(kinds: &[K], rates: &[f64]) -> Vec<(f64, bool)> {
+    let mut by_kind: BTreeMap<&K, Vec<usize>> = BTreeMap::new();
+    for (i, k) in kinds.iter().enumerate() {
+        by_kind.entry(k).or_default().push(i);
     }
-    let mut out = vec![(1.0, false); report.lines.len()];
-    for members in kinds.values() {
-        let mut rates: Vec<f64> = members
-            .iter()
-            .map(|&i| report.lines[i].bandwidth_bytes_s)
-            .collect();
-        let m = median(&mut rates);
-        let mut dev: Vec<f64> = rates.iter().map(|r| (r - m).abs()).collect();
+    let mut out = vec![(1.0, false); rates.len()];
+    for members in by_kind.values() {
+        let mut of_kind: Vec<f64> = members.iter().map(|&i| rates[i]).collect();
+        let m = median(&mut of_kind);
+        let mut dev: Vec<f64> = of_kind.iter().map(|r| (r - m).abs()).collect();
         let sigma = (1.4826 * median(&mut dev)).max(RESOLUTION * m);
         for &i in members {
-            let r = report.lines[i].bandwidth_bytes_s;
+            let r = rates[i];
             let z = if sigma > 0.0 { (r - m) / sigma } else { 0.0 };
             out[i] = (if m > 0.0 { r / m } else { 1.0 }, z < -Z_THRESHOLD);
         }
@@ -135,7 +140,13 @@ impl Tally {
 
 /// The suspects of a report, most likely first.
 pub fn locate(report: &Report) -> Vec<Suspect> {
-    let judged = judge(report);
+    let kinds: Vec<_> = report
+        .lines
+        .iter()
+        .map(|l| (l.dim, l.cable, l.shared))
+        .collect();
+    let rates: Vec<f64> = report.lines.iter().map(|l| l.bandwidth_bytes_s).collect();
+    let judged = judge(&kinds, &rates);
     let mut nodes: BTreeMap<NodeName, Tally> = BTreeMap::new();
     for (i, l) in report.lines.iter().enumerate() {
         for n in [l.src, l.dst] {
@@ -211,6 +222,53 @@ pub fn locate(report: &Report) -> Vec<Suspect> {
             transfers: t.lines.len(),
         });
     }
-    suspects.sort_by(|a, b| b.slowdown.total_cmp(&a.slowdown).then(a.name.cmp(&b.name)));
+    most_likely_first(&mut suspects);
     suspects
+}
+
+fn most_likely_first(suspects: &mut [Suspect]) {
+    suspects.sort_by(|a, b| b.slowdown.total_cmp(&a.slowdown).then(a.name.cmp(&b.name)));
+}
+
+/// The suspects of a host report (TopoBW's pairing of the hosts of each switch of
+/// `fabric`), most likely first. A transfer runs at the rate of the slower of its two hosts'
+/// links, so a host's bandwidth is the best rate of its transfers: what its own link gave
+/// when it met a healthy neighbour. Hosts are judged as transfers are in [`locate`], each
+/// switch's hosts one kind; a slow host's link to its switch is suspect, named as
+/// [`slow_links`](super::slow_links) names cables, with direction [`HOST_LINK`]. Fails when
+/// the report names a host `fabric` lacks.
+pub fn locate_hosts(report: &HostReport, fabric: &Fabric) -> Result<Vec<Suspect>, DiagError> {
+    // (best rate, transfers) of each host that took part.
+    let mut hosts: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
+    for l in &report.lines {
+        for h in [&l.src, &l.dst] {
+            let e = hosts.entry(h).or_insert((0.0, 0));
+            e.0 = e.0.max(l.bandwidth_bytes_s);
+            e.1 += 1;
+        }
+    }
+    let mut switches = Vec::with_capacity(hosts.len());
+    for &h in hosts.keys() {
+        switches.push(fabric.router_of(fabric.endpoint_by_name(h)?));
+    }
+    let rates: Vec<f64> = hosts.values().map(|v| v.0).collect();
+    let judged = judge(&switches, &rates);
+    let ch = fabric.channels();
+    let mut suspects = Vec::new();
+    for (i, (&h, &(_, transfers))) in hosts.iter().enumerate() {
+        if !judged[i].1 {
+            continue;
+        }
+        let c = fabric.injection_channel(fabric.endpoint_by_name(h)?);
+        suspects.push(Suspect {
+            kind: PartKind::Link,
+            name: fabric.channel_name(c.min(ch.reverse[c as usize])),
+            direction: HOST_LINK.to_string(),
+            slowdown: 1.0 - judged[i].0,
+            slow_transfers: transfers,
+            transfers,
+        });
+    }
+    most_likely_first(&mut suspects);
+    Ok(suspects)
 }

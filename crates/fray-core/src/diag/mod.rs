@@ -14,7 +14,8 @@ pub mod topobw;
 pub use cost::{job_cost, JobCost};
 pub use degrade::{apply_injections, tile_channel, Injection, SLOW_LANE_SHARE};
 pub use locate::{
-    locate, PartKind, Suspect, LINK_SLOW_TRANSFERS, RESOLUTION, SLOW_SHARE, Z_THRESHOLD,
+    locate, locate_hosts, PartKind, Suspect, HOST_LINK, LINK_SLOW_TRANSFERS, RESOLUTION,
+    SLOW_SHARE, Z_THRESHOLD,
 };
 pub use netwatch::{parse_netwatch, LaneSide, Malformed, NetwatchEvent, NetwatchKind, NetwatchLog};
 pub use peers::{slow_links, SlowLink};

@@ -2,7 +2,6 @@
 
 use super::{RouteRequest, Routing, RoutingError};
 use crate::fabric::{Cartesian, ChannelId, Direction, Fabric, RouterId};
-use crate::faults::Faults;
 
 const NO_CHANNEL: ChannelId = ChannelId::MAX;
 
@@ -80,14 +79,47 @@ impl DimensionOrder {
         src: RouterId,
         dst: RouterId,
         order: impl IntoIterator<Item = usize>,
+        visit: impl FnMut(ChannelId, RouterId),
+    ) {
+        self.for_each_hop_with(src, dst, order, 0, visit);
+    }
+
+    /// Signed number of steps along dimension `d` from `a` to `b`: the shorter way round
+    /// ([`Cartesian::signed_offset`]), or the other way round a ring when `long_way` is set
+    /// and the dimension has a wrap-around link and `a != b`.
+    fn offset(&self, d: usize, a: usize, b: usize, long_way: bool) -> isize {
+        let off = self.shape.signed_offset(d, a, b);
+        if !long_way || off == 0 || !self.shape.has_wrap_link(d) {
+            return off;
+        }
+        let n = self.shape.dims()[d] as isize;
+        if off > 0 {
+            off - n
+        } else {
+            off + n
+        }
+    }
+
+    /// Like [`for_each_hop_in_order`](Self::for_each_hop_in_order); bit `d` of `long_ways`
+    /// sends dimension `d` the other way round its ring (see [`Self::offset`]).
+    #[inline]
+    fn for_each_hop_with(
+        &self,
+        src: RouterId,
+        dst: RouterId,
+        order: impl IntoIterator<Item = usize>,
+        long_ways: u32,
         mut visit: impl FnMut(ChannelId, RouterId),
     ) {
         let q = self.shape.num_dims();
         let mut cur = src;
         for d in order {
-            let off =
-                self.shape
-                    .signed_offset(d, self.shape.coord(cur, d), self.shape.coord(dst, d));
+            let off = self.offset(
+                d,
+                self.shape.coord(cur, d),
+                self.shape.coord(dst, d),
+                long_ways >> d & 1 == 1,
+            );
             let port = 2 * d + usize::from(off < 0);
             for _ in 0..off.unsigned_abs() {
                 let slot = cur as usize * 2 * q + port;
@@ -100,23 +132,24 @@ impl DimensionOrder {
         debug_assert_eq!(cur, dst);
     }
 
-    /// Fills `path` with the route in dimension order `order`; returns the first failed part
-    /// on it, if any.
+    /// Fills `path` with the route in dimension order `order`, dimension `d` the long way
+    /// round when bit `d` of `long_ways` is set; returns the first failed part on it, if any.
     fn route_in_order(
         &self,
-        fabric: &Fabric,
-        faults: &Faults,
+        req: &RouteRequest<'_>,
         src: RouterId,
         dst: RouterId,
         order: &[usize],
+        long_ways: u32,
         path: &mut Vec<ChannelId>,
     ) -> Option<String> {
+        let (fabric, faults) = (req.fabric, req.faults);
         path.clear();
         let mut blocked = None;
         if faults.router_is_down(src) {
             blocked = Some(format!("router {} is down", fabric.router_name(src)));
         }
-        self.for_each_hop_in_order(src, dst, order.iter().copied(), |ch, next| {
+        self.for_each_hop_with(src, dst, order.iter().copied(), long_ways, |ch, next| {
             if blocked.is_none() {
                 if faults.channel_is_down(ch) {
                     blocked = Some(format!("link {} is down", fabric.channel_name(ch)));
@@ -143,7 +176,7 @@ impl Routing for DimensionOrder {
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
         let order: Vec<usize> = (0..self.shape.num_dims()).collect();
-        match self.route_in_order(req.fabric, req.faults, src, dst, &order, path) {
+        match self.route_in_order(req, src, dst, &order, 0, path) {
             None => Ok(()),
             Some(reason) => Err(RoutingError::unroutable(req.fabric, src, dst, reason)),
         }
@@ -153,8 +186,12 @@ impl Routing for DimensionOrder {
 /// Dimension-order routing with retry, as Cray's Gemini routing recomputes routes around a
 /// failed link: take the dimension-order route if it is whole, else try the other orders of
 /// the dimensions (in lexicographic order of the permutations) and take the first whole one.
-/// Each route is still minimal (the same hop count as plain dimension order); unroutable
-/// when every order crosses a failed part, e.g. two failures in one ring of a torus.
+/// When every minimal order is blocked, try going the other way round the ring in the
+/// dimensions that wrap (a torus), shortest routes first: the route is then non-minimal in
+/// those dimensions (a ring of `n` corrected by `n - k` hops instead of `k`). A route is
+/// minimal whenever some dimension order with minimal directions is whole; the pair is
+/// unroutable only when every order and choice of ways round is blocked, e.g. two failures
+/// in one ring of a torus between the pair, or one failure on the line of a mesh.
 #[derive(Debug, Clone)]
 pub struct DimensionOrderRetry {
     dor: DimensionOrder,
@@ -167,6 +204,55 @@ impl DimensionOrderRetry {
         let dor = DimensionOrder::new(fabric)?;
         let orders = permutations(dor.shape().num_dims());
         Ok(Self { dor, orders })
+    }
+
+    /// The first whole route taking the dimensions whose bit is set in `long_ways` the long
+    /// way round, trying every order; records the first failed part met in `first`.
+    fn try_orders(
+        &self,
+        req: &RouteRequest<'_>,
+        src: RouterId,
+        dst: RouterId,
+        long_ways: u32,
+        path: &mut Vec<ChannelId>,
+        first: &mut Option<String>,
+    ) -> bool {
+        for order in &self.orders {
+            match self
+                .dor
+                .route_in_order(req, src, dst, order, long_ways, path)
+            {
+                None => return true,
+                Some(reason) => {
+                    first.get_or_insert(reason);
+                }
+            }
+        }
+        false
+    }
+
+    /// The non-empty sets of dimensions (bit masks) that can go the long way round from `src`
+    /// to `dst`, shortest resulting routes first (ties by mask).
+    fn long_way_choices(&self, src: RouterId, dst: RouterId) -> Vec<u32> {
+        let shape = self.dor.shape();
+        let (a, b) = (shape.coords(src), shape.coords(dst));
+        let length = |mask: u32| -> usize {
+            (0..shape.num_dims())
+                .map(|d| {
+                    self.dor
+                        .offset(d, a[d], b[d], mask >> d & 1 == 1)
+                        .unsigned_abs()
+                })
+                .sum()
+        };
+        let flippable: u32 = (0..shape.num_dims())
+            .filter(|&d| shape.has_wrap_link(d) && a[d] != b[d])
+            .map(|d| 1u32 << d)
+            .sum();
+        // Every non-empty subset of `flippable`.
+        let mut masks: Vec<u32> = (1..=flippable).filter(|m| m & !flippable == 0).collect();
+        masks.sort_by_key(|&m| (length(m), m));
+        masks
     }
 }
 
@@ -198,15 +284,12 @@ impl Routing for DimensionOrderRetry {
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
         let mut first = None;
-        for order in &self.orders {
-            match self
-                .dor
-                .route_in_order(req.fabric, req.faults, src, dst, order, path)
-            {
-                None => return Ok(()),
-                Some(reason) => {
-                    first.get_or_insert(reason);
-                }
+        if self.try_orders(req, src, dst, 0, path, &mut first) {
+            return Ok(());
+        }
+        for long_ways in self.long_way_choices(src, dst) {
+            if self.try_orders(req, src, dst, long_ways, path, &mut first) {
+                return Ok(());
             }
         }
         path.clear();
@@ -215,7 +298,7 @@ impl Routing for DimensionOrderRetry {
             src,
             dst,
             format!(
-                "every dimension order is blocked (dimension order: {})",
+                "every dimension order and way round is blocked (dimension order: {})",
                 first.unwrap_or_default()
             ),
         ))

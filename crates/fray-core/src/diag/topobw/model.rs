@@ -3,9 +3,9 @@
 
 use super::{Layout, Plan, Report, Sharing};
 use crate::diag::{apply_injections, DiagError, Injection};
-use crate::fabric::LinkParameters;
+use crate::fabric::{EndpointId, Fabric, LinkParameters};
 use crate::faults::Faults;
-use crate::routing;
+use crate::routing::{self, Routing};
 use crate::sim::flow::{simulate, FlowConfig};
 use crate::workload::{DagBuilder, Job};
 
@@ -32,44 +32,67 @@ pub fn simulate_topobw(
     sharing: Sharing,
     routing_name: &str,
 ) -> Result<TopoBwRun, DiagError> {
+    transfer_bytes(message_bytes, count)?;
+    let fabric = layout.gemini.fabric(LinkParameters::default().latency_s)?;
+    let mut faults = Faults::none(&fabric);
+    apply_injections(&layout.gemini, &fabric, &mut faults, injections)?;
+    let routing = routing::build(routing_name, &fabric, &faults)?;
+    let plan = Plan::new(layout, &fabric, sharing);
+    let bytes = transfer_bytes(message_bytes, count)?;
+    let phases = plan.phases.iter().map(|phase| {
+        phase
+            .transfers
+            .iter()
+            .map(|t| {
+                (
+                    layout.endpoints[t.src as usize],
+                    layout.endpoints[t.dst as usize],
+                )
+            })
+            .collect()
+    });
+    let seconds = run_phases(&fabric, &faults, &*routing, phases, bytes)?;
+    let report = Report::from_run(layout, &plan, &seconds, bytes)?;
+    Ok(TopoBwRun { plan, report })
+}
+
+/// Bytes of one transfer of `count` messages of `message_bytes`; fails unless both are
+/// positive.
+pub(crate) fn transfer_bytes(message_bytes: f64, count: u32) -> Result<f64, DiagError> {
     if !(message_bytes.is_finite() && message_bytes > 0.0) || count == 0 {
         return Err(DiagError::Invalid {
             what: "transfer".into(),
             reason: format!("{count} messages of {message_bytes} bytes: both must be positive"),
         });
     }
-    let fabric = layout.gemini.fabric(LinkParameters::default().latency_s)?;
-    let mut faults = Faults::none(&fabric);
-    apply_injections(&layout.gemini, &fabric, &mut faults, injections)?;
-    let routing = routing::build(routing_name, &fabric, &faults)?;
-    let plan = Plan::new(layout, &fabric, sharing);
-    let bytes = message_bytes * f64::from(count);
+    Ok(message_bytes * f64::from(count))
+}
+
+/// Runs each phase (its transfers as `(sending endpoint, receiving endpoint)`) as one flow
+/// simulation on `fabric`, every transfer a job of two ranks moving `bytes` as one message;
+/// returns each transfer's duration (its job's makespan) in seconds, phase by phase.
+pub(crate) fn run_phases(
+    fabric: &Fabric,
+    faults: &Faults,
+    routing: &dyn Routing,
+    phases: impl IntoIterator<Item = Vec<(EndpointId, EndpointId)>>,
+    bytes: f64,
+) -> Result<Vec<f64>, DiagError> {
     let mut dag = DagBuilder::new(2);
     dag.send(0, 1, bytes, &[])?;
     let dag = dag.build(1)?;
-    let mut seconds = Vec::with_capacity(plan.num_transfers());
-    for phase in &plan.phases {
+    let mut seconds = Vec::new();
+    for phase in phases {
         let jobs: Vec<Job> = phase
-            .transfers
-            .iter()
-            .map(|t| {
-                let placement = vec![
-                    layout.endpoints[t.src as usize],
-                    layout.endpoints[t.dst as usize],
-                ];
-                Job::new(
-                    format!("{}->{}", t.src, t.dst),
-                    dag.clone(),
-                    placement,
-                    &fabric,
-                )
+            .into_iter()
+            .map(|(src, dst)| {
+                Job::new(format!("{src}->{dst}"), dag.clone(), vec![src, dst], fabric)
             })
             .collect::<Result<_, _>>()?;
-        let result = simulate(&fabric, &faults, &*routing, &jobs, FlowConfig::default())?;
+        let result = simulate(fabric, faults, routing, &jobs, FlowConfig::default())?;
         seconds.extend(result.jobs.iter().map(|j| j.makespan_s));
     }
-    let report = Report::from_run(layout, &plan, &seconds, bytes)?;
-    Ok(TopoBwRun { plan, report })
+    Ok(seconds)
 }
 
 #[cfg(test)]
