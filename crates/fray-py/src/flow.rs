@@ -26,14 +26,7 @@ pub fn flow_messages<'py>(
     seed: u64,
     time_tolerance: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let messages: Vec<Message> = messages
-        .into_iter()
-        .map(|(src, dst, size_bytes)| Message {
-            src,
-            dst,
-            size_bytes,
-        })
-        .collect();
+    let messages: Vec<Message> = messages.into_iter().map(Message::from).collect();
     let fabric = &fabric.0;
     let faults = faults_or_none(fabric, faults)?;
     let job = Job::from_messages("messages", &messages, fabric).map_err(workload_error)?;

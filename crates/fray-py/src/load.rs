@@ -26,14 +26,7 @@ pub fn static_load<'py>(
     faults: Option<&Faults>,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let messages: Vec<Message> = messages
-        .into_iter()
-        .map(|(src, dst, size_bytes)| Message {
-            src,
-            dst,
-            size_bytes,
-        })
-        .collect();
+    let messages: Vec<Message> = messages.into_iter().map(Message::from).collect();
     let placement: Vec<u32> = (0..fabric.0.num_endpoints() as u32).collect();
     run(py, &fabric.0, &messages, &placement, routing, faults, seed)
 }

@@ -110,11 +110,5 @@ fn load_bound(
     }
     let load = static_load(fabric, faults, routing, &job.placement, &messages, seed)?;
     let makespan_s = load.phase_time_s + compute.iter().copied().fold(0.0, f64::max);
-    Ok(JobResult {
-        name: job.name.clone(),
-        makespan_s,
-        iteration_s: makespan_s / f64::from(job.dag.iterations()),
-        messages: messages.len() as u64,
-        bytes: job.dag.total_bytes(),
-    })
+    Ok(JobResult::new(job, makespan_s))
 }

@@ -67,3 +67,14 @@ pub struct Message {
     /// Payload, in bytes.
     pub size_bytes: f64,
 }
+
+impl From<(u32, u32, f64)> for Message {
+    /// A message from a `(src, dst, size_bytes)` triple.
+    fn from((src, dst, size_bytes): (u32, u32, f64)) -> Self {
+        Self {
+            src,
+            dst,
+            size_bytes,
+        }
+    }
+}

@@ -43,6 +43,19 @@ pub struct JobResult {
     pub bytes: f64,
 }
 
+impl JobResult {
+    /// The result of `job` when its last operation ended at `makespan_s` seconds.
+    pub fn new(job: &Job, makespan_s: f64) -> Self {
+        Self {
+            name: job.name.clone(),
+            makespan_s,
+            iteration_s: makespan_s / f64::from(job.dag.iterations()),
+            messages: job.dag.num_messages() as u64,
+            bytes: job.dag.total_bytes(),
+        }
+    }
+}
+
 /// The outcome of a flow simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlowResult {
@@ -286,13 +299,7 @@ pub fn simulate(
     let results = jobs
         .iter()
         .zip(&s.job_end_s)
-        .map(|(j, &end)| JobResult {
-            name: j.name.clone(),
-            makespan_s: end,
-            iteration_s: end / f64::from(j.dag.iterations()),
-            messages: j.dag.num_messages() as u64,
-            bytes: j.dag.total_bytes(),
-        })
+        .map(|(j, &end)| JobResult::new(j, end))
         .collect();
     Ok(FlowResult {
         jobs: results,

@@ -104,16 +104,7 @@ pub fn simulate(
     let results = jobs
         .iter()
         .zip(&job_end_ps)
-        .map(|(j, &end)| {
-            let makespan_s = end as f64 / PS_PER_S;
-            JobResult {
-                name: j.name.clone(),
-                makespan_s,
-                iteration_s: makespan_s / f64::from(j.dag.iterations()),
-                messages: j.dag.num_messages() as u64,
-                bytes: j.dag.total_bytes(),
-            }
-        })
+        .map(|(j, &end)| JobResult::new(j, end as f64 / PS_PER_S))
         .collect();
     Ok(PacketResult {
         jobs: results,
