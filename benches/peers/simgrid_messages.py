@@ -26,12 +26,11 @@ and the wall time of building the platform and of simulating.
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 
 import simgrid
+from simgrid_torus import load_torus
 
 #: The plain max-min model (see the module doc).
 CONFIG = [
@@ -43,14 +42,6 @@ CONFIG = [
     "network/crosstraffic:0",
 ]
 
-PLATFORM = """<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="torus" prefix="node-" radical="0-{last}" suffix="" speed="1Gf"
-           bw="{bandwidth_bytes_s}Bps" lat="{latency_s}s" sharing_policy="SPLITDUPLEX"
-           topology="TORUS" topo_parameters="{dims}"/>
-</platform>
-"""
 
 
 def phase(hosts: list, messages: list, finish_s: list) -> None:
@@ -68,29 +59,8 @@ def main() -> None:
     args = parser.parse_args()
     dims = [int(d) for d in args.dims.split(",")]
     messages = json.load(sys.stdin)
-    num_nodes = 1
-    for d in dims:
-        num_nodes *= d
 
-    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    start = time.perf_counter()
-    engine = simgrid.Engine(
-        [sys.argv[0], "--log=root.thres:warning"] + [f"--cfg={c}" for c in CONFIG]
-    )
-    with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as xml:
-        xml.write(
-            PLATFORM.format(
-                last=num_nodes - 1,
-                bandwidth_bytes_s=args.bandwidth_bytes_s,
-                latency_s=args.latency_s,
-                dims=",".join(map(str, dims)),
-            )
-        )
-    try:
-        engine.load_platform(xml.name)
-    finally:
-        os.unlink(xml.name)
-    hosts = [engine.host_by_name(f"node-{i}") for i in range(num_nodes)]
+    engine, hosts, start = load_torus(dims, args.bandwidth_bytes_s, args.latency_s, CONFIG)
     built = time.perf_counter()
     finish_s: list = []
     simgrid.Actor.create("phase", hosts[0], phase, hosts, messages, finish_s)

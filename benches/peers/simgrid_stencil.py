@@ -26,12 +26,11 @@ and of simulating.
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 
 import simgrid
+from simgrid_torus import load_torus
 
 #: SimGrid configuration of each model (see the module doc).
 MODELS = {
@@ -46,14 +45,6 @@ MODELS = {
     "default": [],
 }
 
-PLATFORM = """<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="torus" prefix="node-" radical="0-{last}" suffix="" speed="1Gf"
-           bw="{bandwidth_bytes_s}Bps" lat="{latency_s}s" sharing_policy="SPLITDUPLEX"
-           topology="TORUS" topo_parameters="{dims}"/>
-</platform>
-"""
 
 
 def neighbours(rank: int, dims: list[int]) -> list[int]:
@@ -87,29 +78,8 @@ def main() -> None:
     parser.add_argument("--model", choices=sorted(MODELS), default="cm02")
     args = parser.parse_args()
     dims = [int(d) for d in args.dims.split(",")]
-    num_nodes = 1
-    for d in dims:
-        num_nodes *= d
 
-    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    start = time.perf_counter()
-    engine = simgrid.Engine(
-        [sys.argv[0], "--log=root.thres:warning"] + [f"--cfg={c}" for c in MODELS[args.model]]
-    )
-    with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as xml:
-        xml.write(
-            PLATFORM.format(
-                last=num_nodes - 1,
-                bandwidth_bytes_s=args.bandwidth_bytes_s,
-                latency_s=args.latency_s,
-                dims=",".join(map(str, dims)),
-            )
-        )
-    try:
-        engine.load_platform(xml.name)
-    finally:
-        os.unlink(xml.name)
-    hosts = [engine.host_by_name(f"node-{i}") for i in range(num_nodes)]
+    engine, hosts, start = load_torus(dims, args.bandwidth_bytes_s, args.latency_s, MODELS[args.model])
     built = time.perf_counter()
     simgrid.Actor.create("exchange", hosts[0], exchange, hosts, dims, int(args.size_bytes))
     engine.run()
@@ -121,7 +91,7 @@ def main() -> None:
             "model": args.model,
             "config": MODELS[args.model],
             "dims": dims,
-            "messages": num_nodes * 2 * len(dims),
+            "messages": len(hosts) * 2 * len(dims),
             "phase_time_s": engine.clock,
             "build_wall_s": built - start,
             "simulate_wall_s": done - built,
