@@ -154,33 +154,47 @@ impl UpDown {
         j: usize,
         k: usize,
     ) -> Option<Blocked> {
-        let ch = req.fabric.channels();
         if j > ls {
-            let c = self.up_channel(climb.src_at[j - 1], k);
-            let p = ch.dst[c as usize];
-            if req.faults.channel_is_down(c) {
-                return Some(Blocked::Channel(c));
+            match self.hop_up(req, climb.src_at[j - 1], k, false) {
+                Ok((p, c)) => (climb.src_at[j], climb.src_ch[j]) = (p, c),
+                Err(blocked) => return Some(blocked),
             }
-            if req.faults.router_is_down(p) {
-                return Some(Blocked::Router(p));
-            }
-            climb.src_at[j] = p;
-            climb.src_ch[j] = c;
         }
         if j > lt {
-            let c = self.up_channel(climb.dst_at[j - 1], k);
-            let p = ch.dst[c as usize];
-            let down = ch.reverse[c as usize];
-            if req.faults.channel_is_down(down) {
-                return Some(Blocked::Channel(down));
+            match self.hop_up(req, climb.dst_at[j - 1], k, true) {
+                Ok((p, c)) => (climb.dst_at[j], climb.dst_ch[j]) = (p, c),
+                Err(blocked) => return Some(blocked),
             }
-            if req.faults.router_is_down(p) {
-                return Some(Blocked::Router(p));
-            }
-            climb.dst_at[j] = p;
-            climb.dst_ch[j] = down;
         }
         None
+    }
+
+    /// From switch `r` to its parent with digit `k`: the parent and the channel the route
+    /// uses, the up channel or (`downward`, for the destination's half) its reverse, or what
+    /// blocks it.
+    #[inline]
+    fn hop_up(
+        &self,
+        req: &RouteRequest<'_>,
+        r: RouterId,
+        k: usize,
+        downward: bool,
+    ) -> Result<(RouterId, ChannelId), Blocked> {
+        let ch = req.fabric.channels();
+        let up = self.up_channel(r, k);
+        let p = ch.dst[up as usize];
+        let c = if downward {
+            ch.reverse[up as usize]
+        } else {
+            up
+        };
+        if req.faults.channel_is_down(c) {
+            return Err(Blocked::Channel(c));
+        }
+        if req.faults.router_is_down(p) {
+            return Err(Blocked::Router(p));
+        }
+        Ok((p, c))
     }
 
     /// Routes from switch `s` to switch `t` for a message to processing node `dest` (below
