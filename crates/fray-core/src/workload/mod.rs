@@ -18,6 +18,7 @@ mod job;
 mod layout;
 mod lqcd;
 mod motif;
+mod progress;
 mod sizing;
 mod spec;
 mod stencil;
@@ -32,6 +33,7 @@ pub use job::Job;
 pub use layout::linear_after_random_idle;
 pub use lqcd::{Lqcd, LqcdDecomposition, SU3_VECTOR_ELEMENTS};
 pub use motif::Motif;
+pub use progress::JobsProgress;
 pub use sizing::{
     largest_cube, largest_square, lqcd_job_size, ranks_per_job, LQCD_PAPER_LATTICE,
     LQCD_PAPER_RANKS, PAPER_ENDPOINT_BUDGET,

@@ -7,7 +7,7 @@ use super::{FlowsOnChannel, MaxMin};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::Faults;
 use crate::routing::{message_entropy, route_endpoints, RouteRequest, Routing, RoutingError};
-use crate::workload::{Job, Op};
+use crate::workload::{Job, JobsProgress, Op};
 
 /// Settings of a flow simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -128,13 +128,11 @@ struct State<'a> {
     fabric: &'a Fabric,
     faults: &'a Faults,
     routing: &'a dyn Routing,
-    jobs: &'a [Job],
     config: FlowConfig,
-    /// First global op id of each job, and one past the last.
-    job_offset: Vec<u32>,
-    /// Operations each operation still waits for.
-    waiting: Vec<u32>,
-    job_end_s: Vec<f64>,
+    /// Which operations still wait, and when each job last ended.
+    progress: JobsProgress<'a, f64>,
+    /// Operations released by the one that just ended, to start in order.
+    released: Vec<u32>,
     op_end_s: Vec<f64>,
     events: BinaryHeap<Event>,
     seq: u64,
@@ -166,21 +164,15 @@ pub fn simulate(
     jobs: &[Job],
     config: FlowConfig,
 ) -> Result<FlowResult, RoutingError> {
-    let mut job_offset = vec![0u32];
-    for j in jobs {
-        job_offset.push(job_offset.last().unwrap() + j.dag.ops().len() as u32);
-    }
-    let n_ops = *job_offset.last().unwrap() as usize;
+    let n_ops: usize = jobs.iter().map(|j| j.dag.ops().len()).sum();
     let num_channels = fabric.channels().len();
     let mut s = State {
         fabric,
         faults,
         routing,
-        jobs,
         config,
-        waiting: Vec::with_capacity(n_ops),
-        job_offset,
-        job_end_s: vec![0.0; jobs.len()],
+        progress: JobsProgress::new(jobs),
+        released: Vec::new(),
         op_end_s: vec![f64::NAN; n_ops],
         events: BinaryHeap::new(),
         seq: 0,
@@ -202,14 +194,8 @@ pub fn simulate(
         done_ops: Vec::new(),
     };
     s.residual = s.capacity.clone();
-    for j in jobs {
-        s.waiting
-            .extend((0..j.dag.ops().len() as u32).map(|op| j.dag.indegree(op)));
-    }
-    for g in 0..n_ops as u32 {
-        if s.waiting[g as usize] == 0 {
-            s.start(g, 0.0)?;
-        }
+    for g in s.progress.initially_ready() {
+        s.start(g, 0.0)?;
     }
     let mut solver = MaxMin::new(num_channels);
     let (mut now_s, mut events, mut solves) = (0.0f64, 0u64, 0u64);
@@ -282,28 +268,27 @@ pub fn simulate(
     }
     if !s.active.is_empty() {
         let f = s.flows[s.active[0] as usize];
-        let (job, local) = s.locate(f.op);
-        let Op::Send { src, dst, .. } = s.jobs[job].dag.ops()[local] else {
+        let (_, job, Op::Send { src, dst, .. }) = s.progress.op(f.op) else {
             unreachable!("flows are messages")
         };
         return Err(RoutingError::Unroutable {
             src: fabric
-                .endpoint_name(s.jobs[job].placement[src as usize])
+                .endpoint_name(job.placement[src as usize])
                 .to_string(),
             dst: fabric
-                .endpoint_name(s.jobs[job].placement[dst as usize])
+                .endpoint_name(job.placement[dst as usize])
                 .to_string(),
             reason: "a channel on the path has no bandwidth left (every lane lost)".into(),
         });
     }
     let results = jobs
         .iter()
-        .zip(&s.job_end_s)
+        .zip(s.progress.job_end())
         .map(|(j, &end)| JobResult::new(j, end))
         .collect();
     Ok(FlowResult {
         jobs: results,
-        end_s: s.job_end_s.iter().copied().fold(0.0, f64::max),
+        end_s: s.progress.job_end().iter().copied().fold(0.0, f64::max),
         delivered_bytes: s.delivered_bytes,
         channel_bytes: s.channel_bytes,
         events,
@@ -407,12 +392,6 @@ impl State<'_> {
         !starved
     }
 
-    /// The job of global op `g`, and its index in that job.
-    fn locate(&self, g: u32) -> (usize, usize) {
-        let j = self.job_offset.partition_point(|&o| o <= g) - 1;
-        (j, (g - self.job_offset[j]) as usize)
-    }
-
     fn push(&mut self, time_s: f64, kind: Kind) {
         self.seq += 1;
         self.events.push(Event {
@@ -425,9 +404,8 @@ impl State<'_> {
     /// Starts global op `g` at `t`: a compute schedules its end; a message is routed now and
     /// becomes a flow once its path's latency has passed.
     fn start(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
-        let (j, local) = self.locate(g);
-        let job = &self.jobs[j];
-        match job.dag.ops()[local] {
+        let (_, job, op) = self.progress.op(g);
+        match op {
             Op::Compute { seconds, .. } => {
                 self.push(t + seconds, Kind::ComputeDone(g));
             }
@@ -481,21 +459,14 @@ impl State<'_> {
         self.done_ops.push(flow.op);
     }
 
-    /// Op `g` ended at `t`: record it and start every successor that no longer waits.
+    /// Op `g` ended at `t`: record it and start every successor that no longer waits, in
+    /// the order the DAG lists them.
     fn complete(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
-        let (j, local) = self.locate(g);
         self.op_end_s[g as usize] = t;
-        self.job_end_s[j] = self.job_end_s[j].max(t);
-        let base = self.job_offset[j];
-        let n = self.jobs[j].dag.successors(local as u32).len();
-        for k in 0..n {
-            let next = base + self.jobs[j].dag.successors(local as u32)[k];
-            let w = &mut self.waiting[next as usize];
-            *w -= 1;
-            if *w == 0 {
-                self.start(next, t)?;
-            }
-        }
-        Ok(())
+        let mut released = std::mem::take(&mut self.released);
+        self.progress.finish(g, t, &mut released);
+        let result = released.drain(..).try_for_each(|next| self.start(next, t));
+        self.released = released;
+        result
     }
 }

@@ -7,7 +7,7 @@ use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::Routing;
 use crate::sim::flow::JobResult;
-use crate::workload::{Job, Op};
+use crate::workload::{Job, JobsProgress, Op};
 
 /// The outcome of a packet simulation of jobs.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,37 +36,25 @@ pub fn simulate(
     config: PacketConfig,
     errors: &mut SoftErrors,
 ) -> Result<PacketResult, PacketError> {
-    let mut offset = vec![0u32];
-    for j in jobs {
-        offset.push(offset.last().unwrap() + j.dag.ops().len() as u32);
-    }
-    let locate = |g: u32| {
-        let j = offset.partition_point(|&o| o <= g) - 1;
-        (j, g - offset[j])
-    };
-    let mut waiting: Vec<u32> = jobs
-        .iter()
-        .flat_map(|j| (0..j.dag.ops().len() as u32).map(|op| j.dag.indegree(op)))
-        .collect();
-    let mut job_end_ps = vec![0u64; jobs.len()];
+    let mut progress = JobsProgress::<u64>::new(jobs);
     let mut engine = Engine::new(fabric, faults, routing, config, errors)?;
-    let mut ready: Vec<u32> = (0..waiting.len() as u32)
-        .filter(|&g| waiting[g as usize] == 0)
-        .collect();
+    let mut ready = progress.initially_ready();
     let mut done: Vec<u32> = Vec::new();
     loop {
         while let Some(g) = ready.pop() {
-            let (j, local) = locate(g);
-            let job = &jobs[j];
-            match job.dag.ops()[local as usize] {
-                Op::Compute { seconds, .. } => {
+            match progress.op(g) {
+                (_, _, Op::Compute { seconds, .. }) => {
                     engine.schedule_external(engine.now_ps + to_ps(seconds), g);
                 }
-                Op::Send {
-                    src,
-                    dst,
-                    size_bytes,
-                } => {
+                (
+                    _,
+                    job,
+                    Op::Send {
+                        src,
+                        dst,
+                        size_bytes,
+                    },
+                ) => {
                     let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);
                     engine.post(a, b, size_bytes.round() as u64, g)?;
                 }
@@ -82,15 +70,7 @@ pub fn simulate(
         }
         // Operations done now release their successors.
         while let Some(g) = done.pop() {
-            let (j, local) = locate(g);
-            job_end_ps[j] = job_end_ps[j].max(engine.now_ps);
-            for &s in jobs[j].dag.successors(local) {
-                let next = offset[j] + s;
-                waiting[next as usize] -= 1;
-                if waiting[next as usize] == 0 {
-                    ready.push(next);
-                }
-            }
+            progress.finish(g, engine.now_ps, &mut ready);
         }
     }
     let in_flight = engine.messages_in_flight();
@@ -100,10 +80,11 @@ pub fn simulate(
             at_s: engine.now_ps as f64 / PS_PER_S,
         });
     }
+    let job_end_ps = progress.job_end();
     let end_ps = job_end_ps.iter().copied().max().unwrap_or(0);
     let results = jobs
         .iter()
-        .zip(&job_end_ps)
+        .zip(job_end_ps)
         .map(|(j, &end)| JobResult::new(j, end as f64 / PS_PER_S))
         .collect();
     Ok(PacketResult {
