@@ -93,7 +93,7 @@ def flow_messages(
     routing: str | None = None,
     faults: Faults | None = None,
     seed: int = 1,
-    time_tolerance: float = 1e-4,
+    time_tolerance: float = 1e-3,
 ) -> dict[str, Any]:
     """One phase of ``(src_endpoint, dst_endpoint, size_bytes)`` messages, all posted at time
     0, on the flow engine: ``routing``, ``end_s``, per-message ``completion_s`` (seconds, in

@@ -52,7 +52,7 @@ def simulate(
     routing: str | None = None,
     engine: str = "flow",
     seed: int = 1,
-    time_tolerance: float = 1e-4,
+    time_tolerance: float = 1e-3,
 ) -> SimulationResult:
     """Runs ``workload`` on ``fabric`` and returns each job's time per iteration.
 
@@ -62,7 +62,11 @@ def simulate(
     fabric's own (``ugal`` on a dragonfly, ``doal`` on a HyperX, ...). ``engine="flow"``
     runs the max-min fair flow engine; ``engine="load"`` gives the static load engine's
     estimate on the same inputs; ``engine="packet"`` runs the packet engine with its
-    default settings. Raises ``UnroutableError`` when a message cannot be routed.
+    default settings. With the flow engine, flows that end within ``time_tolerance`` of
+    their message's time since it was posted leave the network together, and each message
+    is still delivered at its own end (0 is exact; every message's time stays within three
+    times the tolerance of the exact one). Raises ``UnroutableError`` when a message cannot
+    be routed.
     """
     r = _simulate(
         _fabric(fabric), workload, faults, routing, engine, _seed(seed), time_tolerance
@@ -92,7 +96,7 @@ def study(
     failed_pct: Sequence[float] = PAPER_FAILED_PCT,
     seeds: int = 3,
     seed: int = 1,
-    time_tolerance: float = 1e-3,
+    time_tolerance: float = 3e-3,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Runs the failed-links study and returns its table.
@@ -102,6 +106,8 @@ def study(
     percentage in ``failed_pct`` of the ``fail`` cables down (default: ``global`` on a
     dragonfly, ``router`` elsewhere). Seed ``r`` of a cell derives from ``(seed, r)``; the
     baseline and the failed cases of a seed share its layout and routing choices.
+    ``time_tolerance`` is the flow engine's (see :func:`simulate`); the default 3e-3 moves
+    the degradations by a few hundredths of a percentage point.
 
     Returns
     -------

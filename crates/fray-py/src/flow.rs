@@ -16,7 +16,7 @@ use crate::faults::{faults_or_none, Faults};
 /// `completion_s` (when each message's last byte arrived, in the order given, seconds),
 /// `events` and `rate_solves`. Raises `UnroutableError` when a pair cannot be routed.
 #[pyfunction]
-#[pyo3(signature = (fabric, messages, routing = None, faults = None, seed = 1, time_tolerance = 1e-4))]
+#[pyo3(signature = (fabric, messages, routing = None, faults = None, seed = 1, time_tolerance = 1e-3))]
 pub fn flow_messages<'py>(
     py: Python<'py>,
     fabric: &Fabric,

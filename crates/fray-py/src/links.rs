@@ -32,7 +32,7 @@ fn links_error(e: LinksError) -> PyErr {
 /// `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
 /// when a message cannot be routed.
 #[pyfunction]
-#[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-4))]
+#[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-3))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,

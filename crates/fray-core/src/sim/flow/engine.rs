@@ -23,7 +23,7 @@ impl Default for FlowConfig {
     fn default() -> Self {
         Self {
             seed: 1,
-            time_tolerance: 1e-4,
+            time_tolerance: 1e-3,
         }
     }
 }
@@ -83,6 +83,9 @@ enum Kind {
     ComputeDone(u32),
     /// A message has paid its latency: its flow joins the active set.
     Activate(u32),
+    /// The message of a flow that left the network early (within the time tolerance) is
+    /// delivered: its operation ends now, at the flow's predicted end.
+    Delivered(u32),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -119,7 +122,10 @@ struct Flow {
     path_start: u32,
     path_len: u32,
     size_bytes: f64,
+    /// Bytes left at `rated_s`.
     remaining_bytes: f64,
+    /// When the flow last got a new rate, in seconds.
+    rated_s: f64,
     /// When the message was posted (before its path's latency), in seconds.
     posted_s: f64,
 }
@@ -198,41 +204,44 @@ pub fn simulate(
         s.start(g, 0.0)?;
     }
     let mut solver = MaxMin::new(num_channels);
-    let (mut now_s, mut events, mut solves) = (0.0f64, 0u64, 0u64);
+    let (mut events, mut solves) = (0u64, 0u64);
+    // The earliest predicted flow end; it changes only where rates do.
+    let mut next_flow = f64::INFINITY;
     loop {
-        let next_flow = s.ends_s.iter().copied().fold(f64::INFINITY, f64::min);
         let next_event = s.events.peek().map_or(f64::INFINITY, |e| e.time_s);
         let t = next_flow.min(next_event);
         if t == f64::INFINITY {
             break;
         }
         events += 1;
-        // Bring every active flow's bytes up to `t` under the rates of the last interval.
-        let dt = t - now_s;
-        for (i, &f) in s.active.iter().enumerate() {
-            let flow = &mut s.flows[f as usize];
-            flow.remaining_bytes = (flow.remaining_bytes - s.rates[i] * dt).max(0.0);
-        }
-        now_s = t;
         let mut changed = false;
         // The lowest max-min level this event can change (see `resolve_from`).
         let mut restart = f64::INFINITY;
-        // Flows that end now (or within the tolerance of their own duration).
-        let tol = s.config.time_tolerance;
-        let mut i = 0;
-        while i < s.active.len() {
-            let end = s.ends_s[i];
-            let since = s.flows[s.active[i] as usize].posted_s;
-            if end <= t || end - t <= tol * (end - since) {
-                let f = s.active.swap_remove(i);
-                let rate = s.rates.swap_remove(i);
-                s.ends_s.swap_remove(i);
-                s.give_back(f, rate);
-                restart = restart.min(rate);
-                s.finish_flow(f);
-                changed = true;
-            } else {
-                i += 1;
+        // At a flow's end, the flows that end now or within the tolerance of their message's
+        // time so far leave the network; each message is delivered at its predicted end.
+        if next_flow <= t {
+            let tol = s.config.time_tolerance;
+            let mut i = 0;
+            while i < s.active.len() {
+                let end = s.ends_s[i];
+                let since = s.flows[s.active[i] as usize].posted_s;
+                if end <= t || end - t <= tol * (end - since) {
+                    let f = s.active.swap_remove(i);
+                    let rate = s.rates.swap_remove(i);
+                    s.ends_s.swap_remove(i);
+                    s.give_back(f, rate);
+                    restart = restart.min(rate);
+                    s.finish_flow(f);
+                    let op = s.flows[f as usize].op;
+                    if end > t {
+                        s.push(end, Kind::Delivered(op));
+                    } else {
+                        s.done_ops.push(op);
+                    }
+                    changed = true;
+                } else {
+                    i += 1;
+                }
             }
         }
         // Discrete events at this instant (within a picosecond).
@@ -242,13 +251,14 @@ pub fn simulate(
             }
             s.events.pop();
             match e.kind {
-                Kind::ComputeDone(op) => s.done_ops.push(op),
+                Kind::ComputeDone(op) | Kind::Delivered(op) => s.done_ops.push(op),
                 Kind::Activate(f) => {
                     let flow = s.flows[f as usize];
                     if flow.path_len == 0 || flow.size_bytes == 0.0 {
                         s.finish_flow(f);
                     } else {
                         restart = restart.min(s.lowest_share(f));
+                        s.flows[f as usize].rated_s = t;
                         s.active.push(f);
                         s.rates.push(0.0);
                         s.ends_s.push(f64::INFINITY);
@@ -264,6 +274,9 @@ pub fn simulate(
         if changed && !s.active.is_empty() {
             solves += 1;
             s.resolve_from(&mut solver, restart, t);
+        }
+        if changed {
+            next_flow = s.ends_s.iter().copied().fold(f64::INFINITY, f64::min);
         }
     }
     if !s.active.is_empty() {
@@ -337,8 +350,10 @@ impl State<'_> {
         self.resolve.extend(
             (0..self.active.len()).filter(|&i| self.rates[i] >= level || self.rates[i] == 0.0),
         );
+        self.advance(t, true);
         if !self.solve_subset(solver) {
             // Every flow again, on capacities recomputed from scratch.
+            self.advance(t, false);
             self.residual.copy_from_slice(&self.capacity);
             for r in &mut self.rates {
                 *r = 0.0;
@@ -350,6 +365,7 @@ impl State<'_> {
         }
         for &i in &self.resolve {
             let left = self.flows[self.active[i] as usize].remaining_bytes;
+            debug_assert_eq!(self.flows[self.active[i] as usize].rated_s, t);
             let rate = self.rates[i];
             self.ends_s[i] = if rate > 0.0 {
                 t + left / rate
@@ -359,18 +375,33 @@ impl State<'_> {
         }
     }
 
+    /// Brings the bytes left of the flows at positions `resolve` (`only_resolve`) or of every
+    /// active flow up to `t`, under the rates they had: the point new rates count from.
+    fn advance(&mut self, t: f64, only_resolve: bool) {
+        let n = if only_resolve {
+            self.resolve.len()
+        } else {
+            self.active.len()
+        };
+        for k in 0..n {
+            let i = if only_resolve { self.resolve[k] } else { k };
+            let flow = &mut self.flows[self.active[i] as usize];
+            flow.remaining_bytes =
+                (flow.remaining_bytes - self.rates[i] * (t - flow.rated_s)).max(0.0);
+            flow.rated_s = t;
+        }
+    }
+
     /// Re-rates the flows at positions `resolve` on the residual capacity; false (and nothing
     /// changed) when one of them would get no bandwidth.
     fn solve_subset(&mut self, solver: &mut MaxMin) -> bool {
-        for k in 0..self.resolve.len() {
-            let i = self.resolve[k];
-            self.give_back(self.active[i], self.rates[i]);
-        }
-        self.new_rates.resize(self.resolve.len(), 0.0);
+        self.new_rates.clear();
+        self.new_rates
+            .extend(self.resolve.iter().map(|&i| self.rates[i]));
         let (flows, paths, active, resolve) =
             (&self.flows, &self.paths, &self.active, &self.resolve);
-        solver.solve(
-            &self.residual,
+        let ok = solver.resolve(
+            &mut self.residual,
             resolve.len(),
             |k| {
                 let f = &flows[active[resolve[k]] as usize];
@@ -378,18 +409,12 @@ impl State<'_> {
             },
             &mut self.new_rates,
         );
-        let starved = self.new_rates.iter().any(|&r| r <= 0.0);
-        for k in 0..self.resolve.len() {
-            let i = self.resolve[k];
-            let rate = if starved {
-                self.rates[i]
-            } else {
-                self.new_rates[k]
-            };
-            self.rates[i] = rate;
-            self.give_back(self.active[i], -rate);
+        if ok {
+            for (k, &i) in self.resolve.iter().enumerate() {
+                self.rates[i] = self.new_rates[k];
+            }
         }
-        !starved
+        ok
     }
 
     fn push(&mut self, time_s: f64, kind: Kind) {
@@ -437,6 +462,7 @@ impl State<'_> {
                     path_len: self.scratch.len() as u32,
                     size_bytes,
                     remaining_bytes: size_bytes,
+                    rated_s: t,
                     posted_s: t,
                 });
                 self.paths.extend_from_slice(&self.scratch);

@@ -3,66 +3,15 @@
 //! Every channel shares its capacity equally among the flows crossing it that are not yet
 //! limited elsewhere. The solver repeatedly takes the channel with the smallest fair share
 //! (remaining capacity over unfrozen flows), freezes its flows at that share and takes their
-//! rate off every channel on their paths. A tournament tree over the channels (a flat array,
-//! each node the smallest share below it) finds that channel; the channels a bottleneck's
-//! flows cross are updated once per bottleneck, walking up the tree only while the minimum
-//! changes. Cost: O(P log C) for P path entries over C channels, in a few cache-friendly
-//! arrays that are reused between calls and reset only where touched.
+//! rate off every channel on their paths. Shares only grow while flows freeze, so a monotone
+//! priority queue ([`RadixHeap`]) of channels finds that channel: an entry is a lower bound
+//! of its channel's share and is refreshed only when it reaches the front. Cost: O(P) for P
+//! path entries plus O(C) queue work for the C channels touched (each entry moves down at
+//! most 64 buckets), in a few flat arrays that are reused between calls and reset only
+//! where touched.
 
+use super::radix::{Entry, RadixHeap};
 use crate::fabric::ChannelId;
-
-/// A tournament tree over channel ids: each node holds the smallest share of its leaves and
-/// the channel that has it; a leaf of a channel with no unfrozen flow holds infinity.
-#[derive(Debug, Clone)]
-struct MinTree {
-    leaves: usize,
-    share: Vec<f64>,
-    channel: Vec<u32>,
-}
-
-impl MinTree {
-    fn new(n: usize) -> Self {
-        let leaves = n.max(1).next_power_of_two();
-        let mut channel = vec![u32::MAX; 2 * leaves];
-        for (c, slot) in channel[leaves..leaves + n].iter_mut().enumerate() {
-            *slot = c as u32;
-        }
-        for i in (1..leaves).rev() {
-            channel[i] = channel[2 * i];
-        }
-        Self {
-            leaves,
-            share: vec![f64::INFINITY; 2 * leaves],
-            channel,
-        }
-    }
-
-    /// The channel with the smallest share, and that share.
-    fn min(&self) -> (f64, u32) {
-        (self.share[1], self.channel[1])
-    }
-
-    /// Sets channel `c`'s share and repairs the path to the root, stopping once a node's
-    /// minimum is unchanged.
-    fn set(&mut self, c: usize, value: f64) {
-        let mut i = self.leaves + c;
-        self.share[i] = value;
-        while i > 1 {
-            i /= 2;
-            let (l, r) = (2 * i, 2 * i + 1);
-            let (v, ch) = if self.share[r] < self.share[l] {
-                (self.share[r], self.channel[r])
-            } else {
-                (self.share[l], self.channel[l])
-            };
-            if v == self.share[i] && ch == self.channel[i] {
-                break;
-            }
-            self.share[i] = v;
-            self.channel[i] = ch;
-        }
-    }
-}
 
 /// Per-channel state of one solve, packed so that one cache line holds all of it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -75,8 +24,6 @@ struct ChannelState {
     count: u32,
     /// Start of its slice of `members`.
     start: u32,
-    /// The last bottleneck round that listed it as dirty.
-    stamp: u32,
 }
 
 /// Reusable work space of the progressive-filling solver for one fabric.
@@ -90,10 +37,8 @@ pub struct MaxMin {
     path_channels: Vec<ChannelId>,
     touched: Vec<ChannelId>,
     frozen: Vec<bool>,
-    tree: MinTree,
-    /// Channels whose share changed while freezing one bottleneck's flows.
-    dirty: Vec<u32>,
-    epoch: u32,
+    new_rates: Vec<f64>,
+    heap: RadixHeap,
 }
 
 impl MaxMin {
@@ -106,9 +51,8 @@ impl MaxMin {
             path_channels: Vec::new(),
             touched: Vec::new(),
             frozen: Vec::new(),
-            tree: MinTree::new(num_channels),
-            dirty: Vec::new(),
-            epoch: 0,
+            new_rates: Vec::new(),
+            heap: RadixHeap::new(),
         }
     }
 
@@ -122,6 +66,37 @@ impl MaxMin {
         path: impl Fn(usize) -> &'p [ChannelId],
         rates: &mut [f64],
     ) {
+        let mut residual = capacity.to_vec();
+        rates[..num_flows].fill(0.0);
+        self.fill(&mut residual, num_flows, path, rates, true);
+    }
+
+    /// Re-rates flows `0..num_flows` (channels `path(i)`, current rates `rates`) max-min
+    /// fairly on what the other flows leave: `residual[c]` is channel `c`'s capacity left
+    /// after every rate (these flows' included), bytes per second. On success the new rates
+    /// are in `rates`, `residual` is updated to them, and the result is true. If some flow
+    /// with a path would get no bandwidth (rounding in `residual`), nothing changes and the
+    /// result is false.
+    pub fn resolve<'p>(
+        &mut self,
+        residual: &mut [f64],
+        num_flows: usize,
+        path: impl Fn(usize) -> &'p [ChannelId],
+        rates: &mut [f64],
+    ) -> bool {
+        self.fill(residual, num_flows, path, rates, false)
+    }
+
+    /// Progressive filling behind [`Self::solve`] and [`Self::resolve`]; with `force` the
+    /// result is kept even when a flow gets no bandwidth.
+    fn fill<'p>(
+        &mut self,
+        residual: &mut [f64],
+        num_flows: usize,
+        path: impl Fn(usize) -> &'p [ChannelId],
+        rates: &mut [f64],
+        force: bool,
+    ) -> bool {
         self.path_offsets.clear();
         self.path_channels.clear();
         self.path_offsets.push(0);
@@ -129,13 +104,22 @@ impl MaxMin {
             self.path_channels.extend_from_slice(path(i));
             self.path_offsets.push(self.path_channels.len() as u32);
         }
+        // Each touched channel starts with its residual plus the rates given back.
         self.touched.clear();
-        for &c in &self.path_channels {
-            let ch = &mut self.channels[c as usize];
-            if ch.count == 0 {
-                self.touched.push(c);
+        for i in 0..num_flows {
+            let (lo, hi) = (
+                self.path_offsets[i] as usize,
+                self.path_offsets[i + 1] as usize,
+            );
+            for &c in &self.path_channels[lo..hi] {
+                let ch = &mut self.channels[c as usize];
+                if ch.count == 0 {
+                    self.touched.push(c);
+                    ch.remaining = residual[c as usize];
+                }
+                ch.count += 1;
+                ch.remaining += rates[i];
             }
-            ch.count += 1;
         }
         let mut next = 0u32;
         for &c in &self.touched {
@@ -143,7 +127,6 @@ impl MaxMin {
             ch.start = next;
             next += ch.count;
             ch.unfrozen = 0; // the fill cursor below, then the unfrozen count
-            ch.remaining = capacity[c as usize];
         }
         self.members.resize(next as usize, 0);
         for i in 0..num_flows {
@@ -160,22 +143,34 @@ impl MaxMin {
 
         self.frozen.clear();
         self.frozen.resize(num_flows, false);
-        for (i, r) in rates.iter_mut().enumerate().take(num_flows) {
-            let empty = self.path_offsets[i] == self.path_offsets[i + 1];
-            *r = if empty { f64::INFINITY } else { 0.0 };
-        }
-        for k in 0..self.touched.len() {
-            let c = self.touched[k] as usize;
-            self.tree.set(c, share(&self.channels[c]));
-        }
-        loop {
-            let (share_now, channel) = self.tree.min();
-            if share_now == f64::INFINITY {
-                break;
+        self.new_rates.clear();
+        self.new_rates.extend((0..num_flows).map(|i| {
+            if self.path_offsets[i] == self.path_offsets[i + 1] {
+                f64::INFINITY
+            } else {
+                0.0
             }
-            let c = channel as usize;
-            self.epoch = self.epoch.wrapping_add(1).max(1);
-            self.dirty.clear();
+        }));
+        self.heap.clear();
+        for &c in &self.touched {
+            self.heap.push(Entry {
+                share: share(&self.channels[c as usize]),
+                channel: c,
+            });
+        }
+        while let Some(top) = self.heap.pop() {
+            let c = top.channel as usize;
+            if self.channels[c].unfrozen == 0 {
+                continue;
+            }
+            let share_now = share(&self.channels[c]);
+            if share_now > top.share {
+                self.heap.push(Entry {
+                    share: share_now,
+                    channel: top.channel,
+                });
+                continue;
+            }
             let (lo, n) = (
                 self.channels[c].start as usize,
                 self.channels[c].count as usize,
@@ -186,7 +181,7 @@ impl MaxMin {
                     continue;
                 }
                 self.frozen[f] = true;
-                rates[f] = share_now;
+                self.new_rates[f] = share_now;
                 let (a, b) = (
                     self.path_offsets[f] as usize,
                     self.path_offsets[f + 1] as usize,
@@ -195,25 +190,21 @@ impl MaxMin {
                     let ch = &mut self.channels[d as usize];
                     ch.remaining -= share_now;
                     ch.unfrozen -= 1;
-                    if ch.stamp != self.epoch {
-                        ch.stamp = self.epoch;
-                        self.dirty.push(d);
-                    }
                 }
             }
-            for &d in &self.dirty {
-                let ch = &self.channels[d as usize];
-                let v = if ch.unfrozen == 0 {
-                    f64::INFINITY
-                } else {
-                    share(ch)
-                };
-                self.tree.set(d as usize, v);
-            }
         }
+        let keep = force || self.new_rates.iter().all(|&r| r > 0.0);
         for &c in &self.touched {
-            self.channels[c as usize].count = 0;
+            let ch = &mut self.channels[c as usize];
+            if keep {
+                residual[c as usize] = ch.remaining;
+            }
+            ch.count = 0;
         }
+        if keep {
+            rates[..num_flows].copy_from_slice(&self.new_rates);
+        }
+        keep
     }
 }
 
