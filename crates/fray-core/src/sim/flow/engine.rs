@@ -122,12 +122,24 @@ struct Flow {
     path_start: u32,
     path_len: u32,
     size_bytes: f64,
+    /// When the message was posted (before its path's latency), in seconds.
+    posted_s: f64,
+}
+
+/// A flow with bytes moving: what the event loop and the rate solves read, kept contiguous.
+#[derive(Debug, Clone, Copy)]
+struct Moving {
+    flow: u32,
+    path_start: u32,
+    path_len: u32,
+    /// When the message was posted, in seconds.
+    posted_s: f64,
     /// Bytes left at `rated_s`.
     remaining_bytes: f64,
     /// When the flow last got a new rate, in seconds.
     rated_s: f64,
-    /// When the message was posted (before its path's latency), in seconds.
-    posted_s: f64,
+    /// Its predicted end under its current rate, in seconds.
+    end_s: f64,
 }
 
 struct State<'a> {
@@ -144,10 +156,9 @@ struct State<'a> {
     seq: u64,
     paths: Vec<ChannelId>,
     flows: Vec<Flow>,
-    /// Flows with bytes moving, and their rates and predicted end times (same index).
-    active: Vec<u32>,
+    /// Flows with bytes moving, and their rates (same index).
+    active: Vec<Moving>,
     rates: Vec<f64>,
-    ends_s: Vec<f64>,
     flows_on: Vec<u32>,
     capacity: Vec<f64>,
     /// Capacity each channel has left after the rates of the active flows, bytes per second.
@@ -186,7 +197,6 @@ pub fn simulate(
         flows: Vec::new(),
         active: Vec::new(),
         rates: Vec::new(),
-        ends_s: Vec::new(),
         flows_on: vec![0; num_channels],
         capacity: (0..num_channels)
             .map(|c| faults.bandwidth_bytes_s(fabric, c as ChannelId))
@@ -223,12 +233,10 @@ pub fn simulate(
             let tol = s.config.time_tolerance;
             let mut i = 0;
             while i < s.active.len() {
-                let end = s.ends_s[i];
-                let since = s.flows[s.active[i] as usize].posted_s;
+                let Moving { end_s: end, posted_s: since, .. } = s.active[i];
                 if end <= t || end - t <= tol * (end - since) {
-                    let f = s.active.swap_remove(i);
+                    let f = s.active.swap_remove(i).flow;
                     let rate = s.rates.swap_remove(i);
-                    s.ends_s.swap_remove(i);
                     s.give_back(f, rate);
                     restart = restart.min(rate);
                     s.finish_flow(f);
@@ -258,10 +266,16 @@ pub fn simulate(
                         s.finish_flow(f);
                     } else {
                         restart = restart.min(s.lowest_share(f));
-                        s.flows[f as usize].rated_s = t;
-                        s.active.push(f);
+                        s.active.push(Moving {
+                            flow: f,
+                            path_start: flow.path_start,
+                            path_len: flow.path_len,
+                            posted_s: flow.posted_s,
+                            remaining_bytes: flow.size_bytes,
+                            rated_s: t,
+                            end_s: f64::INFINITY,
+                        });
                         s.rates.push(0.0);
-                        s.ends_s.push(f64::INFINITY);
                         changed = true;
                     }
                 }
@@ -276,11 +290,11 @@ pub fn simulate(
             s.resolve_from(&mut solver, restart, t);
         }
         if changed {
-            next_flow = s.ends_s.iter().copied().fold(f64::INFINITY, f64::min);
+            next_flow = s.active.iter().map(|m| m.end_s).fold(f64::INFINITY, f64::min);
         }
     }
     if !s.active.is_empty() {
-        let f = s.flows[s.active[0] as usize];
+        let f = s.flows[s.active[0].flow as usize];
         let (_, job, Op::Send { src, dst, .. }) = s.progress.op(f.op) else {
             unreachable!("flows are messages")
         };
@@ -364,11 +378,10 @@ impl State<'_> {
             debug_assert!(whole, "a full solve gives every live flow some bandwidth");
         }
         for &i in &self.resolve {
-            let left = self.flows[self.active[i] as usize].remaining_bytes;
-            debug_assert_eq!(self.flows[self.active[i] as usize].rated_s, t);
-            let rate = self.rates[i];
-            self.ends_s[i] = if rate > 0.0 {
-                t + left / rate
+            let (m, rate) = (&mut self.active[i], self.rates[i]);
+            debug_assert_eq!(m.rated_s, t);
+            m.end_s = if rate > 0.0 {
+                t + m.remaining_bytes / rate
             } else {
                 f64::INFINITY
             };
@@ -385,10 +398,9 @@ impl State<'_> {
         };
         for k in 0..n {
             let i = if only_resolve { self.resolve[k] } else { k };
-            let flow = &mut self.flows[self.active[i] as usize];
-            flow.remaining_bytes =
-                (flow.remaining_bytes - self.rates[i] * (t - flow.rated_s)).max(0.0);
-            flow.rated_s = t;
+            let m = &mut self.active[i];
+            m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
+            m.rated_s = t;
         }
     }
 
@@ -398,14 +410,13 @@ impl State<'_> {
         self.new_rates.clear();
         self.new_rates
             .extend(self.resolve.iter().map(|&i| self.rates[i]));
-        let (flows, paths, active, resolve) =
-            (&self.flows, &self.paths, &self.active, &self.resolve);
+        let (paths, active, resolve) = (&self.paths, &self.active, &self.resolve);
         let ok = solver.resolve(
             &mut self.residual,
             resolve.len(),
             |k| {
-                let f = &flows[active[resolve[k]] as usize];
-                &paths[f.path_start as usize..(f.path_start + f.path_len) as usize]
+                let m = &active[resolve[k]];
+                &paths[m.path_start as usize..(m.path_start + m.path_len) as usize]
             },
             &mut self.new_rates,
         );
@@ -461,8 +472,6 @@ impl State<'_> {
                     path_start: self.paths.len() as u32,
                     path_len: self.scratch.len() as u32,
                     size_bytes,
-                    remaining_bytes: size_bytes,
-                    rated_s: t,
                     posted_s: t,
                 });
                 self.paths.extend_from_slice(&self.scratch);
