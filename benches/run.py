@@ -56,6 +56,21 @@ def plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
             ("dragonfly:p=4,a=8,h=4,g=33", "minimal", 3, 160, 0.6),
         )
     ]
+    # The failed-links targets: one exchange on the 8,704-endpoint dragonfly well under 10 s,
+    # on the 33,280-endpoint one under 60 s (a couple of minutes a run: full runs only, once).
+    steps.append(
+        (
+            "links-exchange 8704",
+            partial(scenarios.links_exchange, "dragonfly:p=16,a=32,h=16,g=17", 0.1, 10.0, r24),
+        )
+    )
+    if not quick:
+        steps.append(
+            (
+                "links-exchange 33280",
+                partial(scenarios.links_exchange, "dragonfly:p=16,a=32,h=16,g=65", 0.1, 60.0, 1),
+            )
+        )
     peers = [("torus:12x12x12", "cm02", repeat), ("torus:12x12x12", "default", repeat)]
     if not quick:
         peers.append(("torus:24x24x24", "cm02", r24))

@@ -1,5 +1,6 @@
 """The standard fray scenarios: spare-study evaluation rate and full curves, static stencil load,
-and the flow engine on the message lists that the SimGrid peer also runs.
+the failed-links exchange, and the flow engine on the message lists that the SimGrid peer also
+runs.
 
 Each scenario returns a :class:`result.Result`.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+import fray.links
 import fray.spares
 import numpy as np
 from fray import _fray
@@ -23,6 +25,8 @@ PERMUTATION_SIZE_BYTES = 1e6
 #: Ember's Halo3D26 defaults for the flow-peer exchange: cells per rank along each axis, and
 #: bytes per cell (one 8-byte field).
 HALO_NX, HALO_CELL_BYTES = 30, 8.0
+#: The failed-links study's default flow-engine time tolerance.
+LINKS_TOLERANCE = 3e-3
 
 
 def _spare_study(
@@ -119,6 +123,28 @@ def collective_random(ops: int, repeat: int) -> Result:
         scale=1000 / ops,
         target_s=30.0,
         extra={"mean_s": out["mean_s"], "retransmissions": out["retransmissions"]},
+    )
+
+
+def links_exchange(fabric: str, failed: float, target_s: float, repeat: int) -> Result:
+    """One Halo3D26 iteration of the failed-links study (one job, the largest cube of ranks,
+    Ember's compute, UGAL) with ``failed`` of the global cables down, on the flow engine at
+    the study's default time tolerance."""
+    f = _fray.Fabric.parse(fabric)
+    faults = _fray.Faults.fail_links(f, "global", failed, 1)
+
+    def run():
+        return fray.links.simulate(
+            f, "halo3d26", faults=faults, routing="ugal", time_tolerance=LINKS_TOLERANCE
+        )
+
+    runs, out = measure(run, repeat)
+    return Result(
+        scenario="links-exchange",
+        case=f"{fabric} halo3d26 ugal, {failed:.0%} global failed",
+        runs=runs,
+        target_s=target_s,
+        extra={"iteration_s": out.iteration_s[0]},
     )
 
 

@@ -126,10 +126,12 @@ struct Flow {
     posted_s: f64,
 }
 
-/// A flow with bytes moving: what the event loop and the rate solves read, kept contiguous.
+/// A flow with bytes moving: what the event loop and the rate solves read, kept contiguous
+/// and in the order the flows started.
 #[derive(Debug, Clone, Copy)]
 struct Moving {
     flow: u32,
+    /// Its channels: `moving_paths[path_start..path_start + path_len]`.
     path_start: u32,
     path_len: u32,
     /// When the message was posted, in seconds.
@@ -156,9 +158,14 @@ struct State<'a> {
     seq: u64,
     paths: Vec<ChannelId>,
     flows: Vec<Flow>,
-    /// Flows with bytes moving, and their rates (same index).
+    /// Flows with bytes moving, in the order they started, and their rates (same index).
     active: Vec<Moving>,
     rates: Vec<f64>,
+    /// The paths of the moving flows, in the same order (with the gaps of flows that ended,
+    /// until `compact_moving_paths`): a solve reads them front to back.
+    moving_paths: Vec<ChannelId>,
+    /// Path entries of the moving flows (`moving_paths` less its gaps).
+    moving_path_entries: usize,
     flows_on: Vec<u32>,
     capacity: Vec<f64>,
     /// Capacity each channel has left after the rates of the active flows, bytes per second.
@@ -197,6 +204,8 @@ pub fn simulate(
         flows: Vec::new(),
         active: Vec::new(),
         rates: Vec::new(),
+        moving_paths: Vec::new(),
+        moving_path_entries: 0,
         flows_on: vec![0; num_channels],
         capacity: (0..num_channels)
             .map(|c| faults.bandwidth_bytes_s(fabric, c as ChannelId))
@@ -231,12 +240,14 @@ pub fn simulate(
         // time so far leave the network; each message is delivered at its predicted end.
         if next_flow <= t {
             let tol = s.config.time_tolerance;
-            let mut i = 0;
-            while i < s.active.len() {
-                let Moving { end_s: end, posted_s: since, .. } = s.active[i];
+            // Keep the flows that go on in order, `kept` of them so far.
+            let mut kept = 0;
+            for i in 0..s.active.len() {
+                let m = s.active[i];
+                let (end, since) = (m.end_s, m.posted_s);
                 if end <= t || end - t <= tol * (end - since) {
-                    let f = s.active.swap_remove(i).flow;
-                    let rate = s.rates.swap_remove(i);
+                    let (f, rate) = (m.flow, s.rates[i]);
+                    s.moving_path_entries -= m.path_len as usize;
                     s.give_back(f, rate);
                     restart = restart.min(rate);
                     s.finish_flow(f);
@@ -248,8 +259,15 @@ pub fn simulate(
                     }
                     changed = true;
                 } else {
-                    i += 1;
+                    s.active[kept] = m;
+                    s.rates[kept] = s.rates[i];
+                    kept += 1;
                 }
+            }
+            s.active.truncate(kept);
+            s.rates.truncate(kept);
+            if s.moving_paths.len() > 2 * s.moving_path_entries + 4096 {
+                s.compact_moving_paths();
             }
         }
         // Discrete events at this instant (within a picosecond).
@@ -266,9 +284,14 @@ pub fn simulate(
                         s.finish_flow(f);
                     } else {
                         restart = restart.min(s.lowest_share(f));
+                        let start = s.moving_paths.len() as u32;
+                        let path = flow.path_start as usize
+                            ..(flow.path_start + flow.path_len) as usize;
+                        s.moving_paths.extend_from_slice(&s.paths[path]);
+                        s.moving_path_entries += flow.path_len as usize;
                         s.active.push(Moving {
                             flow: f,
-                            path_start: flow.path_start,
+                            path_start: start,
                             path_len: flow.path_len,
                             posted_s: flow.posted_s,
                             remaining_bytes: flow.size_bytes,
@@ -329,6 +352,17 @@ impl State<'_> {
     fn path(&self, f: u32) -> &[ChannelId] {
         let flow = &self.flows[f as usize];
         &self.paths[flow.path_start as usize..(flow.path_start + flow.path_len) as usize]
+    }
+
+    /// Rewrites `moving_paths` without the gaps of ended flows, still in `active` order.
+    fn compact_moving_paths(&mut self) {
+        let mut packed = Vec::with_capacity(self.moving_path_entries);
+        for m in &mut self.active {
+            let (a, b) = (m.path_start as usize, (m.path_start + m.path_len) as usize);
+            m.path_start = packed.len() as u32;
+            packed.extend_from_slice(&self.moving_paths[a..b]);
+        }
+        self.moving_paths = packed;
     }
 
     /// Returns flow `f`'s rate to the channels it crosses.
@@ -410,7 +444,7 @@ impl State<'_> {
         self.new_rates.clear();
         self.new_rates
             .extend(self.resolve.iter().map(|&i| self.rates[i]));
-        let (paths, active, resolve) = (&self.paths, &self.active, &self.resolve);
+        let (paths, active, resolve) = (&self.moving_paths, &self.active, &self.resolve);
         let ok = solver.resolve(
             &mut self.residual,
             resolve.len(),
