@@ -60,6 +60,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--iterations", type=int, default=1, help="iterations per job (default 1)")
     p.add_argument("--no-compute", action="store_true", help="leave out the compute time")
+    p.add_argument(
+        "--chunks",
+        type=int,
+        default=1,
+        help="cut every message into this many chunks, each routed on its own (default 1)",
+    )
     p.add_argument("--compute-s", type=float, help="compute per rank per iteration, seconds")
     for flag, _, text in _EMBER_OPTIONS:
         p.add_argument(flag, type=float, help=text)
@@ -79,6 +85,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def workload_spec(args: argparse.Namespace) -> str:
     """The workload spec the options describe, e.g. ``halo3d26:nx=30,compute=no``."""
     options = [f"iterations={args.iterations}"]
+    if args.chunks != 1:
+        options.append(f"chunks={args.chunks}")
     if args.budget is not None:
         options.append(f"budget={args.budget}")
     if args.no_compute:

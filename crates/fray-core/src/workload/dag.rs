@@ -91,6 +91,56 @@ impl Dag {
     }
 }
 
+impl Dag {
+    /// The same work with every message cut into `chunks` equal messages between the same
+    /// ranks (compute unchanged): each chunk waits for what its message waited for, and what
+    /// waited for the message waits for every chunk. An engine routes each chunk when it
+    /// starts, so adaptive routing can spread one message over several paths.
+    pub fn split_messages(&self, chunks: u32) -> Result<Dag, WorkloadError> {
+        if chunks == 0 {
+            return Err(invalid("a message splits into at least one chunk".into()));
+        }
+        let mut preds: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
+        for a in 0..self.ops.len() as OpId {
+            for &next in self.successors(a) {
+                preds[next as usize].push(a);
+            }
+        }
+        // The new ops of old op `i`: first[i] .. first[i] + parts(i).
+        let parts = |op: &Op| match op {
+            Op::Send { .. } => chunks,
+            Op::Compute { .. } => 1,
+        };
+        let mut b = DagBuilder::new(self.num_ranks);
+        let mut first = Vec::with_capacity(self.ops.len());
+        let mut deps = Vec::new();
+        for (i, op) in self.ops.iter().enumerate() {
+            first.push(b.len() as OpId);
+            deps.clear();
+            // Dependencies point to earlier operations, whose new ids are known.
+            for &p in &preds[i] {
+                let start = first[p as usize];
+                deps.extend(start..start + parts(&self.ops[p as usize]));
+            }
+            match *op {
+                Op::Send {
+                    src,
+                    dst,
+                    size_bytes,
+                } => {
+                    for _ in 0..chunks {
+                        b.send(src, dst, size_bytes / f64::from(chunks), &deps)?;
+                    }
+                }
+                Op::Compute { rank, seconds } => {
+                    b.compute(rank, seconds, &deps)?;
+                }
+            }
+        }
+        b.build(self.iterations)
+    }
+}
+
 /// Collects operations and dependencies, then lays them out flat.
 ///
 /// ```
@@ -230,5 +280,37 @@ fn invalid(reason: String) -> WorkloadError {
     WorkloadError::Invalid {
         what: "dag".into(),
         reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_messages_keeps_every_dependency() {
+        // compute(0) -> send(0->1) -> compute(1); the send becomes three chunks.
+        let mut b = DagBuilder::new(2);
+        let work = b.compute(0, 1e-3, &[]).unwrap();
+        let msg = b.send(0, 1, 3000.0, &[work]).unwrap();
+        b.compute(1, 2e-3, &[msg]).unwrap();
+        let dag = b.build(2).unwrap().split_messages(3).unwrap();
+        assert_eq!(dag.ops().len(), 5);
+        assert_eq!(dag.iterations(), 2);
+        assert_eq!(dag.successors(0), &[1, 2, 3]);
+        for chunk in 1..4 {
+            assert_eq!(
+                dag.ops()[chunk as usize],
+                Op::Send {
+                    src: 0,
+                    dst: 1,
+                    size_bytes: 1000.0
+                }
+            );
+            assert_eq!(dag.indegree(chunk), 1);
+            assert_eq!(dag.successors(chunk), &[4]);
+        }
+        assert_eq!(dag.indegree(4), 3);
+        assert!(dag.split_messages(0).is_err());
     }
 }

@@ -48,9 +48,17 @@ pub const WORKLOADS: &[(&str, &[&str])] = &[
 
 /// Options every motif reads: `jobs` (1), `budget` (endpoints shared by the jobs, default
 /// the smaller of 32768 and the fabric's endpoints), `iterations` (1), `compute` (`yes` or
-/// `no`, default `yes`) and `compute_s` (compute per rank per iteration in seconds, instead
-/// of Ember's flop-count derivation).
-const COMMON: &[&str] = &["jobs", "budget", "iterations", "compute", "compute_s"];
+/// `no`, default `yes`), `compute_s` (compute per rank per iteration in seconds, instead
+/// of Ember's flop-count derivation) and `chunks` (1: every message cut into this many equal
+/// messages, each routed on its own when it starts).
+const COMMON: &[&str] = &[
+    "jobs",
+    "budget",
+    "iterations",
+    "compute",
+    "compute_s",
+    "chunks",
+];
 
 /// A parsed workload spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +77,8 @@ pub struct WorkloadSpec {
     pub compute: bool,
     /// Compute per rank per iteration in seconds, when given directly.
     pub compute_s: Option<f64>,
+    /// Equal chunks every message is cut into, each routed on its own (1: whole messages).
+    pub chunks: u32,
     /// The motif's own options, as `(name, value)`.
     pub options: Vec<(String, f64)>,
 }
@@ -127,6 +137,7 @@ impl WorkloadSpec {
         };
         let jobs = count(&mut parts, "jobs", 1)?;
         let iterations = count(&mut parts, "iterations", 1)?;
+        let chunks = count(&mut parts, "chunks", 1)?;
         let budget = match parts.take("budget") {
             None => None,
             Some(_) => Some(count(&mut parts, "budget", 1)?),
@@ -161,6 +172,7 @@ impl WorkloadSpec {
             iterations,
             compute,
             compute_s,
+            chunks,
             options,
         })
     }
@@ -291,7 +303,10 @@ impl WorkloadSpec {
             .min(endpoints);
         let per_job = ranks_per_job(budget, self.jobs)?;
         let motif = self.motif(per_job, seed)?;
-        let dag = motif.dag()?;
+        let dag = match self.chunks {
+            1 => motif.dag()?,
+            k => motif.dag()?.split_messages(k)?,
+        };
         let layout = linear_after_random_idle(
             fabric.num_endpoints(),
             &vec![dag.num_ranks(); self.jobs as usize],
@@ -354,6 +369,26 @@ mod tests {
             .sum();
         assert!((compute - 27000.0 * 26.0 / 1e10).abs() < 1e-15);
         assert_eq!(jobs[0].dag.num_ranks(), 64);
+    }
+
+    #[test]
+    fn chunks_cut_every_message_and_keep_the_bytes() {
+        let fabric = Fabric::parse("torus:4x4x4").unwrap();
+        let whole = WorkloadSpec::parse("halo3d26")
+            .unwrap()
+            .place(&fabric, 1)
+            .unwrap();
+        let cut = WorkloadSpec::parse("halo3d26:chunks=4")
+            .unwrap()
+            .place(&fabric, 1)
+            .unwrap();
+        assert_eq!(cut[0].dag.num_messages(), 4 * whole[0].dag.num_messages());
+        assert!((cut[0].dag.total_bytes() - whole[0].dag.total_bytes()).abs() < 1e-6);
+        assert_eq!(cut[0].placement, whole[0].placement);
+        assert!(WorkloadSpec::parse("halo3d26:chunks=0")
+            .unwrap_err()
+            .to_string()
+            .contains("chunks"));
     }
 
     #[test]

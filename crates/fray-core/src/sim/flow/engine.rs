@@ -285,8 +285,8 @@ pub fn simulate(
                     } else {
                         restart = restart.min(s.lowest_share(f));
                         let start = s.moving_paths.len() as u32;
-                        let path = flow.path_start as usize
-                            ..(flow.path_start + flow.path_len) as usize;
+                        let path =
+                            flow.path_start as usize..(flow.path_start + flow.path_len) as usize;
                         s.moving_paths.extend_from_slice(&s.paths[path]);
                         s.moving_path_entries += flow.path_len as usize;
                         s.active.push(Moving {
@@ -313,7 +313,11 @@ pub fn simulate(
             s.resolve_from(&mut solver, restart, t);
         }
         if changed {
-            next_flow = s.active.iter().map(|m| m.end_s).fold(f64::INFINITY, f64::min);
+            next_flow = s
+                .active
+                .iter()
+                .map(|m| m.end_s)
+                .fold(f64::INFINITY, f64::min);
         }
     }
     if !s.active.is_empty() {
