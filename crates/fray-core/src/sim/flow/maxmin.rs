@@ -106,19 +106,15 @@ impl MaxMin {
         }
         // Each touched channel starts with its residual plus the rates given back.
         self.touched.clear();
-        for i in 0..num_flows {
-            let (lo, hi) = (
-                self.path_offsets[i] as usize,
-                self.path_offsets[i + 1] as usize,
-            );
-            for &c in &self.path_channels[lo..hi] {
+        for (i, &rate) in rates[..num_flows].iter().enumerate() {
+            for &c in flow_path(&self.path_offsets, &self.path_channels, i) {
                 let ch = &mut self.channels[c as usize];
                 if ch.count == 0 {
                     self.touched.push(c);
                     ch.remaining = residual[c as usize];
                 }
                 ch.count += 1;
-                ch.remaining += rates[i];
+                ch.remaining += rate;
             }
         }
         let mut next = 0u32;
@@ -130,11 +126,7 @@ impl MaxMin {
         }
         self.members.resize(next as usize, 0);
         for i in 0..num_flows {
-            let (lo, hi) = (
-                self.path_offsets[i] as usize,
-                self.path_offsets[i + 1] as usize,
-            );
-            for &c in &self.path_channels[lo..hi] {
+            for &c in flow_path(&self.path_offsets, &self.path_channels, i) {
                 let ch = &mut self.channels[c as usize];
                 self.members[(ch.start + ch.unfrozen) as usize] = i as u32;
                 ch.unfrozen += 1;
@@ -182,11 +174,7 @@ impl MaxMin {
                 }
                 self.frozen[f] = true;
                 self.new_rates[f] = share_now;
-                let (a, b) = (
-                    self.path_offsets[f] as usize,
-                    self.path_offsets[f + 1] as usize,
-                );
-                for &d in &self.path_channels[a..b] {
+                for &d in flow_path(&self.path_offsets, &self.path_channels, f) {
                     let ch = &mut self.channels[d as usize];
                     ch.remaining -= share_now;
                     ch.unfrozen -= 1;
@@ -206,6 +194,12 @@ impl MaxMin {
         }
         keep
     }
+}
+
+/// The channels of flow `i` in the solve's copy of the paths (CSR by flow).
+#[inline]
+fn flow_path<'a>(offsets: &[u32], channels: &'a [ChannelId], i: usize) -> &'a [ChannelId] {
+    &channels[offsets[i] as usize..offsets[i + 1] as usize]
 }
 
 /// The fair share of a channel now: capacity left over unfrozen flows.
