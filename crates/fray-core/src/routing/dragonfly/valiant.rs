@@ -1,11 +1,17 @@
 //! Valiant dragonfly routing: through a random intermediate group, weighted by live links.
 
-use super::{DragonflyPaths, Walk};
+use super::{local_up, pick_uniform, DragonflyPaths, Walk};
 use crate::fabric::{ChannelId, Fabric, RouterId};
 use crate::routing::{RouteRequest, Routing, RoutingError};
 
-/// Valiant routing on a dragonfly, as the failed-links study routes its indirect paths: an
-/// intermediate group `I` (neither the source's group nor the destination's) is drawn with
+/// Valiant routing on a dragonfly, as the failed-links study routes its indirect paths.
+///
+/// Between two routers of one group, the detour stays in the group (as in Kim et al. and
+/// SST's merlin): an intermediate router of the group, drawn uniformly among those that are
+/// up and whose two local hops are up, so **2 local hops** and never a global link. When the
+/// group has no such router (two routers, or failures), the detour leaves the group as below.
+///
+/// Between groups, an intermediate group `I` (neither the source's group nor the destination's) is drawn with
 /// weight `min(live links from the source group to I, live links from I to the destination
 /// group)`, so that groups cut off from either end by failed global links are never drawn and
 /// traffic spreads in proportion to what is left. The route is a minimal leg to group `I`
@@ -37,6 +43,9 @@ impl DragonflyValiant {
 pub(super) fn valiant_path(w: &mut Walk<'_>, path: &mut Vec<ChannelId>) -> Result<(), String> {
     let (src, dst) = (w.src, w.dst);
     let (gs, gd) = (w.group(src), w.group(dst));
+    if gs == gd && within_group(w, path).is_ok() {
+        return Ok(());
+    }
     // The diagonals of the count tables are 0, so neither end's own group gets weight.
     let (from_src, to_dst) = w.live_counts_from_and_to(gs, gd);
     let weight = |i: usize| from_src[i].min(to_dst[i]) as usize;
@@ -73,6 +82,30 @@ pub(super) fn valiant_path(w: &mut Walk<'_>, path: &mut Vec<ChannelId>) -> Resul
         "failed local links block the path through every intermediate group from group {gs} \
          to group {gd}"
     ))
+}
+
+/// Appends the two local hops through a random intermediate router of the group of `w.src`
+/// and `w.dst` (same group, different routers), or says why there is none (with nothing
+/// appended).
+fn within_group(w: &mut Walk<'_>, path: &mut Vec<ChannelId>) -> Result<(), String> {
+    let (src, dst, df, faults) = (w.src, w.dst, w.df, w.faults);
+    let g = df.shape().group_of(src);
+    let usable = |k: usize| {
+        let m = df.shape().router(g, k);
+        m != src
+            && m != dst
+            && !faults.router_is_down(m)
+            && local_up(df, faults, src, m)
+            && local_up(df, faults, m, dst)
+    };
+    let k =
+        pick_uniform(df.shape().routers_per_group, &mut w.entropy, usable).ok_or_else(|| {
+            format!("failed local links leave no router of group {g} between the two ends")
+        })?;
+    let m = df.shape().router(g, k);
+    w.push_local(src, m, path);
+    w.push_local(m, dst, path);
+    Ok(())
 }
 
 impl Routing for DragonflyValiant {
