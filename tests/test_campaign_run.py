@@ -50,7 +50,7 @@ LONGER = """
 kind = "spares"
 name = "longer"
 [fabric]
-topology = "torus:6x6x6"
+topology = "torus:10x10x10"
 [jobs]
 spare_allocation = "3D(2,1)"
 [faults]
