@@ -50,7 +50,7 @@ LONGER = """
 kind = "spares"
 name = "longer"
 [fabric]
-topology = "torus:10x10x10"
+topology = "torus:6x6x6"
 [jobs]
 spare_allocation = "3D(2,1)"
 [faults]
@@ -188,8 +188,12 @@ def test_a_changed_scenario_is_refused_and_replace_drops_the_old_rows(sampled, t
 
 def _run_until(args: list[str], done: int, sig: int) -> tuple[subprocess.Popen, str]:
     """Starts ``fray run`` and sends ``sig`` once it reports ``done`` finished tasks."""
+    # Ctrl-C as a terminal delivers it: undo an ignored SIGINT that this test process may
+    # have inherited or been left with (a child starts with the ignored disposition, and
+    # Python then never raises KeyboardInterrupt).
     proc = subprocess.Popen([sys.executable, "-m", "fray", "run", *args], stderr=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = []
     try:
         for line in proc.stderr:
