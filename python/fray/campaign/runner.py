@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -128,6 +130,7 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
     done_weight = plan.total_weight - sum(t.weight for t in pending)
     labels = {p.index: p.label for p in plan.points}
     bar = None
+    interrupted = _CtrlC()
     try:
         with connect(workers, scheduler) as client:
             # The clock of the estimate starts once workers are up.
@@ -149,6 +152,8 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
                     results.write_many(s.name, s.hash, [(t.key, c) for t, c in finished])
                     for task, _ in finished:
                         bar.update(task.weight)
+                    if interrupted.seen:
+                        raise KeyboardInterrupt
                     if failed:
                         task, exc = failed
                         where = (f" at sweep point {task.point} ({labels[task.point]})"
@@ -159,5 +164,30 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
                 if futures:
                     client.cancel(list(futures))
     finally:
+        interrupted.restore()
         if bar is not None:
             bar.close()
+
+
+class _CtrlC:
+    """Remembers a Ctrl-C during a run: the KeyboardInterrupt it raises can be swallowed when
+    it lands inside a finalizer (a Dask future's ``__del__``), so the runner also checks
+    ``seen`` after every batch. Installed only where Python's own handler is (the main
+    thread, SIGINT not ignored)."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self.previous = None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.previous = signal.signal(signal.SIGINT, self._on_sigint)
+
+    def _on_sigint(self, signum, frame) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        """Puts the previous SIGINT handler back."""
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
