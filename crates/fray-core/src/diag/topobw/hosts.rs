@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::model::{run_phases, transfer_bytes};
+use super::report::parse_report_lines;
 use crate::diag::DiagError;
 use crate::fabric::{EndpointId, Fabric};
 use crate::faults::Faults;
@@ -173,18 +174,7 @@ impl HostReport {
     /// Reads a host report; summary lines, blank lines and `#` comments are skipped. Errors
     /// name `file` and the line.
     pub fn parse(file: &str, text: &str) -> Result<Self, DiagError> {
-        let mut lines = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') || line.starts_with("Bandwidth ") {
-                continue;
-            }
-            lines.push(parse_host_line(line).map_err(|reason| DiagError::Line {
-                file: file.to_string(),
-                line: i + 1,
-                reason,
-            })?);
-        }
+        let lines = parse_report_lines(file, text, |_, line| parse_host_line(line))?;
         Ok(Self { lines })
     }
 }

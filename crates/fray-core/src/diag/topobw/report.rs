@@ -141,20 +141,32 @@ impl Report {
     /// Reads a report; summary lines, blank lines and `#` comments are skipped. Errors name
     /// `file` and the line.
     pub fn parse(file: &str, text: &str) -> Result<Self, DiagError> {
-        let mut lines = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') || line.starts_with("Bandwidth ") {
-                continue;
-            }
-            lines.push(parse_line(i + 1, line).map_err(|reason| DiagError::Line {
-                file: file.to_string(),
-                line: i + 1,
-                reason,
-            })?);
-        }
+        let lines = parse_report_lines(file, text, parse_line)?;
         Ok(Self { lines })
     }
+}
+
+/// Parses every line of a TopoBW report with `parse(line number, trimmed text)`, skipping
+/// blank lines, `#` comments and `Bandwidth ...` summary lines; an error names `file` and the
+/// line. Shared by the routed report and the host report.
+pub(super) fn parse_report_lines<T>(
+    file: &str,
+    text: &str,
+    parse: impl Fn(usize, &str) -> Result<T, String>,
+) -> Result<Vec<T>, DiagError> {
+    let mut lines = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with("Bandwidth ") {
+            continue;
+        }
+        lines.push(parse(i + 1, line).map_err(|reason| DiagError::Line {
+            file: file.to_string(),
+            line: i + 1,
+            reason,
+        })?);
+    }
+    Ok(lines)
 }
 
 fn parse_line(line: usize, text: &str) -> Result<ReportLine, String> {
