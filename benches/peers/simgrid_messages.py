@@ -21,7 +21,8 @@ sharing, no TCP window bound by default), latency and bandwidth factors 1, ``wei
 the sum of its links' latencies plus ``size / bandwidth``, as in fray's flow engine.
 
 Prints one JSON object: the completion time of each message (in input order), the makespan,
-and the wall time of building the platform and of simulating.
+and the wall time of building the platform and of simulating. ``simgrid_routes.py`` (fray's
+own channels and routes) runs the same configuration and phase (:func:`simulate`).
 """
 
 import argparse
@@ -43,12 +44,32 @@ CONFIG = [
 ]
 
 
-
 def phase(hosts: list, messages: list, finish_s: list) -> None:
     """The actor: posts every message, waits for all, records each one's finish time."""
     comms = [simgrid.Comm.sendto_async(hosts[s], hosts[d], int(b)) for s, d, b in messages]
     simgrid.Comm.wait_all(comms)
     finish_s.extend(c.finish_time for c in comms)
+
+
+def simulate(engine, hosts: list, messages: list, start: float) -> dict:
+    """Runs one phase of ``messages`` (``(src, dst, bytes)`` over ``hosts``) on the loaded
+    ``engine``; returns the report every messages peer prints: SimGrid's version and
+    configuration, each message's completion time and the makespan (simulated seconds), and
+    the wall time of building the platform (since ``start``) and of simulating (seconds)."""
+    built = time.perf_counter()
+    finish_s: list = []
+    simgrid.Actor.create("phase", hosts[0], phase, hosts, messages, finish_s)
+    engine.run()
+    done = time.perf_counter()
+    return {
+        "simgrid_version": str(simgrid.simgrid_version),
+        "config": CONFIG,
+        "messages": len(messages),
+        "makespan_s": engine.clock,
+        "completion_s": finish_s,
+        "build_wall_s": built - start,
+        "simulate_wall_s": done - built,
+    }
 
 
 def main() -> None:
@@ -61,25 +82,7 @@ def main() -> None:
     messages = json.load(sys.stdin)
 
     engine, hosts, start = load_torus(dims, args.bandwidth_bytes_s, args.latency_s, CONFIG)
-    built = time.perf_counter()
-    finish_s: list = []
-    simgrid.Actor.create("phase", hosts[0], phase, hosts, messages, finish_s)
-    engine.run()
-    done = time.perf_counter()
-
-    json.dump(
-        {
-            "simgrid_version": str(simgrid.simgrid_version),
-            "config": CONFIG,
-            "dims": dims,
-            "messages": len(messages),
-            "makespan_s": engine.clock,
-            "completion_s": finish_s,
-            "build_wall_s": built - start,
-            "simulate_wall_s": done - built,
-        },
-        sys.stdout,
-    )
+    json.dump({"dims": dims} | simulate(engine, hosts, messages, start), sys.stdout)
     print()
 
 

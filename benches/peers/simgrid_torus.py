@@ -1,5 +1,6 @@
-"""The SimGrid torus both peers run on: a ``<cluster topology="TORUS">`` of ``node-i`` hosts
-with split-duplex links, loaded into a fresh engine.
+"""The SimGrid engine every peer starts (pinned to one core, given its ``--cfg`` options) and
+the torus the torus peers run on: a ``<cluster topology="TORUS">`` of ``node-i`` hosts with
+split-duplex links, loaded into a fresh engine.
 
 Runs under the system Python, which has Debian's ``python3-simgrid``; imported by the peer
 scripts beside it.
@@ -24,19 +25,27 @@ PLATFORM = """<?xml version='1.0'?>
 """
 
 
-def load_torus(dims: list[int], bandwidth_bytes_s: float, latency_s: float, config: list[str]):
-    """Pins the process to one core, starts a SimGrid engine with ``--cfg`` options
-    ``config`` and loads the torus of ``dims`` (links of ``bandwidth_bytes_s`` and
-    ``latency_s`` per direction). Returns ``(engine, hosts, start)``: the hosts in rank order
-    and the ``time.perf_counter()`` before the engine was made."""
-    num_nodes = 1
-    for d in dims:
-        num_nodes *= d
+def start_engine(config: list[str]):
+    """Pins the process to one core and starts a SimGrid engine with ``--cfg`` options
+    ``config``. Returns ``(engine, start)``: ``start`` is the ``time.perf_counter()`` before
+    the engine was made, in seconds."""
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     start = time.perf_counter()
     engine = simgrid.Engine(
         [sys.argv[0], "--log=root.thres:warning"] + [f"--cfg={c}" for c in config]
     )
+    return engine, start
+
+
+def load_torus(dims: list[int], bandwidth_bytes_s: float, latency_s: float, config: list[str]):
+    """Starts an engine (:func:`start_engine`) and loads the torus of ``dims`` (links of
+    ``bandwidth_bytes_s`` and ``latency_s`` per direction). Returns ``(engine, hosts,
+    start)``: the hosts in rank order and the ``time.perf_counter()`` before the engine was
+    made."""
+    num_nodes = 1
+    for d in dims:
+        num_nodes *= d
+    engine, start = start_engine(config)
     with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as xml:
         xml.write(
             PLATFORM.format(
