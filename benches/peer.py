@@ -1,6 +1,8 @@
 """The SimGrid peers: the same 7P halo exchange simulated by SimGrid 3.32, so that wall time
 and predicted phase time can be set beside fray's ``load-stencil``; and the same message list
-on SimGrid's max-min model, beside fray's flow engine (``flow-peer``), message by message.
+on SimGrid's max-min model, beside fray's flow engine (``flow-peer``), message by message:
+on a torus SimGrid's own torus zone, elsewhere fray's channels and routes given to SimGrid one
+by one (``peers/simgrid_routes.py``).
 
 SimGrid comes from Debian's ``python3-simgrid``, which installs for the system Python only,
 so ``peers/simgrid_stencil.py`` runs as a subprocess of ``/usr/bin/python3``.
@@ -12,12 +14,14 @@ import json
 import subprocess
 from pathlib import Path
 
+import scenarios
 from result import Result
 from timing import measure, summary
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 SCRIPT = Path(__file__).parent / "peers" / "simgrid_stencil.py"
 MESSAGES_SCRIPT = Path(__file__).parent / "peers" / "simgrid_messages.py"
+ROUTES_SCRIPT = Path(__file__).parent / "peers" / "simgrid_routes.py"
 
 
 def unavailable() -> str | None:
@@ -92,12 +96,7 @@ def simgrid_flow(
     """Runs one phase of ``messages`` (``(src, dst, bytes)`` over the hosts of the torus
     ``fabric``) on SimGrid's plain max-min model ``repeat`` times (see
     ``peers/simgrid_messages.py``); every torus link has ``bandwidth_bytes_s`` and
-    ``latency_s``.
-
-    Runs' wall and CPU times are the subprocess's; ``simgrid_wall_s`` is the time SimGrid
-    spent loading the platform and simulating. The last run's per-message completion times
-    go in ``extra``.
-    """
+    ``latency_s``. Times and results as in :func:`_flow_runs`."""
     dims = fabric.removeprefix("torus:").split("x")
     args = [
         SYSTEM_PYTHON,
@@ -109,7 +108,39 @@ def simgrid_flow(
         "--latency-s",
         repr(latency_s),
     ]
-    stdin = json.dumps(messages)
+    label = f"{fabric} {workload}, {len(messages)} messages, {latency_s * 1e9:g} ns/hop, SimGrid"
+    return _flow_runs(args, json.dumps(messages), label, fabric, workload, latency_s, repeat)
+
+
+def simgrid_routes(
+    fabric: str, workload: str, messages: list, latency_s: float, repeat: int
+) -> Result:
+    """Runs one phase of ``messages`` (``(src, dst, bytes)`` over the endpoints of
+    ``fabric``) on fray's own channels, every one at ``latency_s``, and fray's own routes
+    (``scenarios.explicit_platform``) on SimGrid's plain max-min model ``repeat`` times (see
+    ``peers/simgrid_routes.py``). Times and results as in :func:`_flow_runs`."""
+    platform = json.dumps(scenarios.explicit_platform(fabric, messages, latency_s))
+    label = (
+        f"{fabric} {workload}, {len(messages)} messages, {latency_s * 1e9:g} ns/hop,"
+        " SimGrid on fray's routes"
+    )
+    args = [SYSTEM_PYTHON, str(ROUTES_SCRIPT)]
+    return _flow_runs(args, platform, label, fabric, workload, latency_s, repeat)
+
+
+def _flow_runs(
+    args: list[str],
+    stdin: str,
+    case: str,
+    fabric: str,
+    workload: str,
+    latency_s: float,
+    repeat: int,
+) -> Result:
+    """Runs the messages peer ``args`` with ``stdin`` ``repeat`` times as the ``simgrid-flow``
+    scenario's ``case``. Runs' wall and CPU times are the subprocess's; ``simgrid_wall_s`` is
+    the time SimGrid spent building the platform and simulating (seconds). The last run's
+    makespan and per-message completion times (simulated seconds) go in ``extra``."""
     reports: list[dict] = []
 
     def run() -> None:
@@ -122,9 +153,9 @@ def simgrid_flow(
     last = reports[-1]
     return Result(
         scenario="simgrid-flow",
-        case=f"{fabric} {workload}, {len(messages)} messages, {latency_s * 1e9:g} ns/hop, SimGrid",
+        case=case,
         runs=runs,
-        work=len(messages),
+        work=last["messages"],
         work_unit="messages",
         extra={
             "fabric": fabric,

@@ -4,7 +4,11 @@
 
 ``--only flow-peer,simgrid-flow`` runs just fray's flow engine against SimGrid on the same
 message lists (a random permutation of 1 MB messages, a Halo3D26 exchange) and prints their
-table: times, ratios, makespans and per-message completion times side by side.
+table: times, ratios, makespans and per-message completion times side by side. On tori SimGrid
+uses its own torus zone; on the dragonfly ``dragonfly:p=4,a=8,h=4,g=33`` it is given fray's
+channels and fray's minimal routes one by one (``benches/peers/simgrid_routes.py``).
+Prefixes may include the fabric: ``--only "flow-peer dragonfly,simgrid-flow dragonfly"`` runs
+the dragonfly cases only.
 
 Every case runs several times; the tables show medians with [min-max], the CPU time (user +
 system, every thread and subprocess), the cores kept busy (CPU time over wall time), the
@@ -85,30 +89,49 @@ def plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
 
 
 #: fray's flow engine against SimGrid, as (fabric, workload); workloads: one random
-#: permutation of 1 MB messages (seed 1), or one Halo3D26 exchange. The 9x9x13 torus has
-#: odd rings only, where SimGrid's torus routes are exactly fray's ``dor`` routes.
+#: permutation of 1 MB messages (seed 1), or one Halo3D26 exchange (periodic on the whole
+#: torus; on the dragonfly the failed-links study's: the largest cube of ranks on the first
+#: endpoints, not periodic). The 9x9x13 torus has odd rings only, where SimGrid's torus routes
+#: are exactly fray's ``dor`` routes. The dragonfly (one global link per pair of groups, so
+#: one minimal route per pair) is given to SimGrid channel by channel and route by route.
 FLOW_PEER_CASES = [
     ("torus:8x8x16", "permutation"),
     ("torus:9x9x13", "permutation"),
     ("torus:8x8x16", "halo3d26"),
     ("torus:16x16x16", "permutation"),
+    ("dragonfly:p=4,a=8,h=4,g=33", "permutation"),
+    ("dragonfly:p=4,a=8,h=4,g=33", "halo3d26"),
 ]
-#: Latency of every torus link: 0 (SimGrid's max-min is then plain, unweighted) and fray's
-#: default 100 ns (SimGrid's CM02 then weights each flow's share by 1 / its path latency).
+#: Latency of every link: 0 (SimGrid's max-min is then plain, unweighted) and fray's default
+#: 100 ns (SimGrid's CM02 then weights each flow's share by 1 / its path latency).
 FLOW_PEER_LATENCIES_S = (0.0, 100e-9)
+
+
+def flow_peer_messages(fabric: str, workload: str) -> list:
+    """The ``(src, dst, bytes)`` list of a flow-peer case (see ``FLOW_PEER_CASES``)."""
+    if workload == "permutation":
+        return scenarios.permutation_messages(fabric, scenarios.PERMUTATION_SIZE_BYTES, seed=1)
+    if fabric.startswith("torus:"):
+        return scenarios.halo3d26_messages(scenarios.torus_dims(fabric), periodic=True)
+    return scenarios.halo3d26_messages(scenarios.largest_cube(fabric), periodic=False)
+
+
+def simgrid_flow_step(
+    fabric: str, workload: str, messages: list, latency_s: float, repeat: int
+) -> Callable[[], Result]:
+    """The SimGrid side of a flow-peer case: SimGrid's torus zone on a torus, else fray's
+    channels and routes (``peer.simgrid_routes``)."""
+    if not fabric.startswith("torus:"):
+        return partial(peer.simgrid_routes, fabric, workload, messages, latency_s, repeat)
+    bandwidth = scenarios.torus_link_bandwidth_bytes_s(fabric)
+    return partial(peer.simgrid_flow, fabric, workload, messages, bandwidth, latency_s, repeat)
 
 
 def flow_peer_plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
     """fray's flow engine and SimGrid on the same message lists, each case fray first."""
     steps = []
     for fabric, workload in FLOW_PEER_CASES[:1] if quick else FLOW_PEER_CASES:
-        if workload == "permutation":
-            messages = scenarios.permutation_messages(
-                fabric, scenarios.PERMUTATION_SIZE_BYTES, seed=1
-            )
-        else:
-            messages = scenarios.halo3d26_messages(fabric)
-        bandwidth = scenarios.torus_link_bandwidth_bytes_s(fabric)
+        messages = flow_peer_messages(fabric, workload)
         for latency_s in FLOW_PEER_LATENCIES_S:
             # SimGrid takes minutes on 16^3 with latency: one run there.
             slow = fabric == "torus:16x16x16" and latency_s > 0
@@ -122,14 +145,8 @@ def flow_peer_plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Res
             steps.append(
                 (
                     f"simgrid-flow {label}",
-                    partial(
-                        peer.simgrid_flow,
-                        fabric,
-                        workload,
-                        messages,
-                        bandwidth,
-                        latency_s,
-                        1 if slow else min(repeat, 3),
+                    simgrid_flow_step(
+                        fabric, workload, messages, latency_s, 1 if slow else min(repeat, 3)
                     ),
                 )
             )

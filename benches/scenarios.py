@@ -177,10 +177,10 @@ def torus_dims(fabric: str) -> list[int]:
 
 
 def permutation_messages(fabric: str, size_bytes: float, seed: int) -> list:
-    """One random permutation of ``size_bytes`` messages over the torus's endpoints: every
+    """One random permutation of ``size_bytes`` messages over the fabric's endpoints: every
     endpoint sends one message and receives one, never to itself (a derangement, drawn from
     numpy's PCG64 with ``seed``: permutations are drawn until one has no fixed point)."""
-    n = int(np.prod(torus_dims(fabric)))
+    n = _fray.Fabric.parse(fabric).num_endpoints
     rng = np.random.default_rng(seed)
     while True:
         dst = rng.permutation(n)
@@ -189,11 +189,25 @@ def permutation_messages(fabric: str, size_bytes: float, seed: int) -> list:
     return list(zip(range(n), dst.tolist(), itertools.repeat(float(size_bytes))))
 
 
-def halo3d26_messages(fabric: str, nx: int = HALO_NX, cell_bytes: float = HALO_CELL_BYTES) -> list:
-    """One periodic Halo3D26 exchange with rank ``i`` on endpoint ``i`` (the rank grid is the
-    torus): every rank sends to its 26 neighbours a face (``nx * nx`` cells), an edge (``nx``)
-    or a corner (1 cell) of ``cell_bytes`` each, as Ember's Halo3D26 with ``nx = ny = nz``."""
-    dims = np.array(torus_dims(fabric))
+def largest_cube(fabric: str) -> list[int]:
+    """The rank grid of the failed-links study's one job: the largest cube of ranks that fits
+    on the fabric's endpoints (``[10, 10, 10]`` on 1,056 endpoints)."""
+    n = _fray.Fabric.parse(fabric).num_endpoints
+    side = round(n ** (1 / 3))
+    side -= side**3 > n
+    return [side] * 3
+
+
+def halo3d26_messages(
+    grid: list[int], periodic: bool, nx: int = HALO_NX, cell_bytes: float = HALO_CELL_BYTES
+) -> list:
+    """One Halo3D26 exchange on the rank ``grid`` (sizes, dimension 0 fastest) with rank
+    ``i`` on endpoint ``i``: every rank sends to each of its 26 neighbours a face (``nx * nx``
+    cells), an edge (``nx``) or a corner (1 cell) of ``cell_bytes`` each, as Ember's Halo3D26
+    with ``nx = ny = nz``. With ``periodic`` the grid wraps around (every rank has 26
+    neighbours); without, as in Ember and fray's ``halo3d26``, ranks on the grid's boundary
+    have fewer. Messages go offset by offset, rank by rank within one."""
+    dims = np.array(grid)
     ranks = np.arange(int(np.prod(dims)))
     strides = np.concatenate(([1], np.cumprod(dims)[:-1]))
     coords = (ranks[:, None] // strides) % dims
@@ -202,10 +216,11 @@ def halo3d26_messages(fabric: str, nx: int = HALO_NX, cell_bytes: float = HALO_C
         zeros = offset.count(0)
         if zeros == 3:
             continue
-        neighbour = ((coords + np.array(offset)) % dims) @ strides
-        src.append(ranks)
-        dst.append(neighbour)
-        size.append(np.full(len(ranks), float(nx**zeros) * cell_bytes))
+        shifted = coords + np.array(offset)
+        inside = ((shifted >= 0) & (shifted < dims)).all(axis=1) | periodic
+        src.append(ranks[inside])
+        dst.append((shifted[inside] % dims) @ strides)
+        size.append(np.full(int(inside.sum()), float(nx**zeros) * cell_bytes))
     return list(zip(*(np.concatenate(a).tolist() for a in (src, dst, size))))
 
 
@@ -227,20 +242,45 @@ def routes_unlike_simgrid(fabric: str, messages: list) -> int:
 
 
 def flow_fabric(fabric: str, latency_s: float | None):
-    """The torus as both simulators see it: ideal host links (SimGrid's torus cluster has no
-    injection link) and, when ``latency_s`` is given, that latency on every torus link."""
-    torus = _fray.Fabric.parse(fabric).with_class_link("host", 1e18, 0.0)
+    """The fabric as both simulators see it. On a torus the host links are ideal (SimGrid's
+    torus cluster has no injection link) and ``latency_s`` goes on every torus link;
+    elsewhere SimGrid is given fray's channels themselves, so ``latency_s`` goes on every
+    channel, host channels included. ``None`` keeps fray's default latencies."""
+    f = _fray.Fabric.parse(fabric)
+    torus = fabric.startswith("torus:")
+    if torus:
+        f = f.with_class_link("host", 1e18, 0.0)
     if latency_s is None:
-        return torus
-    for cls in torus.class_names:
-        if cls != "host":
+        return f
+    for cls in f.class_names:
+        if cls != "host" or not torus:
             channel = next(
-                torus.channel(c)
-                for c in range(torus.num_channels)
-                if torus.channel(c)["cls"] == cls
+                f.channel(c) for c in range(f.num_channels) if f.channel(c)["cls"] == cls
             )
-            torus = torus.with_class_link(cls, channel["bandwidth_bytes_s"], latency_s)
-    return torus
+            f = f.with_class_link(cls, channel["bandwidth_bytes_s"], latency_s)
+    return f
+
+
+def flow_routing(fabric: str) -> str:
+    """The routing both simulators use: ``dor`` on a torus (what SimGrid's torus cluster
+    does), else ``minimal``, which SimGrid is given route by route (deterministic on a
+    dragonfly with one global link per pair of groups)."""
+    return "dor" if fabric.startswith("torus:") else "minimal"
+
+
+def explicit_platform(fabric: str, messages: list, latency_s: float) -> dict:
+    """What ``peers/simgrid_routes.py`` reads: ``[bandwidth_bytes_s, latency_s]`` of every
+    channel of :func:`flow_fabric`, the number of endpoints, and every message of
+    ``messages`` (``(src, dst, bytes)``) with the channel ids of its route under
+    :func:`flow_routing`."""
+    f = flow_fabric(fabric, latency_s)
+    channels = (f.channel(c) for c in range(f.num_channels))
+    routing = flow_routing(fabric)
+    return {
+        "links": [[ch["bandwidth_bytes_s"], ch["latency_s"]] for ch in channels],
+        "hosts": f.num_endpoints,
+        "messages": [[s, d, b, f.route(s, d, routing=routing)] for s, d, b in messages],
+    }
 
 
 def torus_link_bandwidth_bytes_s(fabric: str) -> float:
@@ -250,12 +290,15 @@ def torus_link_bandwidth_bytes_s(fabric: str) -> float:
 
 def flow_peer(fabric: str, workload: str, messages: list, latency_s: float, repeat: int) -> Result:
     """One phase of ``messages`` (``(src, dst, bytes)`` over endpoints) on the flow engine
-    with dimension-order routing (what SimGrid's torus cluster does), every torus link at
-    ``latency_s``. A run builds the fabric and simulates, as the SimGrid peer loads its
-    platform and simulates. The last run's per-message completion times go in ``extra``."""
+    with :func:`flow_routing`, the links of :func:`flow_fabric` at ``latency_s``. A run
+    builds the fabric and simulates, as the SimGrid peer loads its platform and simulates.
+    The last run's per-message completion times go in ``extra``; off a torus SimGrid is given
+    fray's routes, so none is unlike SimGrid's."""
+    torus = fabric.startswith("torus:")
 
     def run():
-        return _fray.flow_messages(flow_fabric(fabric, latency_s), messages, routing="dor")
+        f = flow_fabric(fabric, latency_s)
+        return _fray.flow_messages(f, messages, routing=flow_routing(fabric))
 
     runs, out = measure(run, repeat)
     return Result(
@@ -271,7 +314,7 @@ def flow_peer(fabric: str, workload: str, messages: list, latency_s: float, repe
             "makespan_s": out["end_s"],
             "events": out["events"],
             "rate_solves": out["rate_solves"],
-            "routes_unlike_simgrid": routes_unlike_simgrid(fabric, messages),
+            "routes_unlike_simgrid": routes_unlike_simgrid(fabric, messages) if torus else 0,
             "completion_s": out["completion_s"],
         },
     )
