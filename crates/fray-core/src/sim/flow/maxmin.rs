@@ -7,51 +7,62 @@
 //! priority queue ([`RadixHeap`]) of channels finds that channel: an entry is a lower bound
 //! of its channel's share and is refreshed only when it reaches the front. Cost: O(P) for P
 //! path entries plus O(C) queue work for the C channels touched (each entry moves down at
-//! most 64 buckets), in a few flat arrays that are reused between calls and reset only
-//! where touched.
+//! most 64 buckets), in a few flat arrays that are reused between calls. The touched
+//! channels are renumbered densely for the solve, so its working set grows with the flows
+//! solved, not with the fabric.
 
 use super::radix::{Entry, RadixHeap};
 use crate::fabric::ChannelId;
 
-/// Per-channel state of one solve, packed so that one cache line holds all of it.
+/// Per-channel state of one solve, 16 bytes: four channels to a cache line.
 #[derive(Debug, Clone, Copy, Default)]
 struct ChannelState {
     /// Capacity left, bytes per second.
     remaining: f64,
-    /// Flows not yet frozen (0 outside a solve).
+    /// Flows not yet frozen.
     unfrozen: u32,
     /// Number of flows on the channel (its slice of `members`).
     count: u32,
-    /// Start of its slice of `members`.
-    start: u32,
 }
 
 /// Reusable work space of the progressive-filling solver for one fabric.
+///
+/// A solve numbers the channels it touches densely, in the order the paths first reach them
+/// (`touched[l]` is the fabric channel of local channel `l`), and keeps their state in that
+/// order: flows that start together cross nearby channels, so a solve's working set is a
+/// few contiguous arrays however large the fabric.
 #[derive(Debug, Clone)]
 pub struct MaxMin {
-    channels: Vec<ChannelState>,
-    /// Flows per channel, one slice per touched channel.
-    members: Vec<u32>,
-    /// The active flows' paths, copied contiguously for this solve (CSR by flow).
-    path_offsets: Vec<u32>,
-    path_channels: Vec<ChannelId>,
+    /// Local number of each fabric channel during a solve (`UNTOUCHED` outside one).
+    local: Vec<u32>,
+    /// Fabric channel of each local channel.
     touched: Vec<ChannelId>,
-    frozen: Vec<bool>,
-    new_rates: Vec<f64>,
+    channels: Vec<ChannelState>,
+    /// Start of each local channel's slice of `members`.
+    starts: Vec<u32>,
+    /// Flows per local channel, one slice each.
+    members: Vec<u32>,
+    /// Each flow's slice of `path_channels` and its new rate.
+    flows: Vec<FlowSlot>,
+    /// The flows' paths in local channels, copied contiguously for this solve.
+    path_channels: Vec<u32>,
     heap: RadixHeap,
 }
+
+/// `MaxMin::local` of a channel no flow of the solve crosses.
+const UNTOUCHED: u32 = u32::MAX;
 
 impl MaxMin {
     /// A solver for a fabric of `num_channels` channels.
     pub fn new(num_channels: usize) -> Self {
         Self {
-            channels: vec![ChannelState::default(); num_channels],
-            members: Vec::new(),
-            path_offsets: Vec::new(),
-            path_channels: Vec::new(),
+            local: vec![UNTOUCHED; num_channels],
             touched: Vec::new(),
-            frozen: Vec::new(),
-            new_rates: Vec::new(),
+            channels: Vec::new(),
+            starts: Vec::new(),
+            members: Vec::new(),
+            flows: Vec::new(),
+            path_channels: Vec::new(),
             heap: RadixHeap::new(),
         }
     }
@@ -87,6 +98,51 @@ impl MaxMin {
         self.fill(residual, num_flows, path, rates, false)
     }
 
+    /// Copies the flows' paths in local channel numbers and sets up every touched channel:
+    /// its residual plus the rates given back, and its flow count.
+    fn number_channels<'p>(
+        &mut self,
+        residual: &[f64],
+        num_flows: usize,
+        path: impl Fn(usize) -> &'p [ChannelId],
+        rates: &[f64],
+    ) {
+        self.flows.clear();
+        self.path_channels.clear();
+        self.touched.clear();
+        self.channels.clear();
+        for (i, &rate) in rates[..num_flows].iter().enumerate() {
+            let start = self.path_channels.len() as u32;
+            for &c in path(i) {
+                let mut l = self.local[c as usize];
+                if l == UNTOUCHED {
+                    l = self.touched.len() as u32;
+                    self.local[c as usize] = l;
+                    self.touched.push(c);
+                    self.channels.push(ChannelState {
+                        remaining: residual[c as usize],
+                        unfrozen: 0,
+                        count: 0,
+                    });
+                }
+                let ch = &mut self.channels[l as usize];
+                ch.count += 1;
+                ch.remaining += rate;
+                self.path_channels.push(l);
+            }
+            let end = self.path_channels.len() as u32;
+            self.flows.push(FlowSlot {
+                start,
+                end,
+                rate: if start == end {
+                    f64::INFINITY
+                } else {
+                    UNFROZEN
+                },
+            });
+        }
+    }
+
     /// Progressive filling behind [`Self::solve`] and [`Self::resolve`]; with `force` the
     /// result is kept even when a flow gets no bandwidth.
     fn fill<'p>(
@@ -97,65 +153,36 @@ impl MaxMin {
         rates: &mut [f64],
         force: bool,
     ) -> bool {
-        self.path_offsets.clear();
-        self.path_channels.clear();
-        self.path_offsets.push(0);
-        for i in 0..num_flows {
-            self.path_channels.extend_from_slice(path(i));
-            self.path_offsets.push(self.path_channels.len() as u32);
-        }
-        // Each touched channel starts with its residual plus the rates given back.
-        self.touched.clear();
-        for (i, &rate) in rates[..num_flows].iter().enumerate() {
-            for &c in flow_path(&self.path_offsets, &self.path_channels, i) {
-                let ch = &mut self.channels[c as usize];
-                if ch.count == 0 {
-                    self.touched.push(c);
-                    ch.remaining = residual[c as usize];
-                }
-                ch.count += 1;
-                ch.remaining += rate;
-            }
-        }
+        self.number_channels(residual, num_flows, path, rates);
+        // Each local channel's slice of `members`; `unfrozen` is the fill cursor, then the
+        // count of flows not yet frozen.
         let mut next = 0u32;
-        for &c in &self.touched {
-            let ch = &mut self.channels[c as usize];
-            ch.start = next;
+        self.starts.clear();
+        for ch in &self.channels {
+            self.starts.push(next);
             next += ch.count;
-            ch.unfrozen = 0; // the fill cursor below, then the unfrozen count
         }
         self.members.resize(next as usize, 0);
-        for i in 0..num_flows {
-            for &c in flow_path(&self.path_offsets, &self.path_channels, i) {
-                let ch = &mut self.channels[c as usize];
-                self.members[(ch.start + ch.unfrozen) as usize] = i as u32;
+        for (i, flow) in self.flows.iter().enumerate() {
+            for &l in flow.path(&self.path_channels) {
+                let ch = &mut self.channels[l as usize];
+                self.members[(self.starts[l as usize] + ch.unfrozen) as usize] = i as u32;
                 ch.unfrozen += 1;
             }
         }
-
-        self.frozen.clear();
-        self.frozen.resize(num_flows, false);
-        self.new_rates.clear();
-        self.new_rates.extend((0..num_flows).map(|i| {
-            if self.path_offsets[i] == self.path_offsets[i + 1] {
-                f64::INFINITY
-            } else {
-                0.0
-            }
-        }));
         self.heap.clear();
-        for &c in &self.touched {
+        for (l, ch) in self.channels.iter().enumerate() {
             self.heap.push(Entry {
-                share: share(&self.channels[c as usize]),
-                channel: c,
+                share: share(ch),
+                channel: l as u32,
             });
         }
         while let Some(top) = self.heap.pop() {
-            let c = top.channel as usize;
-            if self.channels[c].unfrozen == 0 {
+            let l = top.channel as usize;
+            if self.channels[l].unfrozen == 0 {
                 continue;
             }
-            let share_now = share(&self.channels[c]);
+            let share_now = share(&self.channels[l]);
             if share_now > top.share {
                 self.heap.push(Entry {
                     share: share_now,
@@ -163,43 +190,59 @@ impl MaxMin {
                 });
                 continue;
             }
-            let (lo, n) = (
-                self.channels[c].start as usize,
-                self.channels[c].count as usize,
+            let (lo, hi) = (
+                self.starts[l] as usize,
+                (self.starts[l] + self.channels[l].count) as usize,
             );
-            for k in lo..lo + n {
-                let f = self.members[k] as usize;
-                if self.frozen[f] {
+            for k in lo..hi {
+                let flow = &mut self.flows[self.members[k] as usize];
+                if flow.rate != UNFROZEN {
                     continue;
                 }
-                self.frozen[f] = true;
-                self.new_rates[f] = share_now;
-                for &d in flow_path(&self.path_offsets, &self.path_channels, f) {
+                flow.rate = share_now;
+                for &d in flow.path(&self.path_channels) {
                     let ch = &mut self.channels[d as usize];
                     ch.remaining -= share_now;
                     ch.unfrozen -= 1;
                 }
             }
         }
-        let keep = force || self.new_rates.iter().all(|&r| r > 0.0);
-        for &c in &self.touched {
-            let ch = &mut self.channels[c as usize];
+        let keep = force || self.flows.iter().all(|f| f.rate > 0.0);
+        for (&c, ch) in self.touched.iter().zip(&self.channels) {
             if keep {
                 residual[c as usize] = ch.remaining;
             }
-            ch.count = 0;
+            self.local[c as usize] = UNTOUCHED;
         }
         if keep {
-            rates[..num_flows].copy_from_slice(&self.new_rates);
+            for (rate, flow) in rates[..num_flows].iter_mut().zip(&self.flows) {
+                *rate = flow.rate;
+            }
         }
         keep
     }
 }
 
-/// The channels of flow `i` in the solve's copy of the paths (CSR by flow).
-#[inline]
-fn flow_path<'a>(offsets: &[u32], channels: &'a [ChannelId], i: usize) -> &'a [ChannelId] {
-    &channels[offsets[i] as usize..offsets[i + 1] as usize]
+/// One flow of a solve: where its path is and, once frozen, its rate; 16 bytes, so that
+/// freezing a flow reads one cache line before its path.
+#[derive(Debug, Clone, Copy)]
+struct FlowSlot {
+    /// Its local channels: `path_channels[start..end]`.
+    start: u32,
+    end: u32,
+    /// Its rate in bytes per second; [`UNFROZEN`] until frozen.
+    rate: f64,
+}
+
+/// `FlowSlot::rate` of a flow not yet frozen (no rate is negative).
+const UNFROZEN: f64 = -1.0;
+
+impl FlowSlot {
+    /// Its channels, in local numbers.
+    #[inline]
+    fn path<'a>(&self, path_channels: &'a [u32]) -> &'a [u32] {
+        &path_channels[self.start as usize..self.end as usize]
+    }
 }
 
 /// The fair share of a channel now: capacity left over unfrozen flows.
@@ -211,6 +254,7 @@ fn share(ch: &ChannelState) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn solve(capacity: &[f64], paths: &[Vec<ChannelId>]) -> Vec<f64> {
         let mut m = MaxMin::new(capacity.len());
@@ -261,5 +305,79 @@ mod tests {
             solve(&[0.0, 3.0], &[vec![], vec![0, 1], vec![1]]),
             vec![f64::INFINITY, 0.0, 3.0]
         );
+    }
+
+    /// Random capacities and paths (each path a set of distinct channels).
+    fn instance() -> impl Strategy<Value = (Vec<f64>, Vec<Vec<ChannelId>>)> {
+        (2usize..12).prop_flat_map(|channels| {
+            (
+                proptest::collection::vec(1.0f64..100.0, channels),
+                proptest::collection::vec(
+                    proptest::sample::subsequence(
+                        (0..channels as u32).collect::<Vec<_>>(),
+                        1..=channels.min(4),
+                    ),
+                    1..30,
+                ),
+            )
+        })
+    }
+
+    /// The rates are max-min fair: no channel is over its capacity, and every flow crosses
+    /// a saturated channel on which no flow has a higher rate (its bottleneck).
+    fn assert_max_min_fair(capacity: &[f64], paths: &[Vec<ChannelId>], rates: &[f64]) {
+        let mut load = vec![0.0; capacity.len()];
+        for (p, &r) in paths.iter().zip(rates) {
+            for &c in p {
+                load[c as usize] += r;
+            }
+        }
+        let tol = |c: usize| 1e-9 * capacity[c];
+        for c in 0..capacity.len() {
+            assert!(load[c] <= capacity[c] + tol(c), "channel {c} over capacity");
+        }
+        for (i, p) in paths.iter().enumerate() {
+            let bottleneck = p.iter().any(|&c| {
+                let c = c as usize;
+                load[c] >= capacity[c] - tol(c)
+                    && paths
+                        .iter()
+                        .zip(rates)
+                        .all(|(q, &r)| !q.contains(&(c as u32)) || r <= rates[i] * (1.0 + 1e-9))
+            });
+            assert!(bottleneck, "flow {i} has no bottleneck: {rates:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn solve_is_max_min_fair((capacity, paths) in instance()) {
+            assert_max_min_fair(&capacity, &paths, &solve(&capacity, &paths));
+        }
+
+        /// Re-rating the flows at or above some rate on what the others leave gives the
+        /// rates of a full solve, as the engine's incremental re-rate relies on.
+        #[test]
+        fn resolve_of_the_upper_flows_matches_a_full_solve(
+            (capacity, paths) in instance(),
+            pick in 0usize..30,
+        ) {
+            let full = solve(&capacity, &paths);
+            let level = full[pick % full.len()];
+            let upper: Vec<usize> = (0..paths.len()).filter(|&i| full[i] >= level).collect();
+            let mut residual = capacity.clone();
+            for (p, &r) in paths.iter().zip(&full) {
+                for &c in p {
+                    residual[c as usize] -= r;
+                }
+            }
+            let mut rates: Vec<f64> = upper.iter().map(|&i| full[i]).collect();
+            let mut m = MaxMin::new(capacity.len());
+            let ok = m.resolve(&mut residual, upper.len(), |k| &paths[upper[k]], &mut rates);
+            prop_assert!(ok);
+            for (k, &i) in upper.iter().enumerate() {
+                prop_assert!((rates[k] - full[i]).abs() <= 1e-9 * full[i], "flow {i}");
+            }
+        }
     }
 }
