@@ -86,3 +86,50 @@ fn congested_minimal_port_sends_ugal_valiant() {
     }
     assert_eq!(valiant_taken, 20 * 16);
 }
+
+#[test]
+fn threshold_keeps_minimal_until_its_congestion_exceeds_it() {
+    // As above, the minimal port carries 100 flows and every Valiant port none: UGAL with
+    // threshold T stays minimal exactly while 100 * H_min <= T.
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
+    let faults = Faults::none(&fabric);
+    let minimal = build("minimal", &fabric, &faults).unwrap();
+    let n = fabric.num_routers() as u32;
+    let (mut min_path, mut path) = (Vec::new(), Vec::new());
+    for src in 0..n {
+        for dst in (0..n).filter(|&d| d / 4 != src / 4) {
+            let plain = RouteRequest::new(&fabric, &faults);
+            minimal.route_into(&plain, src, dst, &mut min_path).unwrap();
+            let busy = OneBusyChannel(min_path[0]);
+            let req = RouteRequest {
+                congestion: &busy,
+                ..plain
+            };
+            let at = 100 * min_path.len();
+            let keeps = build(&format!("ugal:threshold={at}"), &fabric, &faults).unwrap();
+            keeps.route_into(&req, src, dst, &mut path).unwrap();
+            assert_eq!(path, min_path, "{src}->{dst} at threshold {at}");
+            let leaves = build(&format!("ugal:threshold={}", at - 1), &fabric, &faults).unwrap();
+            leaves.route_into(&req, src, dst, &mut path).unwrap();
+            assert_ne!(path[0], min_path[0], "{src}->{dst} below threshold {at}");
+        }
+    }
+}
+
+#[test]
+fn bad_threshold_is_named() {
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
+    let faults = Faults::none(&fabric);
+    for name in [
+        "ugal:threshold=-1",
+        "ugal:threshold=x",
+        "ugal:limit=2",
+        "ugal:threshold=inf",
+    ] {
+        let err = build(name, &fabric, &faults).err().expect(name).to_string();
+        assert!(
+            err.contains(name) && err.contains("threshold"),
+            "{name}: {err}"
+        );
+    }
+}

@@ -56,6 +56,14 @@ pub enum RoutingError {
         /// What changed since it was built.
         reason: String,
     },
+    /// A routing option with a value it cannot take.
+    #[error("routing {routing:?}: {reason}")]
+    BadOption {
+        /// The routing as named, options included.
+        routing: String,
+        /// What is wrong with the option.
+        reason: String,
+    },
     /// A routing name no family knows.
     #[error("unknown routing {name:?} (known: {known})")]
     Unknown {
@@ -232,7 +240,8 @@ pub const ROUTINGS: &[(&str, &str)] = &[
     ),
     (
         "ugal",
-        "dragonfly: minimal or Valiant by congestion at the source (UGAL-L)",
+        "dragonfly: minimal or Valiant by congestion at the source (UGAL-L); \
+         ugal:threshold=T favours minimal by T flows times hops",
     ),
 ];
 
@@ -253,11 +262,16 @@ pub fn default_for(fabric: &Fabric) -> &'static str {
 /// picked by the fabric's topology (`dor` is [`DimensionOrder`] on a mesh or torus,
 /// [`HyperXDor`] on a HyperX). Routings that precompute their routes (`table`) build them
 /// for these faults and route only under them; the others read the faults of each request.
+/// Options follow the name after a colon (`ugal:threshold=4`).
 pub fn build(
     name: &str,
     fabric: &Fabric,
     faults: &Faults,
 ) -> Result<Box<dyn Routing>, RoutingError> {
+    if let Some(options) = name.strip_prefix("ugal:") {
+        let threshold = parse_option(name, options, "threshold")?;
+        return Ok(Box::new(DragonflyUgal::new(fabric, threshold)?));
+    }
     Ok(match name {
         "dor" => match fabric.topology() {
             Topology::HyperX(_) => Box::new(HyperXDor::new(fabric)?),
@@ -270,7 +284,7 @@ pub fn build(
         "table" => Box::new(TableRouting::new(fabric, faults)?),
         "minimal" => Box::new(DragonflyMinimal::new(fabric)?),
         "valiant" => Box::new(DragonflyValiant::new(fabric)?),
-        "ugal" => Box::new(DragonflyUgal::new(fabric)?),
+        "ugal" => Box::new(DragonflyUgal::new(fabric, 0.0)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),
@@ -282,4 +296,23 @@ pub fn build(
             })
         }
     })
+}
+
+/// The value of the one option `key=value` that `options` (from routing `name`) must hold:
+/// a finite number at least 0.
+fn parse_option(name: &str, options: &str, key: &str) -> Result<f64, RoutingError> {
+    let bad = |reason: String| RoutingError::BadOption {
+        routing: name.to_string(),
+        reason,
+    };
+    let value = options
+        .strip_prefix(key)
+        .and_then(|rest| rest.strip_prefix('='))
+        .ok_or_else(|| bad(format!("expected {key}=VALUE, got {options:?}")))?;
+    match value.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(bad(format!(
+            "{key} must be a finite number >= 0, got {value:?}"
+        ))),
+    }
 }
