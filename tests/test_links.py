@@ -105,6 +105,22 @@ def test_cli_writes_table_and_heat_map_and_reports_unroutable(tmp_path, capsys):
     assert "unroutable" in capsys.readouterr().out
 
 
+def test_cli_link_bandwidth_is_the_fabric_parsed_with_it(tmp_path):
+    # The same study on the fabric parsed at 20 GB/s, from the command line and from Python:
+    # the same table; and without compute twice the bandwidth nearly halves the iteration.
+    out = tmp_path / "t.csv"
+    args = ["--jobs", "1", "--failed", "0,20", "--seeds", "2", "--no-compute", "--nx", "30"]
+    assert main(["links", "--fabric", SMALL, "--link-bandwidth", "20GB/s", "--quiet",
+                 "--out", str(out), *args]) == 0
+    fast = links.study(Fabric.parse(SMALL, bandwidth_bytes_s=20e9), "halo3d26:nx=30,compute=no",
+                       jobs=[1], failed_pct=[0, 20], seeds=2)
+    slow = links.study(SMALL, "halo3d26:nx=30,compute=no", jobs=[1], failed_pct=[0, 20], seeds=2)
+    cli = read_table(out)
+    assert list(cli["iteration_s"]) == list(fast["iteration_s"])
+    ratio = fast["baseline_iteration_s"][0] / slow["baseline_iteration_s"][0]
+    assert 0.5 < ratio < 0.6
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -113,6 +129,8 @@ def test_cli_writes_table_and_heat_map_and_reports_unroutable(tmp_path, capsys):
         (["--fail", "optical"], "no such link class"),
         (["--routing", "doal"], "DOAL routing needs a HyperX"),
         (["--seeds", "0"], "seeds"),
+        (["--link-bandwidth", "fast"], "--link-bandwidth"),
+        (["--routing", "ugal:threshold=-2"], "threshold must be a finite number >= 0"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):

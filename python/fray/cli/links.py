@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from fray import SpecError, links, report, store
+from fray import Fabric, SpecError, links, report, store
+from fray.units import parse_rate
 
 #: Ember-named workload options the command passes through, as (flag, spec key, help).
 _EMBER_OPTIONS = (
@@ -44,7 +45,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--fabric", required=True, help="e.g. dragonfly:p=4,a=8,h=4,g=9 or hyperx:8x8,t=8")
-    p.add_argument("--routing", help="ugal, doal, table, ... (default: the fabric's)")
+    p.add_argument(
+        "--link-bandwidth",
+        help="bandwidth of every link, e.g. 50GB/s (the paper's 400 Gb/s; default 10GB/s)",
+    )
+    p.add_argument(
+        "--routing", help="ugal, ugal:threshold=T, doal, table, ... (default: the fabric's)"
+    )
     p.add_argument(
         "--workload", default="halo3d26", help="halo3d26, sweep3d, lqcd or uniform (default halo3d26)"
     )
@@ -104,8 +111,12 @@ def run(args: argparse.Namespace) -> int:
     """Runs the study, writes the table and heat map, prints the table."""
     if args.out:
         store.check_path(args.out)  # fail before the run, not after it
+    fabric = args.fabric
+    if args.link_bandwidth is not None:
+        rate = parse_rate(args.link_bandwidth, "--link-bandwidth")
+        fabric = Fabric.parse(args.fabric, bandwidth_bytes_s=rate)
     table = links.study(
-        args.fabric,
+        fabric,
         workload_spec(args),
         routing=args.routing,
         fail=args.fail,
