@@ -54,20 +54,19 @@ fn uncongested_ugal_is_minimal() {
     }
 }
 
-#[test]
-fn congested_minimal_port_sends_ugal_valiant() {
-    // One global port per router: router r of a group holds the only link to one other
-    // group, so the minimal path's first channel (to the router holding the link to the
-    // destination group) is never the first channel of a Valiant path.
+/// One global port per router: router r of a group holds the only link to one other group,
+/// so the minimal path's first channel (to the router holding the link to the destination
+/// group) is never the first channel of a Valiant path. Calls `check(src, dst, minimal
+/// path, request)` for every pair of routers in different groups, the request carrying
+/// congestion 100 on the minimal path's first channel and none elsewhere.
+fn with_congested_minimal_port(
+    mut check: impl FnMut(&Fabric, &Faults, u32, u32, &[ChannelId], &RouteRequest<'_>),
+) {
     let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
     let faults = Faults::none(&fabric);
-    let (minimal, ugal) = (
-        build("minimal", &fabric, &Faults::none(&fabric)).unwrap(),
-        build("ugal", &fabric, &Faults::none(&fabric)).unwrap(),
-    );
+    let minimal = build("minimal", &fabric, &faults).unwrap();
     let n = fabric.num_routers() as u32;
-    let (mut min_path, mut path) = (Vec::new(), Vec::new());
-    let mut valiant_taken = 0;
+    let mut min_path = Vec::new();
     for src in 0..n {
         for dst in (0..n).filter(|&d| d / 4 != src / 4) {
             let plain = RouteRequest::new(&fabric, &faults);
@@ -77,43 +76,39 @@ fn congested_minimal_port_sends_ugal_valiant() {
                 congestion: &busy,
                 ..plain
             };
-            ugal.route_into(&req, src, dst, &mut path).unwrap();
-            check_path(&fabric, &faults, src, dst, &path).unwrap();
-            assert_ne!(path[0], min_path[0], "{src}->{dst} kept the congested port");
-            assert_eq!(hops_of_class(&fabric, &path, "global"), 2, "{src}->{dst}");
-            valiant_taken += 1;
+            check(&fabric, &faults, src, dst, &min_path, &req);
         }
     }
+}
+
+#[test]
+fn congested_minimal_port_sends_ugal_valiant() {
+    let mut path = Vec::new();
+    let mut valiant_taken = 0;
+    with_congested_minimal_port(|fabric, faults, src, dst, min_path, req| {
+        let ugal = build("ugal", fabric, faults).unwrap();
+        ugal.route_into(req, src, dst, &mut path).unwrap();
+        check_path(fabric, faults, src, dst, &path).unwrap();
+        assert_ne!(path[0], min_path[0], "{src}->{dst} kept the congested port");
+        assert_eq!(hops_of_class(fabric, &path, "global"), 2, "{src}->{dst}");
+        valiant_taken += 1;
+    });
     assert_eq!(valiant_taken, 20 * 16);
 }
 
 #[test]
 fn threshold_keeps_minimal_until_its_congestion_exceeds_it() {
-    // As above, the minimal port carries 100 flows and every Valiant port none: UGAL with
-    // threshold T stays minimal exactly while 100 * H_min <= T.
-    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
-    let faults = Faults::none(&fabric);
-    let minimal = build("minimal", &fabric, &faults).unwrap();
-    let n = fabric.num_routers() as u32;
-    let (mut min_path, mut path) = (Vec::new(), Vec::new());
-    for src in 0..n {
-        for dst in (0..n).filter(|&d| d / 4 != src / 4) {
-            let plain = RouteRequest::new(&fabric, &faults);
-            minimal.route_into(&plain, src, dst, &mut min_path).unwrap();
-            let busy = OneBusyChannel(min_path[0]);
-            let req = RouteRequest {
-                congestion: &busy,
-                ..plain
-            };
-            let at = 100 * min_path.len();
-            let keeps = build(&format!("ugal:threshold={at}"), &fabric, &faults).unwrap();
-            keeps.route_into(&req, src, dst, &mut path).unwrap();
-            assert_eq!(path, min_path, "{src}->{dst} at threshold {at}");
-            let leaves = build(&format!("ugal:threshold={}", at - 1), &fabric, &faults).unwrap();
-            leaves.route_into(&req, src, dst, &mut path).unwrap();
-            assert_ne!(path[0], min_path[0], "{src}->{dst} below threshold {at}");
-        }
-    }
+    // UGAL with threshold T stays minimal exactly while 100 * H_min <= T.
+    let mut path = Vec::new();
+    with_congested_minimal_port(|fabric, faults, src, dst, min_path, req| {
+        let at = 100 * min_path.len();
+        let keeps = build(&format!("ugal:threshold={at}"), fabric, faults).unwrap();
+        keeps.route_into(req, src, dst, &mut path).unwrap();
+        assert_eq!(path, min_path, "{src}->{dst} at threshold {at}");
+        let leaves = build(&format!("ugal:threshold={}", at - 1), fabric, faults).unwrap();
+        leaves.route_into(req, src, dst, &mut path).unwrap();
+        assert_ne!(path[0], min_path[0], "{src}->{dst} below threshold {at}");
+    });
 }
 
 #[test]
