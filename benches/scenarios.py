@@ -27,6 +27,9 @@ PERMUTATION_SIZE_BYTES = 1e6
 HALO_NX, HALO_CELL_BYTES = 30, 8.0
 #: The failed-links study's default flow-engine time tolerance.
 LINKS_TOLERANCE = 3e-3
+#: Time tolerance of the flow engine where it is compared with SimGrid message by message:
+#: every message ends within 3x this share of its time (fray's default is 1e-3).
+FLOW_PEER_TOLERANCE = 1e-4
 
 
 def _spare_study(
@@ -298,7 +301,9 @@ def flow_peer(fabric: str, workload: str, messages: list, latency_s: float, repe
 
     def run():
         f = flow_fabric(fabric, latency_s)
-        return _fray.flow_messages(f, messages, routing=flow_routing(fabric))
+        return _fray.flow_messages(
+            f, messages, routing=flow_routing(fabric), time_tolerance=FLOW_PEER_TOLERANCE
+        )
 
     runs, out = measure(run, repeat)
     return Result(
