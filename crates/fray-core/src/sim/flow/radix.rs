@@ -3,8 +3,13 @@
 //! Progressive filling takes bottlenecks in increasing order of share, and every share it
 //! pushes is at least the last one it took. A radix heap uses exactly that: an entry sits in
 //! the bucket named by the highest bit in which its key differs from the last key taken, so
-//! a push is O(1) and an entry moves to a lower bucket at most 64 times over its life. The
-//! keys are the bit patterns of non-negative `f64`s, which order as the numbers do.
+//! a push is O(1) and an entry moves to a lower bucket at most 40 times over its life (the
+//! buckets ignore the lowest 24 bits; entries that close to the front wait in a small binary
+//! heap). The keys are the bit patterns of non-negative `f64`s, which order as the numbers
+//! do.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// An entry: a channel and its share (bytes per second) when pushed.
 #[derive(Debug, Clone, Copy)]
@@ -15,21 +20,32 @@ pub(super) struct Entry {
 
 /// Entries ordered by share, taken smallest first; ties come out in no particular order. A
 /// share pushed below the last one taken (by rounding) comes out as that last share.
+///
+/// The buckets go by the keys' leading bits only (all but [`FINE_BITS`]): keys that agree
+/// with the last one taken in those bits wait in `front`, a binary heap on the whole key,
+/// so an entry stops moving between buckets once it is that close to the front.
 #[derive(Debug, Clone)]
 pub(super) struct RadixHeap {
-    /// Bucket 0 holds keys equal to `last`; bucket `b` keys whose highest differing bit is
-    /// `b - 1`.
+    /// Keys whose leading bits equal those of `last`, smallest first.
+    front: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Bucket `b` (1..=64 - FINE_BITS) holds keys whose highest leading bit differing from
+    /// `last`'s is bit `b - 1` of the leading bits.
     buckets: Vec<Vec<(u64, u32)>>,
-    /// Bit `b - 1` set when bucket `b` (1..=64) may hold entries.
+    /// Bit `b - 1` set when bucket `b` may hold entries.
     occupied: u64,
     last: u64,
     len: usize,
 }
 
+/// Low key bits that the buckets ignore (of an `f64`'s 52 mantissa bits): keys within
+/// 2^-28 of each other, relative, share a bucket.
+const FINE_BITS: u32 = 24;
+
 impl RadixHeap {
     pub fn new() -> Self {
         Self {
-            buckets: vec![Vec::new(); 65],
+            front: BinaryHeap::new(),
+            buckets: vec![Vec::new(); 65 - FINE_BITS as usize],
             occupied: 0,
             last: 0,
             len: 0,
@@ -38,6 +54,7 @@ impl RadixHeap {
 
     /// Empties the heap and lets it take keys from 0 again.
     pub fn clear(&mut self) {
+        self.front.clear();
         for b in &mut self.buckets {
             b.clear();
         }
@@ -58,42 +75,56 @@ impl RadixHeap {
     #[inline]
     fn put(&mut self, key: u64, channel: u32) {
         let b = bucket(key, self.last);
-        if b > 0 {
+        if b == 0 {
+            self.front.push(Reverse((key, channel)));
+        } else {
             self.occupied |= 1u64 << (b - 1);
+            self.buckets[b].push((key, channel));
         }
-        self.buckets[b].push((key, channel));
     }
 
-    /// Takes an entry with the smallest share, or `None` when empty.
-    pub fn pop(&mut self) -> Option<Entry> {
-        if self.len == 0 {
-            return None;
-        }
-        if self.buckets[0].is_empty() {
+    /// Takes an entry with the smallest share among those still wanted, or `None` when none
+    /// is left. `wanted(channel)` says whether an entry is still wanted; the heap asks it for
+    /// the entries it moves between buckets and drops the others there, so that an entry
+    /// no longer wanted is moved at most once more. The entry taken may itself be unwanted
+    /// if nothing moved it since.
+    pub fn pop_wanted(&mut self, mut wanted: impl FnMut(u32) -> bool) -> Option<Entry> {
+        loop {
+            if let Some(Reverse((key, channel))) = self.front.pop() {
+                self.len -= 1;
+                self.last = key.max(self.last);
+                return Some(Entry {
+                    share: f64::from_bits(key),
+                    channel,
+                });
+            }
+            if self.len == 0 {
+                return None;
+            }
             let b = self.occupied.trailing_zeros() as usize + 1;
             self.occupied &= !(1u64 << (b - 1));
-            let moved = std::mem::take(&mut self.buckets[b]);
-            self.last = moved.iter().map(|&(k, _)| k).min().expect("occupied");
-            for &(k, c) in &moved {
-                self.put(k, c);
+            let mut moved = std::mem::take(&mut self.buckets[b]);
+            let before = moved.len();
+            moved.retain(|&(_, channel)| wanted(channel));
+            self.len -= before - moved.len();
+            if let Some(min) = moved.iter().map(|&(k, _)| k).min() {
+                self.last = min;
+                for &(k, c) in &moved {
+                    self.put(k, c);
+                }
             }
             // Keep the emptied bucket's allocation for later pushes.
-            let mut moved = moved;
             moved.clear();
             self.buckets[b] = moved;
         }
-        self.len -= 1;
-        self.buckets[0].pop().map(|(key, channel)| Entry {
-            share: f64::from_bits(key),
-            channel,
-        })
     }
 }
 
-/// The bucket of `key` when the last key taken is `last` (`key >= last`).
+/// The bucket of `key` when the last key taken is `last` (`key >= last`): 0 when their
+/// leading bits agree.
 #[inline]
 fn bucket(key: u64, last: u64) -> usize {
-    (64 - (key ^ last).leading_zeros()) as usize
+    (64 - ((key ^ last) >> FINE_BITS).leading_zeros()) as usize
 }
 
 #[cfg(test)]
@@ -103,35 +134,40 @@ mod tests {
 
     proptest! {
         /// Pushing shares that never fall below the last one taken, interleaved with pops,
-        /// takes every entry once and in non-decreasing order of share.
+        /// takes every wanted entry exactly once, at its share and in non-decreasing order;
+        /// an entry no longer wanted comes out at most once.
         #[test]
         fn pops_in_order_and_loses_nothing(
-            ops in proptest::collection::vec((0.0f64..1e12, any::<bool>()), 1..300)
+            ops in proptest::collection::vec((0.0f64..1e12, any::<bool>(), any::<bool>()), 1..300)
         ) {
             let mut heap = RadixHeap::new();
-            let (mut last, mut pushed, mut popped) = (0.0f64, 0u32, 0u32);
-            let mut seen = Vec::new();
-            for (i, &(delta, pop)) in ops.iter().enumerate() {
+            let wanted = |c: u32| ops[c as usize].2;
+            let mut pushed = Vec::new();
+            let mut last = 0.0f64;
+            let mut times_taken = vec![0u32; ops.len()];
+            let mut take = |heap: &mut RadixHeap, pushed: &[f64], last: &mut f64| {
+                let e = heap.pop_wanted(wanted)?;
+                assert!(e.share >= *last, "taken out of order");
+                assert_eq!(e.share, pushed[e.channel as usize], "taken at another share");
+                *last = e.share;
+                times_taken[e.channel as usize] += 1;
+                Some(())
+            };
+            for (i, &(delta, pop, _)) in ops.iter().enumerate() {
+                pushed.push(last + delta);
                 heap.push(Entry { share: last + delta, channel: i as u32 });
-                pushed += 1;
                 if pop {
-                    let e = heap.pop().unwrap();
-                    prop_assert!(e.share >= last);
-                    last = e.share;
-                    seen.push(e.channel);
-                    popped += 1;
+                    take(&mut heap, &pushed, &mut last);
                 }
             }
-            while let Some(e) = heap.pop() {
-                prop_assert!(e.share >= last);
-                last = e.share;
-                seen.push(e.channel);
-                popped += 1;
+            while take(&mut heap, &pushed, &mut last).is_some() {}
+            for (c, &(_, _, is_wanted)) in ops.iter().enumerate() {
+                if is_wanted {
+                    prop_assert_eq!(times_taken[c], 1, "entry {} taken", c);
+                } else {
+                    prop_assert!(times_taken[c] <= 1);
+                }
             }
-            prop_assert_eq!(pushed, popped);
-            seen.sort_unstable();
-            seen.dedup();
-            prop_assert_eq!(seen.len() as u32, pushed);
         }
     }
 }
