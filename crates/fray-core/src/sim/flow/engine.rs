@@ -402,49 +402,27 @@ impl State<'_> {
         self.resolve.extend(
             (0..self.active.len()).filter(|&i| self.rates[i] >= level || self.rates[i] == 0.0),
         );
-        self.advance(t, true);
-        if !self.solve_subset(solver) {
+        if !self.solve_subset(solver, t) {
             // Every flow again, on capacities recomputed from scratch.
-            self.advance(t, false);
-            self.residual.copy_from_slice(&self.capacity);
-            for r in &mut self.rates {
-                *r = 0.0;
+            for (m, &rate) in self.active.iter_mut().zip(&self.rates) {
+                m.remaining_bytes = (m.remaining_bytes - rate * (t - m.rated_s)).max(0.0);
+                m.rated_s = t;
+                m.end_s = f64::INFINITY;
             }
+            self.residual.copy_from_slice(&self.capacity);
+            self.rates.fill(0.0);
             self.resolve.clear();
             self.resolve.extend(0..self.active.len());
-            let whole = self.solve_subset(solver);
+            let whole = self.solve_subset(solver, t);
             debug_assert!(whole, "a full solve gives every live flow some bandwidth");
         }
-        for &i in &self.resolve {
-            let (m, rate) = (&mut self.active[i], self.rates[i]);
-            debug_assert_eq!(m.rated_s, t);
-            m.end_s = if rate > 0.0 {
-                t + m.remaining_bytes / rate
-            } else {
-                f64::INFINITY
-            };
-        }
     }
 
-    /// Brings the bytes left of the flows at positions `resolve` (`only_resolve`) or of every
-    /// active flow up to `t`, under the rates they had: the point new rates count from.
-    fn advance(&mut self, t: f64, only_resolve: bool) {
-        let n = if only_resolve {
-            self.resolve.len()
-        } else {
-            self.active.len()
-        };
-        for k in 0..n {
-            let i = if only_resolve { self.resolve[k] } else { k };
-            let m = &mut self.active[i];
-            m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
-            m.rated_s = t;
-        }
-    }
-
-    /// Re-rates the flows at positions `resolve` on the residual capacity; false (and nothing
-    /// changed) when one of them would get no bandwidth.
-    fn solve_subset(&mut self, solver: &mut MaxMin) -> bool {
+    /// Re-rates the flows at positions `resolve` on the residual capacity at `t`; false (and
+    /// nothing changed) when one of them would get no bandwidth. A flow whose rate changes
+    /// has its bytes left brought up to `t` under the old rate and its end predicted under
+    /// the new one; a flow whose rate stays (most of them) keeps both.
+    fn solve_subset(&mut self, solver: &mut MaxMin, t: f64) -> bool {
         self.new_rates.clear();
         self.new_rates
             .extend(self.resolve.iter().map(|&i| self.rates[i]));
@@ -460,7 +438,19 @@ impl State<'_> {
         );
         if ok {
             for (k, &i) in self.resolve.iter().enumerate() {
-                self.rates[i] = self.new_rates[k];
+                let (old, new) = (self.rates[i], self.new_rates[k]);
+                if new == old {
+                    continue;
+                }
+                let m = &mut self.active[i];
+                m.remaining_bytes = (m.remaining_bytes - old * (t - m.rated_s)).max(0.0);
+                m.rated_s = t;
+                m.end_s = if new > 0.0 {
+                    t + m.remaining_bytes / new
+                } else {
+                    f64::INFINITY
+                };
+                self.rates[i] = new;
             }
         }
         ok
