@@ -126,8 +126,8 @@ struct Flow {
     posted_s: f64,
 }
 
-/// A flow with bytes moving: what the event loop and the rate solves read, kept contiguous
-/// and in the order the flows started.
+/// A flow with bytes moving: what the rate solves read, kept contiguous and in the order
+/// the flows started (with the places of flows that left, until `compact_moving`).
 #[derive(Debug, Clone, Copy)]
 struct Moving {
     flow: u32,
@@ -140,9 +140,10 @@ struct Moving {
     remaining_bytes: f64,
     /// When the flow last got a new rate, in seconds.
     rated_s: f64,
-    /// Its predicted end under its current rate, in seconds.
-    end_s: f64,
 }
+
+/// `State::rates` of a flow that has left the network (its place in `active` is empty).
+const LEFT: f64 = -1.0;
 
 struct State<'a> {
     fabric: &'a Fabric,
@@ -158,11 +159,18 @@ struct State<'a> {
     seq: u64,
     paths: Vec<ChannelId>,
     flows: Vec<Flow>,
-    /// Flows with bytes moving, in the order they started, and their rates (same index).
+    /// Flows with bytes moving, in the order they started, and (same index) their rates
+    /// ([`LEFT`] for a flow that has left), predicted ends and leaving times (the time from
+    /// which the time tolerance lets the flow leave; infinite for a flow that has left), in
+    /// seconds. The event loop scans only the flat time arrays.
     active: Vec<Moving>,
     rates: Vec<f64>,
+    ends: Vec<f64>,
+    leaves: Vec<f64>,
+    /// Flows in `active` that have not left.
+    live: usize,
     /// The paths of the moving flows, in the same order (with the gaps of flows that ended,
-    /// until `compact_moving_paths`): a solve reads them front to back.
+    /// until `compact_moving`): a solve reads them front to back.
     moving_paths: Vec<ChannelId>,
     /// Path entries of the moving flows (`moving_paths` less its gaps).
     moving_path_entries: usize,
@@ -204,6 +212,9 @@ pub fn simulate(
         flows: Vec::new(),
         active: Vec::new(),
         rates: Vec::new(),
+        ends: Vec::new(),
+        leaves: Vec::new(),
+        live: 0,
         moving_paths: Vec::new(),
         moving_path_entries: 0,
         flows_on: vec![0; num_channels],
@@ -239,35 +250,29 @@ pub fn simulate(
         // At a flow's end, the flows that end now or within the tolerance of their message's
         // time so far leave the network; each message is delivered at its predicted end.
         if next_flow <= t {
-            let tol = s.config.time_tolerance;
-            // Keep the flows that go on in order, `kept` of them so far.
-            let mut kept = 0;
             for i in 0..s.active.len() {
-                let m = s.active[i];
-                let (end, since) = (m.end_s, m.posted_s);
-                if end <= t || end - t <= tol * (end - since) {
-                    let (f, rate) = (m.flow, s.rates[i]);
-                    s.moving_path_entries -= m.path_len as usize;
-                    s.give_back(f, rate);
-                    restart = restart.min(rate);
-                    s.finish_flow(f);
-                    let op = s.flows[f as usize].op;
-                    if end > t {
-                        s.push(end, Kind::Delivered(op));
-                    } else {
-                        s.done_ops.push(op);
-                    }
-                    changed = true;
-                } else {
-                    s.active[kept] = m;
-                    s.rates[kept] = s.rates[i];
-                    kept += 1;
+                if s.leaves[i] > t {
+                    continue;
                 }
+                let (m, rate, end) = (s.active[i], s.rates[i], s.ends[i]);
+                s.rates[i] = LEFT;
+                s.ends[i] = f64::INFINITY;
+                s.leaves[i] = f64::INFINITY;
+                s.live -= 1;
+                s.moving_path_entries -= m.path_len as usize;
+                s.give_back(m.flow, rate);
+                restart = restart.min(rate);
+                s.finish_flow(m.flow);
+                let op = s.flows[m.flow as usize].op;
+                if end > t {
+                    s.push(end, Kind::Delivered(op));
+                } else {
+                    s.done_ops.push(op);
+                }
+                changed = true;
             }
-            s.active.truncate(kept);
-            s.rates.truncate(kept);
-            if s.moving_paths.len() > 2 * s.moving_path_entries + 4096 {
-                s.compact_moving_paths();
+            if s.active.len() > 2 * s.live + 4096 {
+                s.compact_moving();
             }
         }
         // Discrete events at this instant (within a picosecond).
@@ -296,9 +301,11 @@ pub fn simulate(
                             posted_s: flow.posted_s,
                             remaining_bytes: flow.size_bytes,
                             rated_s: t,
-                            end_s: f64::INFINITY,
                         });
                         s.rates.push(0.0);
+                        s.ends.push(f64::INFINITY);
+                        s.leaves.push(f64::INFINITY);
+                        s.live += 1;
                         changed = true;
                     }
                 }
@@ -308,20 +315,16 @@ pub fn simulate(
         while let Some(op) = s.done_ops.pop() {
             s.complete(op, t)?;
         }
-        if changed && !s.active.is_empty() {
+        if changed && s.live > 0 {
             solves += 1;
             s.resolve_from(&mut solver, restart, t);
         }
         if changed {
-            next_flow = s
-                .active
-                .iter()
-                .map(|m| m.end_s)
-                .fold(f64::INFINITY, f64::min);
+            next_flow = s.ends.iter().copied().fold(f64::INFINITY, f64::min);
         }
     }
-    if !s.active.is_empty() {
-        let f = s.flows[s.active[0].flow as usize];
+    if let Some(i) = s.rates.iter().position(|&r| r != LEFT) {
+        let f = s.flows[s.active[i].flow as usize];
         let (_, job, Op::Send { src, dst, .. }) = s.progress.op(f.op) else {
             unreachable!("flows are messages")
         };
@@ -358,14 +361,29 @@ impl State<'_> {
         &self.paths[flow.path_start as usize..(flow.path_start + flow.path_len) as usize]
     }
 
-    /// Rewrites `moving_paths` without the gaps of ended flows, still in `active` order.
-    fn compact_moving_paths(&mut self) {
+    /// Drops the places of the flows that left from `active` and its parallel arrays, and
+    /// rewrites `moving_paths` without their gaps, keeping the order.
+    fn compact_moving(&mut self) {
         let mut packed = Vec::with_capacity(self.moving_path_entries);
-        for m in &mut self.active {
+        let mut kept = 0;
+        for i in 0..self.active.len() {
+            if self.rates[i] == LEFT {
+                continue;
+            }
+            let mut m = self.active[i];
             let (a, b) = (m.path_start as usize, (m.path_start + m.path_len) as usize);
             m.path_start = packed.len() as u32;
             packed.extend_from_slice(&self.moving_paths[a..b]);
+            self.active[kept] = m;
+            self.rates[kept] = self.rates[i];
+            self.ends[kept] = self.ends[i];
+            self.leaves[kept] = self.leaves[i];
+            kept += 1;
         }
+        self.active.truncate(kept);
+        self.rates.truncate(kept);
+        self.ends.truncate(kept);
+        self.leaves.truncate(kept);
         self.moving_paths = packed;
     }
 
@@ -404,15 +422,20 @@ impl State<'_> {
         );
         if !self.solve_subset(solver, t) {
             // Every flow again, on capacities recomputed from scratch.
-            for (m, &rate) in self.active.iter_mut().zip(&self.rates) {
-                m.remaining_bytes = (m.remaining_bytes - rate * (t - m.rated_s)).max(0.0);
+            self.resolve.clear();
+            for i in 0..self.active.len() {
+                if self.rates[i] == LEFT {
+                    continue;
+                }
+                let m = &mut self.active[i];
+                m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
                 m.rated_s = t;
-                m.end_s = f64::INFINITY;
+                self.rates[i] = 0.0;
+                self.ends[i] = f64::INFINITY;
+                self.leaves[i] = f64::INFINITY;
+                self.resolve.push(i);
             }
             self.residual.copy_from_slice(&self.capacity);
-            self.rates.fill(0.0);
-            self.resolve.clear();
-            self.resolve.extend(0..self.active.len());
             let whole = self.solve_subset(solver, t);
             debug_assert!(whole, "a full solve gives every live flow some bandwidth");
         }
@@ -445,12 +468,17 @@ impl State<'_> {
                 let m = &mut self.active[i];
                 m.remaining_bytes = (m.remaining_bytes - old * (t - m.rated_s)).max(0.0);
                 m.rated_s = t;
-                m.end_s = if new > 0.0 {
-                    t + m.remaining_bytes / new
-                } else {
-                    f64::INFINITY
-                };
                 self.rates[i] = new;
+                if new > 0.0 {
+                    let end = t + m.remaining_bytes / new;
+                    self.ends[i] = end;
+                    // It may leave once its end is within the tolerance of its message's time
+                    // so far (from the post, latency included).
+                    self.leaves[i] = end - self.config.time_tolerance * (end - m.posted_s);
+                } else {
+                    self.ends[i] = f64::INFINITY;
+                    self.leaves[i] = f64::INFINITY;
+                }
             }
         }
         ok
