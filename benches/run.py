@@ -72,7 +72,7 @@ def plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
         steps.append(
             (
                 "links-exchange 33280",
-                partial(scenarios.links_exchange, "dragonfly:p=16,a=32,h=16,g=65", 0.1, 60.0, 1),
+                partial(scenarios.links_exchange, "dragonfly:p=16,a=32,h=16,g=65", 0.1, 60.0, r24),
             )
         )
     peers = [("torus:12x12x12", "cm02", repeat), ("torus:12x12x12", "default", repeat)]
