@@ -3,18 +3,19 @@
 //! Every channel shares its capacity equally among the flows crossing it that are not yet
 //! limited elsewhere. The solver repeatedly takes the channel with the smallest fair share
 //! (remaining capacity over unfrozen flows), freezes its flows at that share and takes their
-//! rate off every channel on their paths. Shares only grow while flows freeze, so a monotone
-//! priority queue ([`RadixHeap`]) of channels finds that channel: an entry is a lower bound
-//! of its channel's share, refreshed when it reaches the front, and a channel whose flows
-//! have all frozen elsewhere leaves the queue the next time the queue moves it (most
-//! channels are never a bottleneck: on the failed-links exchanges about a third are). The
-//! flows a bottleneck freezes are gathered first and their channels updated after, so that
-//! those updates are independent memory accesses rather than a chain through each flow. Cost: O(P) for P path entries plus O(C) queue work for the C channels touched (each
-//! entry moves down at most 64 buckets), in a few flat arrays that are reused between calls.
-//! The touched channels are renumbered densely for the solve, so its working set grows with
-//! the flows solved, not with the fabric.
+//! rate off every channel on their paths. Shares only grow while flows freeze, so a
+//! [`ShareQueue`] of channels finds that channel: an entry is a lower bound of its channel's
+//! share, refreshed when it reaches the front, and a channel whose flows have all frozen
+//! elsewhere is skipped (most channels are never a bottleneck: on the failed-links exchanges
+//! about a third are). The flows a bottleneck freezes are gathered first and their channels
+//! updated after, so that those updates are independent memory accesses rather than a chain
+//! through each flow. Cost: O(P) for P path entries plus O(C log C) to sort the C channels
+//! touched and the queue work of the refreshed shares, in a few flat arrays that are reused
+//! between calls. The touched channels are renumbered densely for the solve, so its working
+//! set grows with the flows solved, not with the fabric.
 
-use super::radix::{Entry, RadixHeap};
+use super::radix::Entry;
+use super::share_queue::ShareQueue;
 use crate::fabric::ChannelId;
 
 /// Per-channel state of one solve, 16 bytes: four channels to a cache line.
@@ -48,7 +49,7 @@ pub struct MaxMin {
     flows: Vec<FlowSlot>,
     /// The flows' paths in local channels, copied contiguously for this solve.
     path_channels: Vec<u32>,
-    heap: RadixHeap,
+    queue: ShareQueue,
     /// The path entries of the flows one bottleneck freezes, gathered before any channel is
     /// updated, so that the updates are independent loads rather than a chain through each
     /// flow.
@@ -68,7 +69,7 @@ impl MaxMin {
             members: Vec::new(),
             flows: Vec::new(),
             path_channels: Vec::new(),
-            heap: RadixHeap::new(),
+            queue: ShareQueue::default(),
             batch: Vec::new(),
         }
     }
@@ -182,16 +183,15 @@ impl MaxMin {
                 ch.unfrozen += 1;
             }
         }
-        self.heap.clear();
-        for (l, ch) in self.channels[..self.touched.len()].iter().enumerate() {
-            self.heap.push(Entry {
-                share: share(ch),
-                channel: l as u32,
-            });
-        }
+        self.queue.reset(
+            self.channels[..self.touched.len()]
+                .iter()
+                .enumerate()
+                .map(|(l, ch)| (l as u32, share(ch))),
+        );
         loop {
             let channels = &self.channels;
-            let Some(top) = self.heap.pop_wanted(|c| channels[c as usize].unfrozen > 0) else {
+            let Some(top) = self.queue.pop_wanted(|c| channels[c as usize].unfrozen > 0) else {
                 break;
             };
             let l = top.channel as usize;
@@ -200,7 +200,7 @@ impl MaxMin {
             }
             let share_now = share(&self.channels[l]);
             if share_now > top.share {
-                self.heap.push(Entry {
+                self.queue.push(Entry {
                     share: share_now,
                     channel: top.channel,
                 });

@@ -35,6 +35,7 @@
 mod engine;
 mod maxmin;
 mod radix;
+mod share_queue;
 
 pub use engine::{simulate, FlowConfig, FlowResult, JobResult};
 pub use maxmin::MaxMin;
