@@ -19,7 +19,8 @@ pub(super) struct Entry {
 }
 
 /// Entries ordered by share, taken smallest first; ties come out in no particular order. A
-/// share pushed below the last one taken (by rounding) comes out as that last share.
+/// share pushed below the bucket base (by rounding, or after a peek) waits in `front` and
+/// still comes out in its exact order.
 ///
 /// The buckets go by the keys' leading bits only (all but [`FINE_BITS`]): keys that agree
 /// with the last one taken in those bits wait in `front`, a binary heap on the whole key,
