@@ -8,7 +8,7 @@ use fray_core::faults::Faults;
 use fray_core::routing::{DimensionOrder, RouteRequest, Routing, RoutingError};
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::sim::load::static_load;
-use fray_core::workload::{DagBuilder, Job, Message, Stencil, StencilKind};
+use fray_core::workload::{DagBuilder, Halo3D26, Job, Message, Motif, Op, Stencil, StencilKind};
 
 fn link(bandwidth_bytes_s: f64, latency_s: f64) -> LinkParameters {
     LinkParameters {
@@ -148,6 +148,70 @@ fn latency_is_paid_once_and_dependencies_order_time() {
         r.end_s
     );
     assert_eq!(r.jobs[0].makespan_s, r.end_s);
+}
+
+#[test]
+fn a_compute_waits_for_every_message_it_depends_on() {
+    // Rank 0 sends 1 MB and 2 MB to rank 1 over one 1 GB/s cable; rank 1 then computes 2 ms.
+    // The two share the cable until the 1 MB ends (2 ms), the 2 MB has 1 MB left at the full
+    // rate (3 ms), and only then may the compute start: the run ends at 5 ms.
+    let f = line(&[1e9]);
+    let mut d = DagBuilder::new(2);
+    let short = d.send(0, 1, 1e6, &[]).unwrap();
+    let long = d.send(0, 1, 2e6, &[]).unwrap();
+    let compute = d.compute(1, 2e-3, &[short, long]).unwrap();
+    let job = Job::new("join", d.build(1).unwrap(), vec![0, 1], &f).unwrap();
+    for config in [EXACT, FlowConfig::default()] {
+        let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job.clone()], config).unwrap();
+        let tol = 3.0 * config.time_tolerance;
+        let end = |op: u32, want: f64| {
+            let got = r.op_end_s[op as usize];
+            assert!(
+                (got - want).abs() <= 1e-12 + tol * want,
+                "op {op}: {got} vs {want}"
+            );
+        };
+        end(short, 2e-3);
+        end(long, 3e-3);
+        end(compute, 5e-3);
+        assert!((r.end_s - 5e-3).abs() <= 1e-12 + tol * 5e-3, "{}", r.end_s);
+    }
+}
+
+#[test]
+fn no_operation_ends_before_what_it_waits_for() {
+    // Three iterations of a 26-neighbour halo with compute on a small torus, at the study's
+    // tolerance: every compute must start after each of its predecessors has ended.
+    let f = Fabric::parse("torus:3x3x3,t=1").unwrap();
+    let mut motif = Halo3D26::new(3, 3, 3);
+    motif.nx = 6;
+    motif.compute_s = 2e-6;
+    motif.iterations = 3;
+    let dag = motif.dag().unwrap();
+    let job = Job::new("halo", dag.clone(), (0..27).collect(), &f).unwrap();
+    let dor = DimensionOrder::new(&f).unwrap();
+    let config = FlowConfig {
+        seed: 1,
+        time_tolerance: 3e-3,
+    };
+    let r = simulate(&f, &Faults::none(&f), &dor, &[job], config).unwrap();
+    for (op, kind) in dag.ops().iter().enumerate() {
+        for &next in dag.successors(op as u32) {
+            // A message's start is not recorded; a compute's is its end less its length.
+            let Op::Compute { seconds, .. } = dag.ops()[next as usize] else {
+                continue;
+            };
+            let next_start = r.op_end_s[next as usize] - seconds;
+            assert!(
+                next_start >= r.op_end_s[op] * (1.0 - 1e-12),
+                "op {next} starts at {next_start}, before op {op} ends at {}",
+                r.op_end_s[op]
+            );
+        }
+        assert!(r.op_end_s[op].is_finite(), "op {op} ({kind:?}) never ended");
+    }
+    let last = r.op_end_s.iter().copied().fold(0.0, f64::max);
+    assert_eq!(r.end_s, last);
 }
 
 #[test]

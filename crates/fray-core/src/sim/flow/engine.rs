@@ -287,6 +287,7 @@ pub fn simulate(
                     let flow = s.flows[f as usize];
                     if flow.path_len == 0 || flow.size_bytes == 0.0 {
                         s.finish_flow(f);
+                        s.done_ops.push(flow.op);
                     } else {
                         restart = restart.min(s.lowest_share(f));
                         let start = s.moving_paths.len() as u32;
@@ -537,7 +538,8 @@ impl State<'_> {
         Ok(())
     }
 
-    /// A flow's last byte arrived: count its bytes and mark its message done.
+    /// Flow `f` left the network: take it off its channels' flow counts and count its bytes.
+    /// (Its message is delivered by the caller, at its own end.)
     fn finish_flow(&mut self, f: u32) {
         let flow = self.flows[f as usize];
         let path =
@@ -547,7 +549,6 @@ impl State<'_> {
             self.channel_bytes[c as usize] += flow.size_bytes;
         }
         self.delivered_bytes += flow.size_bytes;
-        self.done_ops.push(flow.op);
     }
 
     /// Op `g` ended at `t`: record it and start every successor that no longer waits, in
