@@ -59,7 +59,10 @@ impl<'a, T: Copy + PartialOrd + Default> JobsProgress<'a, T> {
         let base = self.offset[j];
         for &s in self.jobs[j].dag.successors(g - base) {
             let w = &mut self.waiting[(base + s) as usize];
-            *w -= 1;
+            // An engine that ends an operation twice would release its successors early.
+            *w = w
+                .checked_sub(1)
+                .expect("an operation was reported finished twice");
             if *w == 0 {
                 ready.push(base + s);
             }
