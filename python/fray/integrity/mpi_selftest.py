@@ -46,6 +46,8 @@ def case_roundtrip(path: str) -> dict:
     res = {}
     for alg in ("crc32c", "xxh3", "fletcher64"):
         t = CheckedComm(comm, alg, path=path, first_chunk_bytes=16384, max_chunk_bytes=65536)
+        # Eager up to twice the last chunk (16385 bytes eager, 100 kB in chunks).
+        res[f"{alg}_eager"] = t.eager_threshold_bytes == 32768
         res[alg] = _exchange(t, sizes, np.random.default_rng(5))
         t.free()
     return {"ok": all(res.values()), "by_algorithm": res}

@@ -222,8 +222,9 @@ def measure_network(comm: MPI.Comm, *, big_bytes: int = 1 << 20, burst: int = 32
 class CheckedComm(_Base):
     """Checked point-to-point messages on ``comm`` (collective to build: every rank of
     ``comm`` must create one). ``algorithm`` is a checksum name, ``"auto"`` (the tuned choice,
-    agreed by all ranks) or ``"none"`` (the same transport without checksums: a baseline for
-    measurements, which detects nothing).
+    agreed by all ranks) or ``"none"`` (no checksum, a baseline for measurements which
+    detects nothing: the same rings with plain copies on shared memory; on the ``mpi`` path,
+    where there is then nothing to verify or resend, one plain MPI message per message).
 
     Sizes are in bytes. On the shared-memory path ``max_chunk_bytes`` is the slot size of a
     ring of ``ring_slots`` slots and chunks grow from ``first_chunk_bytes`` by ``ratio``; on
@@ -232,10 +233,14 @@ class CheckedComm(_Base):
     defaults: ``RING_CHUNKS`` on shared memory; on the ``mpi`` path the paper's model
     (``net_chunk_plan``) with the network measured between the ranks when the
     communicator is built (``measure_network``, kept in ``self.network``) and the tuned
-    checksum's bandwidth."""
+    checksum's bandwidth. ``eager_threshold_bytes`` (``mpi`` path) is the largest message sent
+    as one eager frame; left at ``None`` it is twice the plan's last chunk: up to there the
+    eager frame's two checksums (inside the copy in and the copy out, neither hidden behind
+    the network) cost less than the rendezvous's two extra MPI messages (request-to-send and
+    trailer) and its one unhidden checksum, since the last chunk's checksum costs one gap."""
 
     def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *, path: str = "auto",
-                 eager_threshold_bytes: int = 16 * 1024, first_chunk_bytes: int | None = None,
+                 eager_threshold_bytes: int | None = None, first_chunk_bytes: int | None = None,
                  ratio: float | None = None, max_chunk_bytes: int | None = None,
                  ring_slots: int = 8, max_message_bytes: int = 1 << 30, max_retries: int = 8,
                  ber: float = 0.0, seed: int = 0) -> None:
@@ -252,11 +257,10 @@ class CheckedComm(_Base):
         if algorithm not in algorithms() and algorithm != "none":
             raise SpecError(f"algorithm: unknown checksum {algorithm!r} "
                             f"(known: auto, none, {', '.join(algorithms())})")
-        if eager_threshold_bytes < 0:
+        if eager_threshold_bytes is not None and eager_threshold_bytes < 0:
             raise SpecError("eager_threshold_bytes: must be >= 0")
         self.algorithm = algorithm
         self.stats["one_copy"] = 0  # messages sent in one copy, from a buffer of ``alloc``
-        self.eager_threshold_bytes = eager_threshold_bytes
         self.network: dict[str, float] = {}
         defaults = RING_CHUNKS
         if measured_plan:
@@ -265,6 +269,8 @@ class CheckedComm(_Base):
                             "csum_bandwidth_bytes_s": csum_bandwidth}
             defaults = net_chunk_plan(bandwidth, gap, csum_bandwidth)
         self.plan = (*[d if g is None else g for g, d in zip(given, defaults)], 64)
+        self.eager_threshold_bytes = (2 * self.plan[0] if eager_threshold_bytes is None
+                                      else eager_threshold_bytes)
         _fray.integrity_chunk_plan(1, *self.plan)  # validates the plan, naming the bad field
         self._rings: Any = None
         self._net: Any = None

@@ -1,7 +1,10 @@
 //! The cross-node path of the checked transport: checked messages as MPI messages, driven
 //! from Rust through the MPI library the process has loaded ([`libmpi`]).
 //!
-//! Two protocols, chosen by size:
+//! Without a checksum (`algorithm: None`) there is nothing to verify and nothing to resend,
+//! so a message is a single plain MPI message from the user's buffer straight into the
+//! receiver's: no header, no trailer, no verdict (see [`NetTransport::send`]). With one, two
+//! protocols, chosen by size:
 //!
 //! * **eager** (up to `eager_threshold_bytes`): one frame, a 64-byte header then the payload,
 //!   copied from the user's buffer with the checksum computed inside the copy, and verified
@@ -73,8 +76,8 @@ pub struct NetConfig {
     pub rank: i32,
     /// Largest tag the communicator accepts (`MPI_TAG_UB`).
     pub tag_ub: i32,
-    /// Checksum of the payloads; `None` for the same transport without checksums (a baseline
-    /// for measurements, which detects nothing).
+    /// Checksum of the payloads; `None` for no checksum: each message is then one plain MPI
+    /// message (a baseline for measurements, which detects nothing).
     pub algorithm: Option<Algorithm>,
     /// Messages up to this size go as one eager frame (bytes).
     pub eager_threshold_bytes: usize,

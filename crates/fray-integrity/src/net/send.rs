@@ -22,9 +22,9 @@ pub(super) fn spans(lengths: &[usize]) -> Vec<(usize, usize)> {
 }
 
 impl NetTransport {
-    /// Sends `src` to `dest` with `tag`; returns once `dest` has verified every byte.
-    /// `keep_waiting` is called now and then during waits; returning false stops the wait with
-    /// [`TransportError::Interrupted`].
+    /// Sends `src` to `dest` with `tag`; returns once `dest` has verified every byte (without
+    /// a checksum: once `src` may be reused, as `MPI_Send`). `keep_waiting` is called now and
+    /// then during waits; returning false stops the wait with [`TransportError::Interrupted`].
     pub fn send(
         &mut self,
         src: &[u8],
@@ -33,6 +33,9 @@ impl NetTransport {
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<Transfer, TransportError> {
         self.check_size(src.len())?;
+        if self.cfg.algorithm.is_none() {
+            return self.send_plain(src, dest, tag, keep_waiting);
+        }
         self.wire(tag, 0)?;
         let seq = *self.send_seq.entry(dest).or_insert(0);
         self.send_seq.insert(dest, seq + 1);
@@ -41,6 +44,26 @@ impl NetTransport {
         } else {
             self.send_rendezvous(src, dest, tag, seq, keep_waiting)
         }
+    }
+
+    /// Without a checksum: `src` as one MPI message, no header and no verdict.
+    fn send_plain(
+        &mut self,
+        src: &[u8],
+        dest: i32,
+        tag: u32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, TransportError> {
+        let wire = self.wire(tag, KIND_FIRST)?;
+        // SAFETY: `src` outlives the request, which completes before this returns.
+        let mut s = unsafe { self.mpi.isend(src, dest, wire)? };
+        self.wait(&mut s, keep_waiting)?;
+        Ok(Transfer {
+            peer: dest,
+            message_bytes: src.len() as u64,
+            chunks: 1,
+            ..Transfer::default()
+        })
     }
 
     /// Posts the receive of the verdict on message `seq` (up to `items` chunk numbers).
