@@ -162,7 +162,14 @@ fn a_compute_waits_for_every_message_it_depends_on() {
     let compute = d.compute(1, 2e-3, &[short, long]).unwrap();
     let job = Job::new("join", d.build(1).unwrap(), vec![0, 1], &f).unwrap();
     for config in [EXACT, FlowConfig::default()] {
-        let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job.clone()], config).unwrap();
+        let r = simulate(
+            &f,
+            &Faults::none(&f),
+            &LineRouting,
+            std::slice::from_ref(&job),
+            config,
+        )
+        .unwrap();
         let tol = 3.0 * config.time_tolerance;
         let end = |op: u32, want: f64| {
             let got = r.op_end_s[op as usize];

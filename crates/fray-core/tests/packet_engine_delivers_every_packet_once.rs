@@ -1,16 +1,16 @@
 //! Invariants of the packet engine on busy runs, with and without soft errors, on a torus
-//! (dateline classes), a dragonfly (UGAL reading queued bytes) and a fat tree, under both
-//! arbitrations: every packet
+//! (dateline classes), a dragonfly (UGAL reading queued bytes), a fat tree and a HyperX with
+//! failed links (DOAL's misroutes), under both arbitrations: every packet
 //! injected is delivered once, bytes are conserved, the clock never goes back, every credit
 //! comes home, and a seed replays the same run.
 
-use fray_core::fabric::Fabric;
-use fray_core::faults::Faults;
+use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
+use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::build;
 use fray_core::sim::packet::{
     simulate, Arbitration, ErrorProcess, PacketConfig, PacketResult, SoftErrors,
 };
-use fray_core::workload::{Job, Motif, UniformRandom};
+use fray_core::workload::{Job, Motif, UniformRandom, WorkloadSpec};
 
 fn run(spec: &str, routing: &str, config: PacketConfig, process: ErrorProcess) -> PacketResult {
     let fabric = Fabric::parse(spec).unwrap();
@@ -79,6 +79,49 @@ fn torus_dragonfly_and_fat_tree_keep_the_invariants() {
         check(&noisy, 3 * n);
         assert!(noisy.counters.retransmissions > 0, "{spec}");
         assert!(noisy.end_ps > clean.end_ps, "{spec}: errors cost time");
+    }
+}
+
+#[test]
+fn doal_misroutes_around_failed_links_without_deadlock() {
+    // With one virtual channel class, each of these seeds deadlocked: DOAL's misroutes close
+    // cycles of channel dependencies inside a fully connected dimension.
+    let link = LinkParameters {
+        bandwidth_bytes_s: 50e9,
+        latency_s: 100e-9,
+        lanes: 1,
+    };
+    let spec: FabricSpec = "hyperx:4x4x4,t=4".parse().unwrap();
+    let fabric = Fabric::from_spec(&spec, link).unwrap();
+    for seed in [1, 3, 5] {
+        let mut faults = Faults::none(&fabric);
+        faults
+            .fail_random_cables(&fabric, &CableSelector::parse("router"), 0.05, seed)
+            .unwrap();
+        let routing = build("doal", &fabric, &faults).unwrap();
+        let jobs = WorkloadSpec::parse("halo3d26")
+            .unwrap()
+            .place(&fabric, seed)
+            .unwrap();
+        let config = PacketConfig {
+            seed,
+            ..PacketConfig::default()
+        };
+        let mut errors = SoftErrors::none(fabric.channels().len());
+        let r = simulate(
+            &fabric,
+            &faults,
+            routing.as_ref(),
+            &jobs,
+            config,
+            &mut errors,
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let c = &r.counters;
+        let bytes: f64 = jobs.iter().map(|j| j.dag.total_bytes()).sum();
+        assert_eq!(c.bytes_delivered, bytes as u64, "seed {seed}");
+        assert_eq!(c.packets_delivered, c.packets_injected, "seed {seed}");
+        assert_eq!(c.credit_bytes_outstanding, 0, "seed {seed}");
     }
 }
 

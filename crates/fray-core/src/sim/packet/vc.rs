@@ -6,6 +6,10 @@
 //!   the dimension (2 classes);
 //! - dragonfly: the number of global channels crossed before this hop (3 classes, enough for
 //!   Valiant and UGAL paths `l g l l g l`);
+//! - HyperX: class 1 on the second hop in one dimension (after a misroute), class 0 otherwise
+//!   (2 classes). Dimension-ordered routes (minimal, DOAL) then climb strictly in (dimension,
+//!   class), so their channel dependencies have no cycle; with one class, DOAL's misroutes
+//!   inside a fully connected dimension deadlock;
 //! - every other fabric: one class (up/down on fat trees is deadlock free as it is).
 //!
 //! The configured virtual channels are shared out evenly among the classes; within its class
@@ -34,6 +38,26 @@ enum Rule {
     Dateline { dim: Vec<u8>, wrap: Vec<bool> },
     /// Dragonfly: whether each channel is global.
     GlobalHops { global: Vec<bool> },
+    /// HyperX: each channel's dimension.
+    Misroute { dim: Vec<u8> },
+}
+
+/// The dimension each router channel of `fabric` travels in, by the coordinates `coord(router,
+/// d)` of its ends in `dims` dimensions ([`NO_DIMENSION`] for the other channels).
+fn channel_dimensions(
+    fabric: &Fabric,
+    dims: usize,
+    coord: impl Fn(u32, usize) -> usize,
+) -> Vec<u8> {
+    let ch = fabric.channels();
+    (0..ch.len())
+        .map(|c| {
+            let (a, b) = (ch.src[c], ch.dst[c]);
+            (0..dims)
+                .find(|&d| c < fabric.num_router_channels() && coord(a, d) != coord(b, d))
+                .map_or(NO_DIMENSION, |d| d as u8)
+        })
+        .collect()
 }
 
 impl VcClasses {
@@ -42,17 +66,19 @@ impl VcClasses {
         let ch = fabric.channels();
         let rule = match fabric.topology() {
             Topology::Cartesian(shape) => {
-                let mut dim = vec![NO_DIMENSION; ch.len()];
-                let mut wrap = vec![false; ch.len()];
-                for c in 0..fabric.num_router_channels() {
-                    let (a, b) = (ch.src[c], ch.dst[c]);
-                    if let Some(d) =
-                        (0..shape.num_dims()).find(|&d| shape.coord(a, d) != shape.coord(b, d))
-                    {
-                        dim[c] = d as u8;
-                        wrap[c] = shape.coord(a, d).abs_diff(shape.coord(b, d)) > 1;
-                    }
-                }
+                let dim = channel_dimensions(fabric, shape.num_dims(), |r, d| shape.coord(r, d));
+                let wrap: Vec<bool> = (0..ch.len())
+                    .map(|c| {
+                        let d = dim[c];
+                        d != NO_DIMENSION && {
+                            let (a, b) = (ch.src[c], ch.dst[c]);
+                            shape
+                                .coord(a, d as usize)
+                                .abs_diff(shape.coord(b, d as usize))
+                                > 1
+                        }
+                    })
+                    .collect();
                 if wrap.iter().any(|&w| w) {
                     Rule::Dateline { dim, wrap }
                 } else {
@@ -70,11 +96,14 @@ impl VcClasses {
                         .collect(),
                 }
             }
+            Topology::HyperX(hx) => Rule::Misroute {
+                dim: channel_dimensions(fabric, hx.shape().num_dims(), |r, d| hx.coord(r, d)),
+            },
             _ => Rule::Single,
         };
         let classes = match rule {
             Rule::Single => 1,
-            Rule::Dateline { .. } => 2,
+            Rule::Dateline { .. } | Rule::Misroute { .. } => 2,
             Rule::GlobalHops { .. } => 3,
         };
         if vcs < classes {
@@ -105,6 +134,10 @@ impl VcClasses {
                         .take_while(|&&c| dim[c as usize] == d)
                         .any(|&c| wrap[c as usize]);
                 u16::from(crossed)
+            }
+            Rule::Misroute { dim } => {
+                let d = dim[path[hop] as usize];
+                u16::from(d != NO_DIMENSION && hop > 0 && dim[path[hop - 1] as usize] == d)
             }
             Rule::GlobalHops { global } => {
                 path[..hop].iter().filter(|&&c| global[c as usize]).count() as u16
