@@ -148,6 +148,15 @@ pub trait Routing: Sync + Send {
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError>;
 
+    /// The virtual channel classes this routing's own deadlock-avoidance scheme needs in an
+    /// engine with finite buffers: `Some(n)` when router hop `k` of every route must travel in
+    /// class `k` (the hop-index scheme, [`hop_index_vcs`]), `n` being the longest route's hop
+    /// count; `None` (the default) when the topology's scheme applies (dateline on a torus,
+    /// global hops on a dragonfly, misroutes on a HyperX).
+    fn hop_index_classes(&self) -> Option<usize> {
+        None
+    }
+
     /// Like [`route_into`](Self::route_into), for a message between two endpoints: the router
     /// channels from `src`'s router to `dst`'s router. The default routes between the two
     /// routers; a routing whose path depends on the destination endpoint itself overrides it

@@ -5,7 +5,9 @@ use std::str::FromStr;
 
 use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
 use super::load::static_load;
-use super::packet::{simulate as packet_simulate, PacketConfig, PacketError, SoftErrors};
+use super::packet::{
+    simulate as packet_simulate, vcs_needed, PacketConfig, PacketError, SoftErrors,
+};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::{Routing, RoutingError};
@@ -18,7 +20,8 @@ pub enum Engine {
     Load,
     /// The flow engine: max-min fair fluid simulation of the jobs' DAGs.
     Flow,
-    /// The packet engine with its default settings ([`PacketConfig`]) and no soft errors.
+    /// The packet engine with its default settings ([`PacketConfig`]), as many virtual
+    /// channels as the routing needs ([`vcs_needed`], at least the default) and no soft errors.
     Packet,
 }
 
@@ -75,9 +78,11 @@ pub fn run(
             .map(|job| load_bound(fabric, faults, routing, job, config.seed))
             .collect::<Result<_, _>>()?,
         Engine::Packet => {
+            let defaults = PacketConfig::default();
             let packets = PacketConfig {
                 seed: config.seed,
-                ..PacketConfig::default()
+                vcs: defaults.vcs.max(vcs_needed(fabric, routing)),
+                ..defaults
             };
             let mut errors = SoftErrors::none(fabric.channels().len());
             packet_simulate(fabric, faults, routing, jobs, packets, &mut errors)?.jobs

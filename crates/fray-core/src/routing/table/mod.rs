@@ -140,6 +140,10 @@ impl Routing for TableRouting {
         "table"
     }
 
+    fn hop_index_classes(&self) -> Option<usize> {
+        Some(self.required_vcs().max(1))
+    }
+
     fn route_into(
         &self,
         req: &RouteRequest<'_>,

@@ -36,8 +36,9 @@ pub struct PacketConfig {
     pub packet_bytes: u32,
     /// Virtual channels per channel. They are shared out among the deadlock-avoidance classes
     /// the topology needs (2 on a torus: dateline; 3 on a dragonfly: one per global hop
-    /// crossed; 2 on a HyperX: after a misroute; 1 elsewhere), each class getting
-    /// `vcs / classes`. Default 2.
+    /// crossed; 2 on a HyperX: after a misroute; 1 elsewhere; with the table router one per
+    /// hop of its longest route, whatever the topology), each class getting `vcs / classes`
+    /// ([`vcs_needed`](super::vcs_needed) says how many). Default 2.
     pub vcs: u16,
     /// Depth of each virtual channel's input buffer, in bytes; at least one packet. Default
     /// 16 packets (4,096 B), more than a credit round trip of 100 ns hops at 10 GB/s.

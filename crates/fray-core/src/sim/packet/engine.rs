@@ -149,7 +149,7 @@ impl<'a> Engine<'a> {
                 reason: format!("made for {} channels, the fabric has {n}", errors.len()),
             });
         }
-        let classes = VcClasses::new(fabric, config.vcs)?;
+        let classes = VcClasses::new(fabric, routing, config.vcs)?;
         let vcs = usize::from(config.vcs);
         let ps_per_byte = (0..n)
             .map(|c| {

@@ -53,6 +53,16 @@ pub use link::{first_good_copy, GoodCopy, LinkTiming};
 pub use soft_errors::{ErrorProcess, SoftErrors};
 pub use traffic::{traffic, TrafficConfig, TrafficResult};
 
+use crate::fabric::Fabric;
+use crate::routing::Routing;
+
+/// The fewest virtual channels per channel ([`PacketConfig::vcs`]) that keep `routing` on
+/// `fabric` free of deadlock: one per class of its deadlock-avoidance scheme (see
+/// [`PacketConfig::vcs`]; the table router needs one per hop of its longest route).
+pub fn vcs_needed(fabric: &Fabric, routing: &dyn Routing) -> u16 {
+    vc::VcClasses::needed(fabric, routing)
+}
+
 use thiserror::Error;
 
 use crate::routing::RoutingError;

@@ -1,6 +1,8 @@
 //! Virtual channel classes that keep the packet engine free of deadlock.
 //!
-//! A packet's class on each hop depends on the topology:
+//! A routing with its own scheme says so ([`Routing::hop_index_classes`]): the table router's
+//! router hop `k` travels in class `k`, as many classes as its longest route has hops.
+//! Otherwise a packet's class on each hop depends on the topology:
 //! - mesh and torus (dimension order): the dateline scheme, class 0 until the packet crosses
 //!   the wrap-around link of the dimension it travels in, class 1 from that link to the end of
 //!   the dimension (2 classes);
@@ -19,6 +21,7 @@ use std::ops::Range;
 
 use super::PacketError;
 use crate::fabric::{ChannelId, Fabric, Topology, HOST_CLASS};
+use crate::routing::Routing;
 
 /// Marker of a channel that is no part of any dimension (host channels, other fabrics).
 const NO_DIMENSION: u8 = u8::MAX;
@@ -40,6 +43,11 @@ enum Rule {
     GlobalHops { global: Vec<bool> },
     /// HyperX: each channel's dimension.
     Misroute { dim: Vec<u8> },
+    /// The routing's hop-index scheme: router hop `k` in class `k`, host channels in class 0.
+    HopIndex {
+        router_channels: usize,
+        classes: u16,
+    },
 }
 
 /// The dimension each router channel of `fabric` travels in, by the coordinates `coord(router,
@@ -61,10 +69,53 @@ fn channel_dimensions(
 }
 
 impl VcClasses {
-    /// The classes `fabric` needs, with `vcs` virtual channels to share among them.
-    pub(crate) fn new(fabric: &Fabric, vcs: u16) -> Result<Self, PacketError> {
+    /// The classes `routing` on `fabric` needs, with `vcs` virtual channels to share among
+    /// them.
+    pub(crate) fn new(
+        fabric: &Fabric,
+        routing: &dyn Routing,
+        vcs: u16,
+    ) -> Result<Self, PacketError> {
+        let rule = Self::rule(fabric, routing);
+        let classes = Self::count(&rule);
+        if vcs < classes {
+            return Err(PacketError::Config {
+                field: "vcs",
+                reason: format!(
+                    "this fabric and routing need at least {classes} virtual channels to stay \
+                     free of deadlock, got {vcs}"
+                ),
+            });
+        }
+        Ok(Self {
+            rule,
+            per_class: vcs / classes,
+        })
+    }
+
+    /// The fewest virtual channels `routing` on `fabric` needs: one per class.
+    pub(crate) fn needed(fabric: &Fabric, routing: &dyn Routing) -> u16 {
+        Self::count(&Self::rule(fabric, routing))
+    }
+
+    fn count(rule: &Rule) -> u16 {
+        match rule {
+            Rule::Single => 1,
+            Rule::Dateline { .. } | Rule::Misroute { .. } => 2,
+            Rule::GlobalHops { .. } => 3,
+            Rule::HopIndex { classes, .. } => *classes,
+        }
+    }
+
+    fn rule(fabric: &Fabric, routing: &dyn Routing) -> Rule {
         let ch = fabric.channels();
-        let rule = match fabric.topology() {
+        if let Some(classes) = routing.hop_index_classes() {
+            return Rule::HopIndex {
+                router_channels: fabric.num_router_channels(),
+                classes: u16::try_from(classes).unwrap_or(u16::MAX),
+            };
+        }
+        match fabric.topology() {
             Topology::Cartesian(shape) => {
                 let dim = channel_dimensions(fabric, shape.num_dims(), |r, d| shape.coord(r, d));
                 let wrap: Vec<bool> = (0..ch.len())
@@ -100,25 +151,7 @@ impl VcClasses {
                 dim: channel_dimensions(fabric, hx.shape().num_dims(), |r, d| hx.coord(r, d)),
             },
             _ => Rule::Single,
-        };
-        let classes = match rule {
-            Rule::Single => 1,
-            Rule::Dateline { .. } | Rule::Misroute { .. } => 2,
-            Rule::GlobalHops { .. } => 3,
-        };
-        if vcs < classes {
-            return Err(PacketError::Config {
-                field: "vcs",
-                reason: format!(
-                    "this fabric needs at least {classes} virtual channels to stay free of \
-                     deadlock, got {vcs}"
-                ),
-            });
         }
-        Ok(Self {
-            rule,
-            per_class: vcs / classes,
-        })
     }
 
     /// The virtual channels a packet may take on `path[hop]`.
@@ -138,6 +171,18 @@ impl VcClasses {
             Rule::Misroute { dim } => {
                 let d = dim[path[hop] as usize];
                 u16::from(d != NO_DIMENSION && hop > 0 && dim[path[hop - 1] as usize] == d)
+            }
+            Rule::HopIndex {
+                router_channels,
+                classes,
+            } => {
+                let router = |c: ChannelId| (c as usize) < *router_channels;
+                if router(path[hop]) {
+                    let before = path[..hop].iter().filter(|&&c| router(c)).count();
+                    (before as u16).min(classes - 1)
+                } else {
+                    0
+                }
             }
             Rule::GlobalHops { global } => {
                 path[..hop].iter().filter(|&&c| global[c as usize]).count() as u16
