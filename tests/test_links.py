@@ -34,6 +34,18 @@ def test_load_engine_is_an_estimate_on_the_same_inputs():
         assert 0.5 * f < s < 2 * f
 
 
+def test_lqcd_rendezvous_sends_wait_for_their_receivers():
+    # Ember's LQCD sends one message after another and, above the eager limit, each waits
+    # for its receiver: the + sends unwind one rank at a time, so with no compute the
+    # iteration takes longer than with every send eager; the bytes are the same.
+    ember = fray.simulate(SMALL, "lqcd:compute=no", seed=2)
+    eager = fray.simulate(SMALL, "lqcd:compute=no,short_msg_length=1e12", seed=2)
+    assert ember.jobs[0]["bytes"] == eager.jobs[0]["bytes"]
+    assert ember.iteration_s[0] > 1.2 * eager.iteration_s[0]
+    with pytest.raises(SpecError, match="short_msg_length"):
+        fray.simulate(SMALL, "lqcd:short_msg_length=-1")
+
+
 def test_failures_and_unroutable_pairs_surface():
     fabric = Fabric.parse("hyperx:4x4,t=2")
     faults = Faults(fabric)

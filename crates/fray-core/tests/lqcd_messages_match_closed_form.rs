@@ -3,8 +3,8 @@
 
 mod motif_common;
 
-use fray_core::workload::{Lqcd, LqcdDecomposition, Motif, Op};
-use motif_common::predecessors;
+use fray_core::workload::{Lqcd, LqcdDecomposition, Motif, Op, EMBER_SHORT_MSG_LENGTH_BYTES};
+use motif_common::{ancestors, predecessors};
 
 #[test]
 fn decomposition_of_small_lattices() {
@@ -173,4 +173,69 @@ fn link_computes_wait_for_their_gathers() {
             _ => {}
         }
     }
+}
+
+/// The gather sends of the first pass of a 4-rank line along t (lattice 2 x 2 x 2 x 16:
+/// first-neighbour gathers of 192 bytes, Naik gathers of 384), as `(op, src, dst, bytes)`.
+fn line_gathers(
+    short_msg_length_bytes: f64,
+) -> (fray_core::workload::Dag, Vec<(usize, u32, u32, f64)>) {
+    let mut m = Lqcd::new([2, 2, 2, 16], 4);
+    assert_eq!(m.decomposition().unwrap().ranks_per_dim, [1, 1, 1, 4]);
+    m.short_msg_length_bytes = short_msg_length_bytes;
+    let dag = m.dag().unwrap();
+    let sends = dag
+        .ops()
+        .iter()
+        .enumerate()
+        .filter_map(|(id, op)| match *op {
+            Op::Send {
+                src,
+                dst,
+                size_bytes,
+            } if size_bytes == 192.0 || size_bytes == 384.0 => Some((id, src, dst, size_bytes)),
+            _ => None,
+        })
+        .take(12)
+        .collect();
+    (dag, sends)
+}
+
+#[test]
+fn sends_go_one_after_another_in_embers_order() {
+    let (dag, sends) = line_gathers(EMBER_SHORT_MSG_LENGTH_BYTES);
+    let preds = predecessors(&dag);
+    // Rank 1: first-neighbour then Naik to rank 2, then first-neighbour then Naik to rank 0,
+    // each send waiting for the one before; eager, so nothing else.
+    let mine: Vec<_> = sends.iter().filter(|s| s.1 == 1).collect();
+    let order: Vec<(u32, f64)> = mine.iter().map(|s| (s.2, s.3)).collect();
+    assert_eq!(order, [(2, 192.0), (2, 384.0), (0, 192.0), (0, 384.0)]);
+    assert!(preds[mine[0].0].is_empty());
+    for w in mine.windows(2) {
+        assert_eq!(preds[w[1].0], [w[0].0 as u32]);
+    }
+}
+
+#[test]
+fn a_rendezvous_send_waits_for_its_receive() {
+    let (dag, sends) = line_gathers(100.0);
+    let preds = predecessors(&dag);
+    let find = |src: u32, dst: u32, bytes: f64| {
+        sends
+            .iter()
+            .find(|s| s.1 == src && s.2 == dst && s.3 == bytes)
+            .unwrap()
+            .0
+    };
+    // Rank 2 posts its receives from rank 1 after its own + sends (its Naik to rank 3) for the
+    // first-neighbour gather, and after its - first-neighbour send (to rank 1) for the Naik.
+    assert!(preds[find(1, 2, 192.0)].contains(&(find(2, 3, 384.0) as u32)));
+    assert!(preds[find(1, 2, 384.0)].contains(&(find(2, 1, 192.0) as u32)));
+    // Rank 0 posts its Naik receive from rank 1 after its + first-neighbour send.
+    assert!(preds[find(1, 0, 384.0)].contains(&(find(0, 1, 192.0) as u32)));
+    // The top rank's + sends do not exist: rank 3 sends down at once.
+    assert!(preds[find(3, 2, 192.0)].is_empty());
+    // So the chain unwinds from the top: rank 0's first send waits, through rank 1 and 2,
+    // for rank 3's first send.
+    assert!(ancestors(&preds, find(0, 1, 192.0) as u32)[find(3, 2, 192.0)]);
 }

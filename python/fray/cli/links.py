@@ -19,6 +19,8 @@ _EMBER_OPTIONS = (
     ("--flops-per-cell", "flops_per_cell", "flops per cell (halo3d26 26, sweep3d 275)"),
     ("--peflops", "peflops", "flop/s of a rank (halo3d26 1e10, lqcd 2e10)"),
     ("--nodeflops", "nodeflops", "sweep3d: flop/s of a rank (1e9)"),
+    ("--short-msg-length", "short_msg_length",
+     "lqcd: largest send that goes eager, bytes (12000); larger ones wait for their receive"),
     ("--size", "size", "uniform: bytes per message (65536)"),
 )
 

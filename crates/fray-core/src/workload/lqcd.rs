@@ -40,10 +40,16 @@ pub struct LqcdDecomposition {
 /// its per-rank sides other than `d`) and a site's vector `6 * element_size_bytes` bytes, each
 /// iteration is:
 /// 1. two passes (even and odd sites), each:
-///    - a gather: every rank sends to each existing neighbour, +x, +y, +z, +t then -x .. -t,
-///      two messages: the first-neighbour gather, `floor(S_d / 2)` vectors, and the
-///      three-hop (Naik) gather, `S_d` vectors (Ember's `2 * S_d / 2`); all start once the
-///      rank has finished the previous pass;
+///    - a gather: every rank sends to each existing neighbour two messages, the
+///      first-neighbour gather, `floor(S_d / 2)` vectors, and the three-hop (Naik) gather,
+///      `S_d` vectors (Ember's `2 * S_d / 2`), as Ember does: blocking sends one after the
+///      other, first-neighbour to +x .. +t, Naik to +x .. +t, first-neighbour to -t .. -x,
+///      Naik to -t .. -x, each receive posted just before the sends of its kind. A send
+///      larger than `short_msg_length_bytes` waits for its receive: one to a + neighbour
+///      until that neighbour has finished its own sends before it (it posts receives from
+///      its - side only then), one to a - neighbour until that neighbour has started the
+///      pass (first-neighbour) or finished its + first-neighbour sends (Naik). The + sends
+///      thus unwind one rank after another from the top corner of the rank grid;
 ///    - a compute of the positive links, once the rank's own sends have arrived (Ember's
 ///      sends are blocking) and the messages from its + neighbours have arrived;
 ///    - a compute of the negative links, after that and after the messages from its -
@@ -76,10 +82,17 @@ pub struct Lqcd {
     pub compute_s: f64,
     /// Number of iterations.
     pub iterations: u32,
+    /// Largest message sent eager, in bytes (Ember's `shortMsgLength`, default 12,000):
+    /// a larger send waits until its receiver has posted the receive (rendezvous).
+    pub short_msg_length_bytes: f64,
 }
 
+/// Ember's default `shortMsgLength`: messages up to it go eager (bytes).
+pub const EMBER_SHORT_MSG_LENGTH_BYTES: f64 = 12_000.0;
+
 impl Lqcd {
-    /// The lattice `nx x ny x nz x nt` on `ranks` ranks, doubles, no compute, one iteration.
+    /// The lattice `nx x ny x nz x nt` on `ranks` ranks, doubles, no compute, one iteration,
+    /// Ember's eager limit.
     pub fn new(lattice: [u32; 4], ranks: u32) -> Self {
         let [nx, ny, nz, nt] = lattice;
         Self {
@@ -91,6 +104,7 @@ impl Lqcd {
             element_size_bytes: 8,
             compute_s: 0.0,
             iterations: 1,
+            short_msg_length_bytes: EMBER_SHORT_MSG_LENGTH_BYTES,
         }
     }
 
@@ -153,6 +167,109 @@ fn prime_factors_descending(mut n: u32) -> Vec<u32> {
     factors
 }
 
+/// What the ops of one gather pass release: per rank, its sends, and the sends arriving from
+/// its + side (`from_up`) and from its - side (`from_down`).
+type Arrivals = Vec<Vec<OpId>>;
+
+impl Lqcd {
+    /// Adds one gather pass of every rank, in Ember's order and blocking semantics (see
+    /// [`Lqcd`]), each rank starting once `ready` has finished; `gathers[d]` are the
+    /// first-neighbour and Naik bytes across dimension `d`.
+    #[allow(clippy::too_many_arguments)]
+    fn gather(
+        &self,
+        b: &mut DagBuilder,
+        grid: &RankGrid<4>,
+        gathers: &[[f64; 2]],
+        ready: &[Vec<OpId>],
+        own: &mut Arrivals,
+        from_up: &mut Arrivals,
+        from_down: &mut Arrivals,
+    ) -> Result<(), WorkloadError> {
+        let n = ready.len();
+        let rendezvous = |bytes: f64| bytes > self.short_msg_length_bytes;
+        // Where each rank has posted its receives from the - side: after its + sends
+        // (first-neighbour receives), after its - first-neighbour sends (Naik receives).
+        let mut minus_first_posted: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        let mut minus_naik_posted: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        // Where each rank has posted its Naik receives from the + side: after its + first-
+        // neighbour sends.
+        let mut plus_naik_posted: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        let mut last: Vec<Vec<OpId>> = vec![Vec::new(); n];
+        let mut send = |b: &mut DagBuilder,
+                        rank: usize,
+                        peer: u32,
+                        bytes: f64,
+                        prev: &mut Vec<OpId>,
+                        waits: &[OpId],
+                        positive: bool|
+         -> Result<(), WorkloadError> {
+            let mut deps = prev.clone();
+            if rendezvous(bytes) {
+                deps.extend_from_slice(waits);
+            }
+            let op = b.send(rank as u32, peer, bytes, &deps)?;
+            *prev = vec![op];
+            own[rank].push(op);
+            // The peer hears from its neighbour on the other side.
+            if positive {
+                from_down[peer as usize].push(op);
+            } else {
+                from_up[peer as usize].push(op);
+            }
+            Ok(())
+        };
+        // + neighbours have higher rank numbers: going down the ranks, whatever a + send
+        // waits for already exists.
+        for rank in (0..n).rev() {
+            let mut prev = ready[rank].clone();
+            for gather in 0..2 {
+                for (dim, sizes) in gathers.iter().enumerate() {
+                    let Some(peer) = grid.neighbour(rank as u32, dim, 1) else {
+                        continue;
+                    };
+                    let waits = if gather == 0 {
+                        minus_first_posted[peer as usize].clone()
+                    } else {
+                        minus_naik_posted[peer as usize].clone()
+                    };
+                    send(b, rank, peer, sizes[gather], &mut prev, &waits, true)?;
+                }
+                if gather == 0 {
+                    plus_naik_posted[rank] = prev.clone();
+                }
+            }
+            minus_first_posted[rank] = prev.clone();
+            for (dim, sizes) in gathers.iter().enumerate().rev() {
+                let Some(peer) = grid.neighbour(rank as u32, dim, -1) else {
+                    continue;
+                };
+                send(
+                    b,
+                    rank,
+                    peer,
+                    sizes[0],
+                    &mut prev,
+                    &ready[peer as usize],
+                    false,
+                )?;
+            }
+            minus_naik_posted[rank] = prev.clone();
+            last[rank] = prev;
+        }
+        for (rank, prev) in last.iter_mut().enumerate() {
+            for (dim, sizes) in gathers.iter().enumerate().rev() {
+                let Some(peer) = grid.neighbour(rank as u32, dim, -1) else {
+                    continue;
+                };
+                let waits = plus_naik_posted[peer as usize].clone();
+                send(b, rank, peer, sizes[1], prev, &waits, false)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Motif for Lqcd {
     fn name(&self) -> &'static str {
         NAME
@@ -167,6 +284,12 @@ impl Motif for Lqcd {
         check_positive(NAME, "element_size_bytes", self.element_size_bytes)?;
         check_positive(NAME, "iterations", self.iterations)?;
         check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
+        check_non_negative(
+            NAME,
+            "short_msg_length_bytes",
+            self.short_msg_length_bytes,
+            "bytes",
+        )?;
         let layout = self.decomposition()?;
         let grid = RankGrid::new(NAME, ["px", "py", "pz", "pt"], layout.ranks_per_dim)?;
         let n = grid.num_ranks() as usize;
@@ -199,23 +322,15 @@ impl Motif for Lqcd {
         let mut from_down: Vec<Vec<OpId>> = vec![Vec::new(); n];
         for _ in 0..self.iterations {
             for _parity in 0..2 {
-                for rank in 0..n {
-                    for (step, gather) in [(1, 0), (1, 1), (-1, 0), (-1, 1)] {
-                        for (dim, sizes) in gathers.iter().enumerate() {
-                            let Some(peer) = grid.neighbour(rank as u32, dim, step) else {
-                                continue;
-                            };
-                            let op = b.send(rank as u32, peer, sizes[gather], &ready[rank])?;
-                            own[rank].push(op);
-                            // The peer hears from its neighbour on the other side.
-                            if step > 0 {
-                                from_down[peer as usize].push(op);
-                            } else {
-                                from_up[peer as usize].push(op);
-                            }
-                        }
-                    }
-                }
+                self.gather(
+                    &mut b,
+                    &grid,
+                    &gathers,
+                    &ready,
+                    &mut own,
+                    &mut from_up,
+                    &mut from_down,
+                )?;
                 for rank in 0..n {
                     let mut waits = std::mem::take(&mut ready[rank]);
                     waits.append(&mut own[rank]);

@@ -31,7 +31,7 @@ pub use dag::{Dag, DagBuilder, Op, OpId};
 pub use halo3d26::Halo3D26;
 pub use job::Job;
 pub use layout::linear_after_random_idle;
-pub use lqcd::{Lqcd, LqcdDecomposition, SU3_VECTOR_ELEMENTS};
+pub use lqcd::{Lqcd, LqcdDecomposition, EMBER_SHORT_MSG_LENGTH_BYTES, SU3_VECTOR_ELEMENTS};
 pub use motif::Motif;
 pub use progress::JobsProgress;
 pub use sizing::{

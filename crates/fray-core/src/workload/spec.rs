@@ -14,7 +14,8 @@ use crate::fabric::{Fabric, FabricError};
 /// (defaults: halo3d26 `nx=ny=nz=30`, `fields_per_cell=1`, `datatype_width=8`,
 /// `flops_per_cell=26`, `peflops=1e10`; sweep3d `nx=ny=8`, `nz=100`, `kba=10`,
 /// `fields_per_cell=8`, `datatype_width=8`, `flops_per_cell=275`, `nodeflops=1e9`; lqcd
-/// `peflops=2e10`, the lattice halved as in the paper until the job fits; uniform
+/// `peflops=2e10`, `short_msg_length=12000` bytes (sends above it wait for their receive, as
+/// in Ember), the lattice halved as in the paper until the job fits; uniform
 /// `size=65536` bytes per message).
 pub const WORKLOADS: &[(&str, &[&str])] = &[
     (
@@ -42,7 +43,7 @@ pub const WORKLOADS: &[(&str, &[&str])] = &[
             "nodeflops",
         ],
     ),
-    ("lqcd", &["peflops"]),
+    ("lqcd", &["peflops", "short_msg_length"]),
     ("uniform", &["size"]),
 ];
 
@@ -279,6 +280,10 @@ impl WorkloadSpec {
                     sites / f64::from(m.ranks) * 1230.5 / self.option("peflops", 2e10),
                 );
                 m.iterations = self.iterations;
+                m.short_msg_length_bytes = self.option(
+                    "short_msg_length",
+                    super::lqcd::EMBER_SHORT_MSG_LENGTH_BYTES,
+                );
                 Box::new(m)
             }
             "uniform" => Box::new(UniformRandom {
