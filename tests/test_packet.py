@@ -2,7 +2,7 @@
 saturation, latency grows with load, and bad input is one line with exit 2."""
 
 import pytest
-from fray import packet
+from fray import SpecError, packet
 from fray.cli import main
 from fray.store import read_table
 
@@ -32,6 +32,17 @@ def test_saturation_caps_accepted_load():
     # Far beyond what a 4x4 mesh carries under uniform traffic: accepted stays well below.
     table = packet.traffic("mesh:4x4", [2.0], measure_s=20e-6)
     assert table["accepted"][0] < 0.9 * table["offered"][0]
+
+
+def test_virtual_channels_default_to_what_the_routing_needs():
+    # UGAL on a dragonfly needs 3 classes (one per global hop), the table router one per hop
+    # of its longest route; a run without --vcs takes that many, and too few is refused.
+    table = packet.traffic("dragonfly:p=2,a=4,h=2,g=9", [0.1], measure_s=10e-6)
+    assert table.attrs["vcs"] == 3 and table["accepted"][0] > 0
+    table = packet.traffic("torus:4x4x4", [0.1], routing="table", measure_s=10e-6)
+    assert table.attrs["vcs"] == 6  # the 4x4x4 torus's diameter
+    with pytest.raises(SpecError, match="vcs: this fabric and routing need at least 3"):
+        packet.traffic("dragonfly:p=2,a=4,h=2,g=9", [0.1], vcs=2, measure_s=10e-6)
 
 
 @pytest.mark.parametrize(

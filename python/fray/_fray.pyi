@@ -116,7 +116,7 @@ def packet_traffic(
     load: float,
     routing: str | None = None,
     faults: Faults | None = None,
-    vcs: int = 2,
+    vcs: int | None = None,
     packet_bytes: int = 256,
     buffer_bytes: int = 4096,
     arbitration: str = "oldest-first",

@@ -72,7 +72,7 @@ def traffic(
     loads: list[float],
     *,
     routing: str | None = None,
-    vcs: int = 2,
+    vcs: int | None = None,
     packet_bytes: int = 256,
     buffer_bytes: int = 4096,
     arbitration: str = "oldest-first",
@@ -82,7 +82,8 @@ def traffic(
 ) -> pd.DataFrame:
     """Uniform random traffic on the packet engine at each offered ``load`` (fraction of
     each endpoint's injection bandwidth): ``offered, accepted, latency_mean_s, packets,
-    events, wall_s`` per load."""
+    events, wall_s, vcs`` per load. ``vcs`` (virtual channels per channel) defaults to as
+    many as the routing needs to stay free of deadlock, at least 2."""
     if not loads:
         raise SpecError("load: give at least one load")
     f = Fabric.parse(fabric)
@@ -102,5 +103,6 @@ def traffic(
         )
         rows.append({"load": load, **r})
     table = pd.DataFrame(rows)
-    table.attrs.update(fabric=fabric, routing=routing or f.default_routing, vcs=vcs)
+    table.attrs.update(fabric=fabric, routing=routing or f.default_routing,
+                       vcs=int(table["vcs"].iloc[0]))
     return table

@@ -11,10 +11,11 @@ use crate::fabric::Fabric;
 use crate::faults::{faults_or_none, Faults};
 
 /// Uniform random traffic at `load` (fraction of each endpoint's injection bandwidth) on the
-/// packet engine: a dict with `offered`, `accepted`, `latency_mean_s`, `packets`, `events`
-/// and `wall_s`.
+/// packet engine: a dict with `offered`, `accepted`, `latency_mean_s`, `packets`, `events`,
+/// `wall_s` and `vcs` (virtual channels per channel: `vcs`, or when `None` as many as the
+/// routing needs to stay free of deadlock, at least 2).
 #[pyfunction]
-#[pyo3(signature = (fabric, load, routing = None, faults = None, vcs = 2, packet_bytes = 256,
+#[pyo3(signature = (fabric, load, routing = None, faults = None, vcs = None, packet_bytes = 256,
     buffer_bytes = 4096, arbitration = "oldest-first", warmup_s = 20e-6, measure_s = 50e-6,
     seed = 1))]
 #[allow(clippy::too_many_arguments)]
@@ -24,7 +25,7 @@ pub fn packet_traffic<'py>(
     load: f64,
     routing: Option<&str>,
     faults: Option<&Faults>,
-    vcs: u16,
+    vcs: Option<u16>,
     packet_bytes: u32,
     buffer_bytes: u32,
     arbitration: &str,
@@ -36,13 +37,19 @@ pub fn packet_traffic<'py>(
     let faults = faults_or_none(fabric, faults)?;
     let name = routing.unwrap_or(routing::default_for(fabric));
     let router = routing::build(name, fabric, &faults).map_err(routing_error)?;
+    let defaults = PacketConfig::default();
+    let vcs = vcs.unwrap_or_else(|| {
+        defaults
+            .vcs
+            .max(packet::vcs_needed(fabric, router.as_ref()))
+    });
     let config = PacketConfig {
         packet_bytes,
         vcs,
         buffer_bytes,
         arbitration: Arbitration::parse(arbitration).map_err(packet_error)?,
         seed,
-        ..PacketConfig::default()
+        ..defaults
     };
     let traffic = TrafficConfig {
         load,
@@ -59,6 +66,7 @@ pub fn packet_traffic<'py>(
     out.set_item("packets", r.packets)?;
     out.set_item("events", r.events)?;
     out.set_item("wall_s", r.wall_s)?;
+    out.set_item("vcs", vcs)?;
     Ok(out)
 }
 
