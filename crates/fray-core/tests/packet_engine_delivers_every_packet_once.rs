@@ -106,9 +106,9 @@ fn halo_survives(spec: &str, routing: &str, failed: f64, seed: u64) {
         .unwrap();
     let config = PacketConfig {
         seed,
-        vcs: vcs_needed(&fabric, routing.as_ref()).max(2),
         ..PacketConfig::default()
-    };
+    }
+    .with_enough_vcs(&fabric, routing.as_ref());
     let mut errors = SoftErrors::none(fabric.channels().len());
     let r = simulate(
         &fabric,

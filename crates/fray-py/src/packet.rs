@@ -37,20 +37,18 @@ pub fn packet_traffic<'py>(
     let faults = faults_or_none(fabric, faults)?;
     let name = routing.unwrap_or(routing::default_for(fabric));
     let router = routing::build(name, fabric, &faults).map_err(routing_error)?;
-    let defaults = PacketConfig::default();
-    let vcs = vcs.unwrap_or_else(|| {
-        defaults
-            .vcs
-            .max(packet::vcs_needed(fabric, router.as_ref()))
-    });
     let config = PacketConfig {
         packet_bytes,
-        vcs,
         buffer_bytes,
         arbitration: Arbitration::parse(arbitration).map_err(packet_error)?,
         seed,
-        ..defaults
+        ..PacketConfig::default()
     };
+    let config = match vcs {
+        Some(vcs) => PacketConfig { vcs, ..config },
+        None => config.with_enough_vcs(fabric, router.as_ref()),
+    };
+    let vcs = config.vcs;
     let traffic = TrafficConfig {
         load,
         warmup_s,

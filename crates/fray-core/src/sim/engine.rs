@@ -5,9 +5,7 @@ use std::str::FromStr;
 
 use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
 use super::load::static_load;
-use super::packet::{
-    simulate as packet_simulate, vcs_needed, PacketConfig, PacketError, SoftErrors,
-};
+use super::packet::{simulate as packet_simulate, PacketConfig, PacketError, SoftErrors};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::{Routing, RoutingError};
@@ -21,7 +19,7 @@ pub enum Engine {
     /// The flow engine: max-min fair fluid simulation of the jobs' DAGs.
     Flow,
     /// The packet engine with its default settings ([`PacketConfig`]), as many virtual
-    /// channels as the routing needs ([`vcs_needed`], at least the default) and no soft errors.
+    /// channels as the routing needs ([`PacketConfig::with_enough_vcs`]) and no soft errors.
     Packet,
 }
 
@@ -78,12 +76,11 @@ pub fn run(
             .map(|job| load_bound(fabric, faults, routing, job, config.seed))
             .collect::<Result<_, _>>()?,
         Engine::Packet => {
-            let defaults = PacketConfig::default();
             let packets = PacketConfig {
                 seed: config.seed,
-                vcs: defaults.vcs.max(vcs_needed(fabric, routing)),
-                ..defaults
-            };
+                ..PacketConfig::default()
+            }
+            .with_enough_vcs(fabric, routing);
             let mut errors = SoftErrors::none(fabric.channels().len());
             packet_simulate(fabric, faults, routing, jobs, packets, &mut errors)?.jobs
         }

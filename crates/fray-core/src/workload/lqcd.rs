@@ -195,7 +195,6 @@ impl Lqcd {
         // Where each rank has posted its Naik receives from the + side: after its + first-
         // neighbour sends.
         let mut plus_naik_posted: Vec<Vec<OpId>> = vec![Vec::new(); n];
-        let mut last: Vec<Vec<OpId>> = vec![Vec::new(); n];
         let mut send = |b: &mut DagBuilder,
                         rank: usize,
                         peer: u32,
@@ -229,11 +228,11 @@ impl Lqcd {
                         continue;
                     };
                     let waits = if gather == 0 {
-                        minus_first_posted[peer as usize].clone()
+                        &minus_first_posted[peer as usize]
                     } else {
-                        minus_naik_posted[peer as usize].clone()
+                        &minus_naik_posted[peer as usize]
                     };
-                    send(b, rank, peer, sizes[gather], &mut prev, &waits, true)?;
+                    send(b, rank, peer, sizes[gather], &mut prev, waits, true)?;
                 }
                 if gather == 0 {
                     plus_naik_posted[rank] = prev.clone();
@@ -254,16 +253,24 @@ impl Lqcd {
                     false,
                 )?;
             }
-            minus_naik_posted[rank] = prev.clone();
-            last[rank] = prev;
+            minus_naik_posted[rank] = prev;
         }
-        for (rank, prev) in last.iter_mut().enumerate() {
+        // The - Naik sends last, each rank going on from where its - first-neighbour sends
+        // ended.
+        for (rank, prev) in minus_naik_posted.iter_mut().enumerate() {
             for (dim, sizes) in gathers.iter().enumerate().rev() {
                 let Some(peer) = grid.neighbour(rank as u32, dim, -1) else {
                     continue;
                 };
-                let waits = plus_naik_posted[peer as usize].clone();
-                send(b, rank, peer, sizes[1], prev, &waits, false)?;
+                send(
+                    b,
+                    rank,
+                    peer,
+                    sizes[1],
+                    prev,
+                    &plus_naik_posted[peer as usize],
+                    false,
+                )?;
             }
         }
         Ok(())

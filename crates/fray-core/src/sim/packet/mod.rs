@@ -63,6 +63,17 @@ pub fn vcs_needed(fabric: &Fabric, routing: &dyn Routing) -> u16 {
     vc::VcClasses::needed(fabric, routing)
 }
 
+impl PacketConfig {
+    /// This configuration with at least as many virtual channels as `routing` on `fabric`
+    /// needs ([`vcs_needed`]).
+    pub fn with_enough_vcs(self, fabric: &Fabric, routing: &dyn Routing) -> Self {
+        Self {
+            vcs: self.vcs.max(vcs_needed(fabric, routing)),
+            ..self
+        }
+    }
+}
+
 use thiserror::Error;
 
 use crate::routing::RoutingError;
