@@ -9,17 +9,17 @@ from fray.cli.integrity import NETWORKS
 from mpi_launch import mpirun
 
 
-def run(*args, timeout=180, launch=(), ranks=2, network=None):
+def run(*args, timeout=180, launch=(), ranks=2, network=None, env=None):
     """Runs ``args`` on ``ranks`` ranks; ``launch`` adds options of mpiexec; ``network``
-    forces MPI onto that network (``tcp``) between the ranks."""
+    forces MPI onto that network (``tcp``) between the ranks; ``env`` adds variables."""
     return mpirun(*args, ranks=ranks, timeout=timeout, launch=launch,
-                  env=NETWORKS[network] if network else None)
+                  env={**(NETWORKS[network] if network else {}), **(env or {})})
 
 
-def selftest(case, path, ranks=2):
+def selftest(case, path, ranks=2, env=None):
     """Runs a case of ``fray.integrity.mpi_selftest``; the ``mpi`` path over TCP."""
     r = run(sys.executable, "-m", "fray.integrity.mpi_selftest", case, path, ranks=ranks,
-            network="tcp" if path == "mpi" else None)
+            network="tcp" if path == "mpi" else None, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(r.stdout.strip().splitlines()[-1])
     assert result["ok"], result
@@ -32,6 +32,18 @@ def test_selftest(case, path):
     result = selftest(case, path)
     if case == "ber":
         assert result["corrupted"] > 0 and result["resent"] >= result["corrupted"]
+
+
+def test_logged_eager_sends_return_early_and_are_resent_while_the_sender_is_elsewhere():
+    result = selftest("logged", "mpi")
+    assert result["corrupted"] > 0 and result["resent"] >= result["corrupted"]
+
+
+@pytest.mark.parametrize("case", ["roundtrip", "ber", "errors"])
+def test_without_thread_multiple_eager_sends_wait_for_their_verdict(case):
+    # Below MPI_THREAD_MULTIPLE there is no helper thread, so eager sends stay synchronous.
+    result = selftest(case, "mpi", env={"MPI4PY_RC_THREAD_LEVEL": "funneled"})
+    assert result["logged"] is False
 
 
 def test_injected_errors_never_deliver_damaged_data_over_tcp():

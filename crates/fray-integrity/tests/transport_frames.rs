@@ -156,3 +156,49 @@ fn a_header_with_unknown_flags_is_refused() {
     let e = ChunkHeader::read(&frame).unwrap_err().to_string();
     assert!(e.contains("flags"), "{e}");
 }
+
+mod ack_blocks {
+    use fray_integrity::net::ledger::{
+        ack_block_bytes, read_ack_block, write_ack_block, MAX_CARRIED,
+    };
+    use proptest::prelude::*;
+
+    /// A frame: `prefix` bytes of anything, then the ack block of `acks`.
+    fn framed(prefix: &[u8], acks: &[u64]) -> Vec<u8> {
+        let mut f = prefix.to_vec();
+        f.resize(prefix.len() + ack_block_bytes(acks.len()), 0);
+        write_ack_block(&mut f[prefix.len()..], acks);
+        f
+    }
+
+    proptest! {
+        #[test]
+        fn an_ack_block_reads_back_whatever_precedes_it(
+            prefix in proptest::collection::vec(any::<u8>(), 0..300),
+            acks in proptest::collection::vec(any::<u64>(), 0..=MAX_CARRIED),
+        ) {
+            let f = framed(&prefix, &acks);
+            prop_assert_eq!(read_ack_block(&f), Some((ack_block_bytes(acks.len()), acks)));
+        }
+
+        #[test]
+        fn a_flipped_bit_in_an_ack_block_is_caught(
+            acks in proptest::collection::vec(any::<u64>(), 0..=MAX_CARRIED),
+            bit in any::<prop::sample::Index>(),
+        ) {
+            let mut f = framed(&[7u8; 64], &acks);
+            let block_bits = 8 * ack_block_bytes(acks.len());
+            let b = 8 * 64 + bit.index(block_bits);
+            f[b / 8] ^= 1 << (b % 8);
+            // CRC-32C catches every single-bit error; a damaged count is refused too.
+            prop_assert_eq!(read_ack_block(&f), None);
+        }
+    }
+
+    #[test]
+    fn a_frame_too_short_for_its_block_is_refused() {
+        assert_eq!(read_ack_block(&[0u8; 7]), None);
+        let f = framed(&[], &[1, 2, 3]);
+        assert_eq!(read_ack_block(&f[8..]), None);
+    }
+}

@@ -116,13 +116,15 @@ def case_errors(path: str) -> dict:
         CheckedComm(comm, "md5")
     except SpecError as e:
         out["unknown_algorithm"] = "md5" in str(e)
-    # A receive buffer that is too small: both sides get a clear error.
+    # A receive buffer that is too small: both sides get a clear error (a sender whose eager
+    # send returned at once gets it from flush).
     big = np.zeros(50_000, np.uint8)
     small = np.zeros(100, np.uint8)
     try:
         if comm.rank == 0:
             t2 = CheckedComm(comm, "crc32c", path=path)
             t2.send(big, 1)
+            t2.flush()
         else:
             t2 = CheckedComm(comm, "crc32c", path=path)
             t2.recv(small, 0)
@@ -136,6 +138,7 @@ def case_errors(path: str) -> dict:
     try:
         if comm.rank == 0:
             t3.send(np.ones(5000, np.uint8), 1)
+            t3.flush()
         else:
             t3.recv(np.zeros(5000, np.uint8), 0)
         out["retries"] = False
@@ -167,6 +170,42 @@ def case_errors(path: str) -> dict:
         merged = {k: all(d.get(k, False) for d in everything) for k in everything[0]}
         return {"ok": all(merged.values()), **merged}
     return {}
+
+
+def case_logged(path: str) -> dict:
+    """Logged eager sends (``mpi`` path): a send returns before its receiver has even posted
+    the receive (rank 0 sends, then waits in a barrier that rank 1 enters before receiving;
+    a send that waited for the verdict would deadlock), and damaged frames are resent by the
+    helper thread while rank 0 waits in a plain MPI barrier. More messages than the ledger
+    keeps make rank 0 wait for acknowledgements in between."""
+    comm = MPI.COMM_WORLD
+    t = CheckedComm(comm, "crc32c", path=path, eager_threshold_bytes=8192, ber=2e-5, seed=5,
+                    max_retries=20)
+    rng = np.random.default_rng(4)
+    sizes = [int(x) for x in rng.integers(1, 8192, 150)]
+    data = [rng.integers(0, 256, n, dtype=np.uint8) for n in sizes]
+    ok = t.logged
+    if comm.rank == 0:
+        for d in data[:10]:
+            t.send(d, 1, tag=1)
+        comm.Barrier()
+        comm.Barrier()  # rank 1 receives meanwhile: only the helper can serve its NACKs
+        for d in data[10:]:
+            t.send(d, 1, tag=1)
+    else:
+        comm.Barrier()
+        for d in data:
+            got = np.zeros(8192, np.uint8)
+            n = t.recv(got, 0, tag=1)
+            ok &= n == d.size and bool(np.array_equal(got[:n], d))
+            if d is data[9]:
+                comm.Barrier()
+    t.free()
+    corrupted = comm.allreduce(t.stats["corrupted"])
+    resent = comm.allreduce(t.stats["resent"])
+    ok = comm.allreduce(ok, op=MPI.LAND)
+    return {"ok": ok and corrupted > 0 and resent >= corrupted, "corrupted": corrupted,
+            "resent": resent}
 
 
 def case_late(path: str) -> dict:
@@ -320,10 +359,11 @@ def case_ber_search(path: str) -> dict:
 def main() -> int:
     case, path = sys.argv[1], sys.argv[2]
     result = {"roundtrip": case_roundtrip, "ber": case_ber, "alloc": case_alloc,
-              "errors": case_errors, "late": case_late, "boundaries": case_boundaries,
+              "errors": case_errors, "late": case_late, "logged": case_logged, "boundaries": case_boundaries,
               "ordered_any": case_ordered_any, "ordered_each": case_ordered_each, "ber_search": case_ber_search}[case](path)
     if MPI.COMM_WORLD.rank == 0:
         result["path"] = path
+        result["logged"] = MPI.Query_thread() == MPI.THREAD_MULTIPLE
     if MPI.COMM_WORLD.rank == 0:
         print(json.dumps(result))
         return 0 if result.get("ok") else 1

@@ -4,7 +4,8 @@
 the checksum in a 64-byte header (itself protected by a CRC-32C); the receiver verifies inside
 its copy out. A damaged chunk is reported to the sender, which copies it again from the user's
 buffer, so ``recv`` returns intact data or raises ``IntegrityError``. ``send`` returns once the
-receiver has verified every byte (synchronous mode, like ``MPI_Ssend``).
+receiver has verified every byte (synchronous mode, like ``MPI_Ssend``), except for eager
+messages on the ``mpi`` path (below).
 
 Two paths carry the frames:
 
@@ -24,7 +25,13 @@ Two paths carry the frames:
   request-to-send and follow at once, without a copy, as chunks sent straight from the user's
   buffer into the receiver's, then a trailer with the chunks' checksums. Each end checksums
   chunk ``i`` while later chunks are in flight; chunks shrink towards the end of the message so
-  that only the last, small one is verified after the data has arrived.
+  that only the last, small one is verified after the data has arrived. When MPI runs at
+  ``MPI_THREAD_MULTIPLE`` (mpi4py's default), an eager send does not wait for the verdict: the
+  sender keeps its frame and returns (like ``MPI_Send``), the receiver's acknowledgement rides
+  on the next frame back or goes out when it next waits, and a damaged frame is resent from
+  the kept copy, by a helper thread if the sender is busy elsewhere (the paper's sender-based
+  logging). A message the receiver refused (too large for its buffer, damaged after every
+  retry) is then reported by the sender's next call or by ``flush``.
 
 ``path="auto"`` takes the shared-memory path when every rank of the communicator is on one
 node. ``ber`` injects bit flips into arriving frames before verification, to prove detection
@@ -34,6 +41,8 @@ have the same interface, for comparison.
 
 from __future__ import annotations
 
+import atexit
+import weakref
 from typing import Any
 
 import numpy as np
@@ -94,9 +103,15 @@ class _Base:
         """Frees the private communicator."""
         self.comm.Free()
 
+    @property
+    def max_tag(self) -> int:
+        """The largest tag a message may have (four wire tags per tag, and the last four
+        are the transport's own)."""
+        return (self.tag_ub - 3) // 4 - 1
+
     def _wire(self, tag: int, kind: int) -> int:
-        if tag < 0 or tag * 4 + 3 > self.tag_ub:
-            raise SpecError(f"tag: must be in [0, {(self.tag_ub - 3) // 4}], got {tag}")
+        if tag < 0 or tag > self.max_tag:
+            raise SpecError(f"tag: must be in [0, {self.max_tag}], got {tag}")
         return tag * 4 + kind
 
     def _check_size(self, n: int) -> None:
@@ -295,7 +310,11 @@ class CheckedComm(_Base):
 
     def _open_net(self) -> Any:
         """The compiled transport on the private communicator, told how mpi4py's MPI library
-        lays out its handles and statuses."""
+        lays out its handles and statuses; eager sends are logged when every rank runs MPI at
+        ``MPI_THREAD_MULTIPLE``."""
+        self.logged = bool(self.comm.allreduce(
+            MPI.Query_thread() == MPI.THREAD_MULTIPLE, op=MPI.LAND))
+        _OPEN.add(self)
         probe = MPI.Status()
         probe.Set_source(_STATUS_PROBE_SOURCE)
         status = bytes(MPI.buffer.fromaddress(MPI._addressof(probe), MPI._sizeof(MPI.Status)))
@@ -307,7 +326,8 @@ class CheckedComm(_Base):
             algorithm=self.algorithm, eager_threshold_bytes=self.eager_threshold_bytes,
             first_chunk_bytes=first, ratio=ratio, max_chunk_bytes=biggest,
             max_retries=self.max_retries,
-            max_message_bytes=self.max_message_bytes, ber=self.ber, seed=self.seed)
+            max_message_bytes=self.max_message_bytes, ber=self.ber, seed=self.seed,
+            logged=self.logged)
 
     def _open_rings(self, slots: int) -> None:
         """Allocates one ring per ordered pair of ranks in a shared window (collective)."""
@@ -359,19 +379,30 @@ class CheckedComm(_Base):
         self.comm.Barrier()
         return own
 
+    def flush(self) -> None:
+        """Waits until every message sent so far has been verified by its receiver, and
+        raises ``IntegrityError`` for one that was refused. Only logged eager sends (``mpi``
+        path) can be pending: every other send returns verified."""
+        if self._net is not None:
+            self.stats["resent"] += self._net.flush()
+
     def free(self) -> None:
-        """Frees the rings, the shared windows (the buffers of ``alloc`` too) and the private
-        communicator (collective)."""
-        self._rings = self._net = None
-        for win in [*self._buffers, self._window]:
-            if win is not None:
-                win.Free()
-        self._buffers, self._window = [], None
-        super().free()
+        """Flushes (see ``flush``), then frees the rings, the shared windows (the buffers of
+        ``alloc`` too) and the private communicator (collective)."""
+        try:
+            self.flush()
+        finally:
+            self._rings = self._net = None
+            for win in [*self._buffers, self._window]:
+                if win is not None:
+                    win.Free()
+            self._buffers, self._window = [], None
+            super().free()
 
     # -------------------------------------------------------- sending, receiving
     def send(self, buf: Any, dest: int, tag: int = 0) -> None:
-        """Sends ``buf`` (any contiguous bytes-like object); returns when ``dest`` has verified it."""
+        """Sends ``buf`` (any contiguous bytes-like object); returns when ``dest`` has verified
+        it, or for a logged eager message (see the module doc) once ``buf`` may be reused."""
         self._wire(tag, 0)  # validates the tag
         if self._rings is not None:
             _, resent, one_copy = self._rings.send(buf, dest, tag)
@@ -392,6 +423,17 @@ class CheckedComm(_Base):
         self.stats["corrupted"] += corrupted
         self.stats["injected_bits"] += injected
         return n
+
+
+_OPEN: weakref.WeakSet[CheckedComm] = weakref.WeakSet()
+"""Communicators with a compiled ``mpi``-path transport, closed at exit before MPI is."""
+
+
+@atexit.register
+def _close_open() -> None:
+    """Stops the helper threads of transports still open, before MPI finalizes."""
+    for c in list(_OPEN):
+        c._net = None
 
 
 class NaiveComm(_Base):

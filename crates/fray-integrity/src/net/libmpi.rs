@@ -97,6 +97,8 @@ type Irecv =
     unsafe extern "C" fn(*mut c_void, c_int, usize, c_int, c_int, usize, *mut u64) -> c_int;
 type Test = unsafe extern "C" fn(*mut u64, *mut c_int, *mut Status) -> c_int;
 type GetCount = unsafe extern "C" fn(*const Status, usize, *mut c_int) -> c_int;
+type Cancel = unsafe extern "C" fn(*mut u64) -> c_int;
+type Finalized = unsafe extern "C" fn(*mut c_int) -> c_int;
 
 /// The MPI functions of the loaded library, on one communicator.
 pub struct Mpi {
@@ -105,6 +107,8 @@ pub struct Mpi {
     irecv: Irecv,
     test: Test,
     get_count: GetCount,
+    cancel: Cancel,
+    finalized: Finalized,
 }
 
 // SAFETY: the function pointers stay valid for the life of the process (the library is never
@@ -203,6 +207,8 @@ impl Mpi {
                 irecv: std::mem::transmute::<*mut c_void, Irecv>(get(c"MPI_Irecv")?),
                 test: std::mem::transmute::<*mut c_void, Test>(get(c"MPI_Test")?),
                 get_count: std::mem::transmute::<*mut c_void, GetCount>(get(c"MPI_Get_count")?),
+                cancel: std::mem::transmute::<*mut c_void, Cancel>(get(c"MPI_Cancel")?),
+                finalized: std::mem::transmute::<*mut c_void, Finalized>(get(c"MPI_Finalized")?),
             })
         }
     }
@@ -292,5 +298,24 @@ impl Mpi {
         let rc = unsafe { (self.get_count)(&st, self.abi.byte, &mut n) };
         self.check(rc, "MPI_Get_count")?;
         Ok(Some((source, usize::try_from(n).unwrap_or(0))))
+    }
+
+    /// Asks MPI to cancel the pending `req` (a receive); it still has to be completed with
+    /// [`Mpi::test`].
+    pub fn cancel(&self, req: &mut Request) -> Result<(), TransportError> {
+        if req.done {
+            return Ok(());
+        }
+        // SAFETY: `req.handle` holds a pending request of this library.
+        let rc = unsafe { (self.cancel)(&mut req.handle) };
+        self.check(rc, "MPI_Cancel")
+    }
+
+    /// True once `MPI_Finalize` has been called: no other MPI call is allowed then.
+    pub fn finalized(&self) -> bool {
+        let mut flag: c_int = 0;
+        // SAFETY: MPI_Finalized may be called at any time, from any thread.
+        let rc = unsafe { (self.finalized)(&mut flag) };
+        rc != 0 || flag != 0
     }
 }

@@ -18,21 +18,27 @@
 //!   small one is not overlapped: the mirror image of the paper's super-pipeline, whose chunks
 //!   grow because there the copy comes before the network.
 //!
-//! Every message is answered with a verdict: OK, a NACK naming the damaged chunks (resent from
-//! the user's buffer, which `send` keeps until then: sends are synchronous, like `MPI_Ssend`),
-//! or an abort. A receive returns intact data or an error; after an error the receive buffer
-//! holds undefined bytes.
+//! A rendezvous message is answered with a verdict: OK, a NACK naming the damaged chunks
+//! (resent from the user's buffer, which `send` keeps until then: these sends are synchronous,
+//! like `MPI_Ssend`), or an abort. An eager message is too when `logged` is off; with it on
+//! (it needs `MPI_THREAD_MULTIPLE`), the sender keeps its frame and returns at once, and the
+//! verdict comes later, mostly riding on other frames ([`ledger`]). A receive returns intact
+//! data or an error; after an error the receive buffer holds undefined bytes.
 //!
 //! Wire tags are `4 * tag + kind`, kinds [`KIND_FIRST`] (eager frame or request-to-send),
-//! [`KIND_CHUNK`] (chunks and trailers) and [`KIND_VERDICT`]. MPI keeps messages of one kind
-//! between two ranks in order, so chunks need no matching of their own.
+//! [`KIND_CHUNK`] (chunks and trailers), [`KIND_VERDICT`] and [`ledger::KIND_RESEND`]; the
+//! last kind of the largest tag carries the ledger's control messages. MPI keeps messages of
+//! one kind between two ranks in order, so chunks need no matching of their own.
 
 mod error;
+mod helper;
+pub mod ledger;
 pub mod libmpi;
 mod recv;
 mod send;
 pub mod trailer;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use crate::algorithm::Algorithm;
@@ -42,6 +48,8 @@ use crate::frame::{HEADER_BYTES, RTS_BYTES};
 use crate::inject::{inject_ber, rng_for};
 use crate::pipeline::ChunkPlan;
 pub use error::TransportError;
+pub use helper::SharedTransport;
+use ledger::Ledger;
 use libmpi::{Mpi, Request};
 
 /// Wire-tag kind of an eager frame or a request-to-send.
@@ -60,6 +68,8 @@ const ABORT_RETRIES: i64 = 2;
 const ABORT_PROTOCOL: i64 = 3;
 /// MPI polls between two calls of the caller's "keep waiting?" hook.
 const POLLS_PER_CHECK: u32 = 1 << 14;
+/// MPI polls of a wait between two looks at the ledger's control messages.
+const LEDGER_POLL_EVERY: u32 = 64;
 
 fn abort_reason(detail: i64) -> &'static str {
     match detail {
@@ -91,6 +101,10 @@ pub struct NetConfig {
     pub ber: f64,
     /// Seed of the injected errors.
     pub seed: u64,
+    /// Eager sends return without waiting for the verdict, keeping their frame ([`ledger`]).
+    /// Every rank of the communicator must agree, and MPI must run at
+    /// `MPI_THREAD_MULTIPLE` for the helper thread of [`SharedTransport`].
+    pub logged: bool,
 }
 
 impl NetConfig {
@@ -114,8 +128,8 @@ impl NetConfig {
                 format!("bit error rate must be in [0, 1], got {}", self.ber),
             ));
         }
-        if self.tag_ub < 3 {
-            return Err(IntegrityError::invalid("tag_ub", "must be >= 3"));
+        if self.tag_ub < 7 {
+            return Err(IntegrityError::invalid("tag_ub", "must be >= 7"));
         }
         Ok(())
     }
@@ -146,6 +160,13 @@ pub struct NetTransport {
     recv_seq: HashMap<i32, u64>,
     eager_out: Vec<u8>,
     eager_in: Vec<u8>,
+    ledger: RefCell<Ledger>,
+}
+
+impl Drop for NetTransport {
+    fn drop(&mut self) {
+        self.close_ledger();
+    }
 }
 
 impl NetTransport {
@@ -159,12 +180,18 @@ impl NetTransport {
             send_seq: HashMap::new(),
             recv_seq: HashMap::new(),
             eager_out: vec![0; first],
-            eager_in: vec![0; first.max(RTS_BYTES)],
+            eager_in: vec![0; (first + ledger::MAX_BLOCK_BYTES).max(RTS_BYTES)],
+            ledger: RefCell::new(Ledger::default()),
         })
     }
 
+    /// The largest tag a user may give (the next one is the ledger's).
+    pub fn max_tag(&self) -> i32 {
+        (self.cfg.tag_ub - 3) / 4 - 1
+    }
+
     fn wire(&self, tag: u32, kind: i32) -> Result<i32, TransportError> {
-        let max = (self.cfg.tag_ub - 3) / 4;
+        let max = self.max_tag();
         match i32::try_from(tag) {
             Ok(t) if t <= max => Ok(t * 4 + kind),
             _ => Err(
@@ -187,7 +214,10 @@ impl NetTransport {
         Ok(())
     }
 
-    /// Waits for `req`, driving MPI; returns `(source, bytes)` of a receive.
+    /// Waits for `req`, driving MPI; returns `(source, bytes)` of a receive. With logged
+    /// eager messages, a wait that does not end at once first sends the acknowledgements owed
+    /// (nothing else would carry them while this rank waits) and serves control messages now
+    /// and then (a rank that waits here may be the one another rank needs a resend from).
     fn wait(
         &self,
         req: &mut Request,
@@ -197,6 +227,12 @@ impl NetTransport {
         loop {
             if let Some(done) = self.mpi.test(req)? {
                 return Ok(done);
+            }
+            if self.cfg.logged && polls.is_multiple_of(LEDGER_POLL_EVERY) {
+                if polls == 0 {
+                    self.flush_due()?;
+                }
+                self.poll_ledger()?;
             }
             polls += 1;
             if polls.is_multiple_of(POLLS_PER_CHECK) && !keep_waiting() {

@@ -1,6 +1,7 @@
 //! The receiving side of the cross-node path: eager frames verified inside the copy out, and
 //! rendezvous chunks received in place and verified while later chunks arrive.
 
+use super::ledger::{read_ack_block, CTRL_ABORT, CTRL_NACK, KIND_RESEND};
 use super::libmpi::Request;
 use super::send::spans;
 use super::trailer::{trailer_bytes, Trailer};
@@ -8,7 +9,7 @@ use super::{
     NetTransport, Transfer, TransportError, ABORT, ABORT_PROTOCOL, ABORT_RETRIES, ABORT_TOO_LARGE,
     KIND_CHUNK, KIND_FIRST, NACK, OK, RTS_NACK,
 };
-use crate::frame::{decode_rts, verify_copy_out, Verdict, HEADER_BYTES, RTS_BYTES};
+use crate::frame::{decode_rts, verify_copy_out, ChunkHeader, Verdict, HEADER_BYTES, RTS_BYTES};
 
 impl NetTransport {
     /// Receives the next message with `tag` from `source` (any rank when `None`) into `dst`;
@@ -24,6 +25,7 @@ impl NetTransport {
         if self.cfg.algorithm.is_none() {
             return self.recv_plain(dst, source, tag, keep_waiting);
         }
+        self.check_failed()?;
         let first = self.wire(tag, KIND_FIRST)?;
         let mut frame = std::mem::take(&mut self.eager_in);
         let mut from = source.unwrap_or(self.mpi.any_source());
@@ -56,6 +58,9 @@ impl NetTransport {
                         }
                         None => RTS_NACK,
                     }
+                } else if self.cfg.logged {
+                    self.recv_logged(&mut frame, count, dst, peer, tag, seq, &mut t, keep_waiting)?;
+                    return Ok(seq);
                 } else {
                     let n = count.saturating_sub(HEADER_BYTES);
                     if n > dst.len() {
@@ -89,6 +94,78 @@ impl NetTransport {
         let seq = result?;
         self.recv_seq.insert(t.peer, seq + 1);
         Ok(t)
+    }
+
+    /// Verifies a logged eager frame of `count` bytes in `frame` (already received, errors
+    /// already injected) and copies it out into `dst`; a damaged frame is asked for again (NACK) and received on the
+    /// resend kind. On success the acknowledgements it carries are applied and its own is
+    /// owed to `peer`.
+    #[allow(clippy::too_many_arguments)]
+    fn recv_logged(
+        &mut self,
+        frame: &mut [u8],
+        mut count: usize,
+        dst: &mut [u8],
+        peer: i32,
+        tag: u32,
+        seq: u64,
+        t: &mut Transfer,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<(), TransportError> {
+        self.listen(peer)?;
+        for attempt in 0..=self.cfg.max_retries {
+            let f = &mut frame[..count];
+            if attempt > 0 {
+                t.injected_bits += self.inject(f, peer, seq, KIND_FIRST, 0, attempt)?;
+            }
+            if let Some((block, acks)) = read_ack_block(f) {
+                let n = count.saturating_sub(HEADER_BYTES + block);
+                let whole = &f[..count - block];
+                if n > dst.len()
+                    && ChunkHeader::read(whole).is_ok_and(|h| h.length_bytes == n as u64)
+                {
+                    self.send_control(peer, CTRL_ABORT, tag, seq, &[ABORT_TOO_LARGE as u64])?;
+                    return Err(TransportError::TooLarge {
+                        peer,
+                        message_bytes: n as u64,
+                        capacity_bytes: dst.len() as u64,
+                    });
+                }
+                if n <= dst.len() {
+                    t.message_bytes = n as u64;
+                    t.chunks = 1;
+                    if let Ok(Verdict::Intact(h)) = verify_copy_out(whole, &mut dst[..n]) {
+                        if h.seq != seq {
+                            self.send_control(
+                                peer,
+                                CTRL_ABORT,
+                                tag,
+                                seq,
+                                &[ABORT_PROTOCOL as u64],
+                            )?;
+                            return Err(TransportError::Protocol(format!(
+                                "message from rank {peer}: expected sequence {seq}, got {}",
+                                h.seq
+                            )));
+                        }
+                        let mut l = self.ledger.borrow_mut();
+                        l.acknowledge(peer, &acks);
+                        l.due.entry(peer).or_default().push(seq);
+                        return Ok(());
+                    }
+                }
+            }
+            t.corrupted += 1;
+            if attempt == self.cfg.max_retries {
+                break;
+            }
+            self.send_control(peer, CTRL_NACK, tag, seq, &[])?;
+            // SAFETY: `frame` is not touched until the request completes just below.
+            let mut r = unsafe { self.mpi.irecv(frame, peer, self.wire(tag, KIND_RESEND)?)? };
+            count = self.wait(&mut r, keep_waiting)?.1;
+        }
+        self.send_control(peer, CTRL_ABORT, tag, seq, &[ABORT_RETRIES as u64])?;
+        Err(TransportError::Retries { peer, seq })
     }
 
     /// Without a checksum: one plain MPI message straight into `dst`, injected errors and all

@@ -1,5 +1,8 @@
 //! The sending side of the cross-node path: eager frames, and the zero-copy rendezvous.
 
+use super::ledger::{
+    ack_block_bytes, write_ack_block, Ledger, Logged, MAX_LOGGED, MAX_LOGGED_BYTES,
+};
 use super::libmpi::Request;
 use super::trailer::Trailer;
 use super::{
@@ -37,13 +40,79 @@ impl NetTransport {
             return self.send_plain(src, dest, tag, keep_waiting);
         }
         self.wire(tag, 0)?;
+        self.check_failed()?;
         let seq = *self.send_seq.entry(dest).or_insert(0);
         self.send_seq.insert(dest, seq + 1);
-        if src.len() <= self.cfg.eager_threshold_bytes {
-            self.send_eager(src, dest, tag, seq, keep_waiting)
-        } else {
+        let mut t = if src.len() > self.cfg.eager_threshold_bytes {
             self.send_rendezvous(src, dest, tag, seq, keep_waiting)
+        } else if self.cfg.logged {
+            self.send_logged(src, dest, tag, seq, keep_waiting)
+        } else {
+            self.send_eager(src, dest, tag, seq, keep_waiting)
+        }?;
+        t.resent += self.take_resent();
+        Ok(t)
+    }
+
+    /// An eager frame that is kept, not waited for: header, payload (checksummed inside the
+    /// copy) and the acknowledgements owed to `dest`; returns once MPI has taken it. Waits
+    /// first if the ledger is full.
+    fn send_logged(
+        &mut self,
+        src: &[u8],
+        dest: i32,
+        tag: u32,
+        seq: u64,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<Transfer, TransportError> {
+        self.listen(dest)?;
+        let need = HEADER_BYTES + src.len() + ack_block_bytes(super::ledger::MAX_CARRIED);
+        let room =
+            |l: &Ledger| l.logs.len() < MAX_LOGGED && l.logged_bytes() + need <= MAX_LOGGED_BYTES;
+        if !room(&self.ledger.borrow()) {
+            self.wait_ledger(&room, keep_waiting)?;
         }
+        let header = ChunkHeader {
+            algorithm: self.cfg.algorithm,
+            seq,
+            chunk_index: 0,
+            chunk_count: 1,
+            offset_bytes: 0,
+            length_bytes: 0,
+            message_bytes: src.len() as u64,
+            checksum: 0,
+            tag,
+            shared_source: false,
+        };
+        let (mut frame, carried) = {
+            let mut l = self.ledger.borrow_mut();
+            (l.pool.pop().unwrap_or_default(), l.take_due(dest))
+        };
+        let body = HEADER_BYTES + src.len();
+        // Growing a reused buffer zero-fills only the new part; every byte is written below.
+        frame.resize(body + ack_block_bytes(carried.len()), 0);
+        encode_chunk(&mut frame[..body], &header, src)?;
+        write_ack_block(&mut frame[body..], &carried);
+        // SAFETY: the frame moves into the ledger below (its heap buffer does not move) and
+        // stays there, unchanged, until this send completes.
+        let mut send = unsafe { self.mpi.isend(&frame, dest, self.wire(tag, KIND_FIRST)?)? };
+        let waited = self.wait(&mut send, keep_waiting);
+        self.ledger.borrow_mut().logs.push(Logged {
+            dest,
+            tag,
+            seq,
+            frame,
+            send,
+            carried,
+            acked: false,
+        });
+        waited?;
+        Ok(Transfer {
+            peer: dest,
+            message_bytes: src.len() as u64,
+            chunks: 1,
+            ..Transfer::default()
+        })
     }
 
     /// Without a checksum: `src` as one MPI message, no header and no verdict.
