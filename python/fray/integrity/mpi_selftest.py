@@ -177,7 +177,9 @@ def case_logged(path: str) -> dict:
     the receive (rank 0 sends, then waits in a barrier that rank 1 enters before receiving;
     a send that waited for the verdict would deadlock), and damaged frames are resent by the
     helper thread while rank 0 waits in a plain MPI barrier. More messages than the ledger
-    keeps make rank 0 wait for acknowledgements in between."""
+    keeps make rank 0 wait for acknowledgements in between. Last, a receive from any source
+    of a message that arrived while the receiver waited in a barrier (over MPICH's TCP path an
+    ``MPI_ANY_SOURCE`` receive posted then would never complete)."""
     comm = MPI.COMM_WORLD
     t = CheckedComm(comm, "crc32c", path=path, eager_threshold_bytes=8192, ber=2e-5, seed=5,
                     max_retries=20)
@@ -200,6 +202,14 @@ def case_logged(path: str) -> dict:
             ok &= n == d.size and bool(np.array_equal(got[:n], d))
             if d is data[9]:
                 comm.Barrier()
+    if comm.rank == 1:
+        t.send(data[0], 0, tag=2)
+        comm.Barrier()
+    else:
+        comm.Barrier()
+        got = np.zeros(8192, np.uint8)
+        n = t.recv(got, MPI.ANY_SOURCE, tag=2)
+        ok &= n == data[0].size and bool(np.array_equal(got[:n], data[0]))
     t.free()
     corrupted = comm.allreduce(t.stats["corrupted"])
     resent = comm.allreduce(t.stats["resent"])

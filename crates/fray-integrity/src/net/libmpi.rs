@@ -98,6 +98,7 @@ type Irecv =
 type Test = unsafe extern "C" fn(*mut u64, *mut c_int, *mut Status) -> c_int;
 type GetCount = unsafe extern "C" fn(*const Status, usize, *mut c_int) -> c_int;
 type Cancel = unsafe extern "C" fn(*mut u64) -> c_int;
+type Iprobe = unsafe extern "C" fn(c_int, c_int, usize, *mut c_int, *mut Status) -> c_int;
 type Finalized = unsafe extern "C" fn(*mut c_int) -> c_int;
 
 /// The MPI functions of the loaded library, on one communicator.
@@ -109,6 +110,7 @@ pub struct Mpi {
     get_count: GetCount,
     cancel: Cancel,
     finalized: Finalized,
+    iprobe: Iprobe,
 }
 
 // SAFETY: the function pointers stay valid for the life of the process (the library is never
@@ -209,6 +211,7 @@ impl Mpi {
                 get_count: std::mem::transmute::<*mut c_void, GetCount>(get(c"MPI_Get_count")?),
                 cancel: std::mem::transmute::<*mut c_void, Cancel>(get(c"MPI_Cancel")?),
                 finalized: std::mem::transmute::<*mut c_void, Finalized>(get(c"MPI_Finalized")?),
+                iprobe: std::mem::transmute::<*mut c_void, Iprobe>(get(c"MPI_Iprobe")?),
             })
         }
     }
@@ -291,13 +294,28 @@ impl Mpi {
             return Ok(None);
         }
         req.done = true;
-        let at = self.abi.source_offset;
-        let source = i32::from_ne_bytes(st.0[at..at + 4].try_into().expect("4 bytes"));
+        let source = self.source_of(&st);
         let mut n: c_int = 0;
         // SAFETY: `st` was filled by MPI_Test.
         let rc = unsafe { (self.get_count)(&st, self.abi.byte, &mut n) };
         self.check(rc, "MPI_Get_count")?;
         Ok(Some((source, usize::try_from(n).unwrap_or(0))))
+    }
+
+    /// Drives MPI's progress once and tells whether a message from `source` (or
+    /// `any_source()`) with `tag` has arrived; returns its source.
+    pub fn iprobe(&self, source: i32, tag: i32) -> Result<Option<i32>, TransportError> {
+        let mut flag: c_int = 0;
+        let mut st = Status::default();
+        // SAFETY: `st` is large enough for this library's MPI_Status.
+        let rc = unsafe { (self.iprobe)(source, tag, self.abi.comm, &mut flag, &mut st) };
+        self.check(rc, "MPI_Iprobe")?;
+        Ok((flag != 0).then(|| self.source_of(&st)))
+    }
+
+    fn source_of(&self, st: &Status) -> i32 {
+        let at = self.abi.source_offset;
+        i32::from_ne_bytes(st.0[at..at + 4].try_into().expect("4 bytes"))
     }
 
     /// Asks MPI to cancel the pending `req` (a receive); it still has to be completed with

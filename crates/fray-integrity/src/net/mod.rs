@@ -214,18 +214,41 @@ impl NetTransport {
         Ok(())
     }
 
-    /// Waits for `req`, driving MPI; returns `(source, bytes)` of a receive. With logged
-    /// eager messages, a wait that does not end at once first sends the acknowledgements owed
-    /// (nothing else would carry them while this rank waits) and serves control messages now
-    /// and then (a rank that waits here may be the one another rank needs a resend from).
+    /// Waits for `req`, driving MPI; returns `(source, bytes)` of a receive.
     fn wait(
         &self,
         req: &mut Request,
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<(i32, usize), TransportError> {
+        self.wait_until(&mut || self.mpi.test(req), keep_waiting)
+    }
+
+    /// The rank whose next message with wire tag `wire` has arrived, waiting for one. A
+    /// receive from `MPI_ANY_SOURCE` is not used: over MPICH's TCP path, one posted after its
+    /// message arrived (while this rank drove MPI for something else) never completes.
+    fn wait_for_sender(
+        &self,
+        wire: i32,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<i32, TransportError> {
+        self.wait_until(
+            &mut || self.mpi.iprobe(self.mpi.any_source(), wire),
+            keep_waiting,
+        )
+    }
+
+    /// Calls `poll`, which drives MPI, until it gives a value. With logged eager messages, a
+    /// wait that does not end at once first sends the acknowledgements owed (nothing else
+    /// would carry them while this rank waits) and serves control messages now and then (a
+    /// rank that waits here may be the one another rank needs a resend from).
+    fn wait_until<T>(
+        &self,
+        poll: &mut dyn FnMut() -> Result<Option<T>, TransportError>,
+        keep_waiting: &mut dyn FnMut() -> bool,
+    ) -> Result<T, TransportError> {
         let mut polls: u32 = 0;
         loop {
-            if let Some(done) = self.mpi.test(req)? {
+            if let Some(done) = poll()? {
                 return Ok(done);
             }
             if self.cfg.logged && polls.is_multiple_of(LEDGER_POLL_EVERY) {

@@ -27,8 +27,11 @@ impl NetTransport {
         }
         self.check_failed()?;
         let first = self.wire(tag, KIND_FIRST)?;
+        let mut from = match source {
+            Some(s) => s,
+            None => self.wait_for_sender(first, keep_waiting)?,
+        };
         let mut frame = std::mem::take(&mut self.eager_in);
-        let mut from = source.unwrap_or(self.mpi.any_source());
         let mut t = Transfer::default();
         let result = (|| {
             let mut attempt = 0;
@@ -178,7 +181,10 @@ impl NetTransport {
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<Transfer, TransportError> {
         let wire = self.wire(tag, KIND_FIRST)?;
-        let from = source.unwrap_or(self.mpi.any_source());
+        let from = match source {
+            Some(s) => s,
+            None => self.wait_for_sender(wire, keep_waiting)?,
+        };
         // SAFETY: `dst` is not touched until the request completes just below.
         let mut r = unsafe { self.mpi.irecv(dst, from, wire)? };
         let (peer, n) = self.wait(&mut r, keep_waiting).map_err(|e| match e {
