@@ -36,6 +36,10 @@ const FOOTER_BYTES: usize = 8;
 /// Largest ack block (bytes).
 pub const MAX_BLOCK_BYTES: usize = 8 * MAX_CARRIED + FOOTER_BYTES;
 const CONTROL_WORDS: usize = 3 + MAX_CARRIED;
+/// Polls of the ledger (about 1 us each) before a rank waiting for acknowledgements asks for
+/// them. Asking at once would mostly ask a rank whose acknowledgements are already on their
+/// way, and the question could reach it after it closed its transport.
+const FLUSH_AFTER_POLLS: u32 = 1 << 12;
 
 /// Control codes.
 pub(super) const CTRL_OK: u64 = 10;
@@ -348,23 +352,38 @@ impl NetTransport {
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<(), TransportError> {
         self.flush_due()?;
-        self.poll_ledger()?;
-        if done(&self.ledger.borrow()) {
-            return Ok(());
+        let mut polls: u32 = 0;
+        loop {
+            self.poll_ledger()?;
+            if done(&self.ledger.borrow()) {
+                return Ok(());
+            }
+            polls += 1;
+            if polls == FLUSH_AFTER_POLLS {
+                self.ask_for_acknowledgements()?;
+            }
+            if polls.is_multiple_of(super::POLLS_PER_CHECK) && !keep_waiting() {
+                return Err(TransportError::Interrupted);
+            }
         }
-        let mut peers: Vec<i32> = self.ledger.borrow().logs.iter().map(|g| g.dest).collect();
+    }
+
+    /// Asks every rank this one keeps frames for to acknowledge what it has verified: owed
+    /// acknowledgements arrive without asking, but one that rode on a frame this rank has not
+    /// received yet would not.
+    fn ask_for_acknowledgements(&self) -> Result<(), TransportError> {
+        let mut peers: Vec<i32> = self
+            .ledger
+            .borrow()
+            .logs
+            .iter()
+            .filter(|g| !g.acked)
+            .map(|g| g.dest)
+            .collect();
         peers.sort_unstable();
         peers.dedup();
         for p in peers {
             self.send_control(p, CTRL_FLUSH, 0, 0, &[])?;
-        }
-        let mut polls: u32 = 0;
-        while !done(&self.ledger.borrow()) {
-            self.poll_ledger()?;
-            polls += 1;
-            if polls.is_multiple_of(super::POLLS_PER_CHECK) && !keep_waiting() {
-                return Err(TransportError::Interrupted);
-            }
         }
         Ok(())
     }

@@ -25,6 +25,23 @@ pub(super) fn spans(lengths: &[usize]) -> Vec<(usize, usize)> {
 }
 
 impl NetTransport {
+    /// The header of the eager frame of message `seq` of `len` bytes (its checksum and
+    /// length are filled in by `encode_chunk`).
+    fn eager_header(&self, seq: u64, tag: u32, len: usize) -> ChunkHeader {
+        ChunkHeader {
+            algorithm: self.cfg.algorithm,
+            seq,
+            chunk_index: 0,
+            chunk_count: 1,
+            offset_bytes: 0,
+            length_bytes: 0,
+            message_bytes: len as u64,
+            checksum: 0,
+            tag,
+            shared_source: false,
+        }
+    }
+
     /// Sends `src` to `dest` with `tag`; returns once `dest` has verified every byte (without
     /// a checksum: once `src` may be reused, as `MPI_Send`). `keep_waiting` is called now and
     /// then during waits; returning false stops the wait with [`TransportError::Interrupted`].
@@ -72,18 +89,7 @@ impl NetTransport {
         if !room(&self.ledger.borrow()) {
             self.wait_ledger(&room, keep_waiting)?;
         }
-        let header = ChunkHeader {
-            algorithm: self.cfg.algorithm,
-            seq,
-            chunk_index: 0,
-            chunk_count: 1,
-            offset_bytes: 0,
-            length_bytes: 0,
-            message_bytes: src.len() as u64,
-            checksum: 0,
-            tag,
-            shared_source: false,
-        };
+        let header = self.eager_header(seq, tag, src.len());
         let (mut frame, carried) = {
             let mut l = self.ledger.borrow_mut();
             (l.pool.pop().unwrap_or_default(), l.take_due(dest))
@@ -150,18 +156,7 @@ impl NetTransport {
         seq: u64,
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<Transfer, TransportError> {
-        let header = ChunkHeader {
-            algorithm: self.cfg.algorithm,
-            seq,
-            chunk_index: 0,
-            chunk_count: 1,
-            offset_bytes: 0,
-            length_bytes: 0,
-            message_bytes: src.len() as u64,
-            checksum: 0,
-            tag,
-            shared_source: false,
-        };
+        let header = self.eager_header(seq, tag, src.len());
         let mut frame = std::mem::take(&mut self.eager_out);
         let result = (|| {
             let f = &mut frame[..HEADER_BYTES + src.len()];
