@@ -229,13 +229,14 @@ impl NetTransport {
                 let w = {
                     let mut l = self.ledger.borrow_mut();
                     let (buf, r) = l.control.get_mut(&peer).expect("listening");
-                    match self.mpi.test(r)? {
-                        None => break,
-                        Some((_, got)) => words(&buf[..got]),
-                    }
+                    let Some((_, got)) = self.mpi.test(r)? else {
+                        break;
+                    };
+                    let w = words(&buf[..got]);
+                    // SAFETY: as in `listen`: the buffer stays in the ledger, untouched.
+                    *r = unsafe { self.mpi.irecv(buf, peer, self.control_wire())? };
+                    w
                 };
-                self.ledger.borrow_mut().control.remove(&peer);
-                self.listen(peer)?;
                 if w.len() < 3 {
                     return Err(TransportError::Protocol(format!(
                         "a control message of {} bytes from rank {peer}",

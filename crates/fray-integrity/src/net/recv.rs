@@ -100,9 +100,9 @@ impl NetTransport {
     }
 
     /// Verifies a logged eager frame of `count` bytes in `frame` (already received, errors
-    /// already injected) and copies it out into `dst`; a damaged frame is asked for again (NACK) and received on the
-    /// resend kind. On success the acknowledgements it carries are applied and its own is
-    /// owed to `peer`.
+    /// already injected) and copies it out into `dst`; a damaged frame is asked for again
+    /// (NACK) and received on the resend kind. On success the acknowledgements it carries are
+    /// applied and its own is owed to `peer`.
     #[allow(clippy::too_many_arguments)]
     fn recv_logged(
         &mut self,
