@@ -46,6 +46,13 @@ def test_without_thread_multiple_eager_sends_wait_for_their_verdict(case):
     assert result["logged"] is False
 
 
+def test_one_rank_measures_its_network_to_itself():
+    # measure_network has no pair to time on one rank; it used to leave the bandwidth at
+    # infinity, and building the chunk plan failed.
+    result = selftest("alone", "mpi", ranks=1)
+    assert result["network"]["bandwidth_bytes_s"] > 1e8
+
+
 def test_injected_errors_never_deliver_damaged_data_over_tcp():
     # Hypothesis draws sizes, buffer offsets and bit error rates (0 to 1e-5) on rank 0.
     result = selftest("ber_search", "mpi")

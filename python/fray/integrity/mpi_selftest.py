@@ -218,6 +218,17 @@ def case_logged(path: str) -> dict:
             "resent": resent}
 
 
+def case_alone(path: str) -> dict:
+    """A communicator of one rank builds: the network model is measured on messages to itself
+    (finite bandwidth, a gap), so the chunk plan is valid."""
+    t = CheckedComm(MPI.COMM_WORLD, "auto", path=path)
+    net = t.network
+    ok = (MPI.COMM_WORLD.size == 1 and 0 < net["bandwidth_bytes_s"] < float("inf")
+          and 0 <= net["gap_s"] < 1e-3)
+    t.free()
+    return {"ok": bool(ok), "network": net}
+
+
 def case_late(path: str) -> dict:
     """A receiver that posts its receive long after the sender started: eager and rendezvous
     messages wait for it and arrive intact."""
@@ -369,7 +380,7 @@ def case_ber_search(path: str) -> dict:
 def main() -> int:
     case, path = sys.argv[1], sys.argv[2]
     cases = {"roundtrip": case_roundtrip, "ber": case_ber, "alloc": case_alloc,
-             "errors": case_errors, "late": case_late, "logged": case_logged,
+             "errors": case_errors, "late": case_late, "alone": case_alone, "logged": case_logged,
              "boundaries": case_boundaries, "ordered_any": case_ordered_any,
              "ordered_each": case_ordered_each, "ber_search": case_ber_search}
     result = cases[case](path)

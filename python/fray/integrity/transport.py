@@ -205,20 +205,27 @@ def measure_network(comm: MPI.Comm, *, big_bytes: int = 1 << 20, burst: int = 32
     of ``round_trips`` exchanges in which one rank sends ``n`` messages of ``b`` bytes back to
     back and the other answers with one 8-byte message: the gap (LogP's ``g``) is the time one
     more 8-byte message adds to a burst of ``burst``, the bandwidth that of one ``big_bytes``
-    message beyond an 8-byte one."""
+    message beyond an 8-byte one. A communicator of one rank measures its messages to itself."""
     rank, size = comm.Get_rank(), comm.Get_size()
-    peer = rank ^ 1
+    peer = rank ^ 1 if size > 1 else rank  # a lone rank measures messages to itself
     gap, bandwidth = 0.0, float("inf")
     if peer < size:
         buf = np.zeros(big_bytes, dtype=np.uint8)
         ack = np.zeros(8, dtype=np.uint8)
+        sink = np.zeros(big_bytes, dtype=np.uint8) if rank == peer else buf
 
         def exchange(n: int, b: int) -> float:
             best = float("inf")
             for _ in range(round_trips + 1):  # the first one warms up
-                comm.Sendrecv(ack, dest=peer, recvbuf=ack, source=peer)  # start together
+                if rank != peer:  # start together
+                    comm.Sendrecv(ack, dest=peer, recvbuf=ack, source=peer)
                 t0 = MPI.Wtime()
-                if rank < peer:
+                if rank == peer:
+                    sends = [comm.Isend(buf[:b], dest=peer) for _ in range(n)]
+                    for _ in range(n):
+                        comm.Recv(sink[:b], source=peer)
+                    MPI.Request.Waitall(sends)
+                elif rank < peer:
                     MPI.Request.Waitall([comm.Isend(buf[:b], dest=peer) for _ in range(n)])
                     comm.Recv(ack, source=peer)
                 else:
