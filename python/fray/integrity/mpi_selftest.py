@@ -220,11 +220,11 @@ def case_logged(path: str) -> dict:
 
 def case_alone(path: str) -> dict:
     """A communicator of one rank builds: the network model is measured on messages to itself
-    (finite bandwidth, a gap), so the chunk plan is valid."""
+    (finite bandwidth, gaps), so the chunk plan is valid."""
     t = CheckedComm(MPI.COMM_WORLD, "auto", path=path)
     net = t.network
     ok = (MPI.COMM_WORLD.size == 1 and 0 < net["bandwidth_bytes_s"] < float("inf")
-          and 0 <= net["gap_s"] < 1e-3)
+          and 0 <= net["gap_s"] < 1e-3 and 0 <= net["chunk_gap_s"] < 1e-2)
     t.free()
     return {"ok": bool(ok), "network": net}
 

@@ -199,20 +199,27 @@ def agreed_tuning(comm: MPI.Comm) -> tuple[str, float]:
 
 
 def measure_network(comm: MPI.Comm, *, big_bytes: int = 1 << 20, burst: int = 32,
-                    round_trips: int = 5) -> tuple[float, float]:
-    """``(bandwidth_bytes_s, gap_s)`` of the network between ranks ``2k`` and ``2k + 1`` of
-    ``comm``, the slowest pair's, agreed by every rank (collective). Each measure is the best
-    of ``round_trips`` exchanges in which one rank sends ``n`` messages of ``b`` bytes back to
-    back and the other answers with one 8-byte message: the gap (LogP's ``g``) is the time one
-    more 8-byte message adds to a burst of ``burst``, the bandwidth that of one ``big_bytes``
-    message beyond an 8-byte one. A communicator of one rank measures its messages to itself."""
+                    pieces: int = 4, round_trips: int = 15) -> tuple[float, float, float]:
+    """``(bandwidth_bytes_s, gap_s, chunk_gap_s)`` of the network between ranks ``2k`` and
+    ``2k + 1`` of ``comm``, the slowest pair's, agreed by every rank (collective). Each measure
+    is the best of ``round_trips`` exchanges in which one rank sends ``n`` messages of ``b``
+    bytes back to back into receives the other posted at once, and the other answers with one
+    8-byte message: the gap (LogP's ``g``) is the time one more 8-byte message adds to a burst
+    of ``burst``; the bandwidth is that of one ``big_bytes`` message beyond an 8-byte one; the
+    chunk gap is the time one more message adds when ``big_bytes`` goes as ``pieces`` equal
+    messages instead of one (what one more chunk of the zero-copy rendezvous costs: over TCP
+    about twice the gap, as every large message pays MPI's own rendezvous). A communicator of
+    one rank measures its messages to itself."""
     rank, size = comm.Get_rank(), comm.Get_size()
     peer = rank ^ 1 if size > 1 else rank  # a lone rank measures messages to itself
-    gap, bandwidth = 0.0, float("inf")
+    gap, chunk_gap, bandwidth = 0.0, 0.0, float("inf")
     if peer < size:
         buf = np.zeros(big_bytes, dtype=np.uint8)
         ack = np.zeros(8, dtype=np.uint8)
-        sink = np.zeros(big_bytes, dtype=np.uint8) if rank == peer else buf
+        sink = np.zeros(big_bytes, dtype=np.uint8)
+
+        def receive(n: int, b: int) -> list[MPI.Request]:
+            return [comm.Irecv(sink[k * b:(k + 1) * b], source=peer) for k in range(n)]
 
         def exchange(n: int, b: int) -> float:
             best = float("inf")
@@ -220,25 +227,25 @@ def measure_network(comm: MPI.Comm, *, big_bytes: int = 1 << 20, burst: int = 32
                 if rank != peer:  # start together
                     comm.Sendrecv(ack, dest=peer, recvbuf=ack, source=peer)
                 t0 = MPI.Wtime()
-                if rank == peer:
-                    sends = [comm.Isend(buf[:b], dest=peer) for _ in range(n)]
-                    for _ in range(n):
-                        comm.Recv(sink[:b], source=peer)
-                    MPI.Request.Waitall(sends)
-                elif rank < peer:
-                    MPI.Request.Waitall([comm.Isend(buf[:b], dest=peer) for _ in range(n)])
-                    comm.Recv(ack, source=peer)
+                if rank <= peer:
+                    posted = receive(n, b) if rank == peer else []
+                    sends = [comm.Isend(buf[k * b:(k + 1) * b], dest=peer) for k in range(n)]
+                    MPI.Request.Waitall(sends + posted)
+                    if rank < peer:
+                        comm.Recv(ack, source=peer)
                 else:
-                    for _ in range(n):
-                        comm.Recv(buf[:b], source=peer)
+                    MPI.Request.Waitall(receive(n, b))
                     comm.Send(ack, dest=peer)
                 best = min(best, MPI.Wtime() - t0)
             return best
 
         one = exchange(1, 8)
         gap = max(exchange(burst + 1, 8) - one, 0.0) / burst
-        bandwidth = big_bytes / max(exchange(1, big_bytes) - one, 1e-9)
-    return (comm.allreduce(bandwidth, op=MPI.MIN), comm.allreduce(gap, op=MPI.MAX))
+        whole = exchange(1, big_bytes)
+        bandwidth = big_bytes / max(whole - one, 1e-9)
+        chunk_gap = max(exchange(pieces, big_bytes // pieces) - whole, 0.0) / (pieces - 1)
+    return (comm.allreduce(bandwidth, op=MPI.MIN), comm.allreduce(gap, op=MPI.MAX),
+            comm.allreduce(chunk_gap, op=MPI.MAX))
 
 
 class CheckedComm(_Base):
@@ -256,10 +263,11 @@ class CheckedComm(_Base):
     (``net_chunk_plan``) with the network measured between the ranks when the
     communicator is built (``measure_network``, kept in ``self.network``) and the tuned
     checksum's bandwidth. ``eager_threshold_bytes`` (``mpi`` path) is the largest message sent
-    as one eager frame; left at ``None`` it is twice the plan's last chunk: up to there the
-    eager frame's two checksums (inside the copy in and the copy out, neither hidden behind
-    the network) cost less than the rendezvous's two extra MPI messages (request-to-send and
-    trailer) and its one unhidden checksum, since the last chunk's checksum costs one gap."""
+    as one eager frame; left at ``None`` it is ``2 g B_csum`` (``g`` the measured gap of small
+    messages; twice ``first_chunk_bytes`` when that is given, the last chunk standing for
+    ``g B_csum``): up to there the eager frame's two checksums (inside the copy in and the copy
+    out, neither hidden behind the network) cost less than the rendezvous's two extra small
+    MPI messages (request-to-send and trailer)."""
 
     def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *, path: str = "auto",
                  eager_threshold_bytes: int | None = None, first_chunk_bytes: int | None = None,
@@ -286,13 +294,16 @@ class CheckedComm(_Base):
         self.network: dict[str, float] = {}
         defaults = RING_CHUNKS
         if measured_plan:
-            bandwidth, gap = measure_network(self.comm)
+            bandwidth, gap, chunk_gap = measure_network(self.comm)
             self.network = {"bandwidth_bytes_s": bandwidth, "gap_s": gap,
-                            "csum_bandwidth_bytes_s": csum_bandwidth}
-            defaults = net_chunk_plan(bandwidth, gap, csum_bandwidth)
+                            "chunk_gap_s": chunk_gap, "csum_bandwidth_bytes_s": csum_bandwidth}
+            defaults = net_chunk_plan(bandwidth, max(gap, chunk_gap), csum_bandwidth)
         self.plan = (*[d if g is None else g for g, d in zip(given, defaults)], 64)
-        self.eager_threshold_bytes = (2 * self.plan[0] if eager_threshold_bytes is None
-                                      else eager_threshold_bytes)
+        if eager_threshold_bytes is None:  # 2 g B_csum; a given last chunk stands for g B_csum
+            eager_threshold_bytes = (2 * int(self.network["gap_s"] * csum_bandwidth)
+                                     if measured_plan and first_chunk_bytes is None
+                                     else 2 * self.plan[0])
+        self.eager_threshold_bytes = eager_threshold_bytes
         _fray.integrity_chunk_plan(1, *self.plan)  # validates the plan, naming the bad field
         self._rings: Any = None
         self._net: Any = None
