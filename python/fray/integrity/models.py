@@ -90,5 +90,6 @@ def net_chunk_plan(net_bandwidth_bytes_s: float, gap_s: float,
     ``(first_chunk_bytes, ratio, max_chunk_bytes)``, chunks used largest first and shrinking
     by ``ratio = B_csum / B_net`` to ``first_chunk_bytes = g B_csum`` (its checksum, the only
     one not hidden behind the network, costs one gap); the largest chunk keeps the gap before
-    it under 1 % of its network time."""
+    it under 1 % of its network time. ``gap_s`` is what one more chunk message costs (the
+    transport passes the larger of ``measure_network``'s gap and chunk gap)."""
     return _fray.integrity_net_chunk_plan(net_bandwidth_bytes_s, gap_s, csum_bandwidth_bytes_s)
