@@ -76,6 +76,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="cut every message into this many chunks, each routed on its own (default 1)",
     )
     p.add_argument("--compute-s", type=float, help="compute per rank per iteration, seconds")
+    p.add_argument(
+        "--host",
+        choices=("none", "ember"),
+        default="none",
+        help="what each message costs the ranks' cores: none, or SST Ember's defaults "
+        "(setup, 344 ps/B copies of eager messages, registration of long ones; default none)",
+    )
     for flag, _, text in _EMBER_OPTIONS:
         p.add_argument(flag, type=float, help=text)
     p.add_argument(
@@ -100,6 +107,8 @@ def workload_spec(args: argparse.Namespace) -> str:
         options.append(f"budget={args.budget}")
     if args.no_compute:
         options.append("compute=no")
+    if args.host != "none":
+        options.append(f"host={args.host}")
     if args.compute_s is not None:
         options.append(f"compute_s={args.compute_s!r}")
     for _, key, _ in _EMBER_OPTIONS:

@@ -58,7 +58,8 @@ impl Engine {
 /// - `Load`: for each job as if it ran alone, every message of its DAG routed at once by the
 ///   static load engine (routing choices from `config.seed`): the busiest channel's bytes
 ///   over its bandwidth plus the slowest path's latency ([`static_load`]'s phase time), plus
-///   the most compute any rank does, over the number of iterations. A static estimate in no
+///   the most compute any rank does, plus the most host time ([`Job::host`]) any rank spends
+///   sending and the most any spends receiving, over the number of iterations. A static estimate in no
 ///   time at all: exact for one message or a phase bound by one channel, and blind to the
 ///   order in which the DAG sends.
 pub fn run(
@@ -95,22 +96,33 @@ fn load_bound(
     seed: u64,
 ) -> Result<JobResult, RoutingError> {
     let mut messages = Vec::new();
-    let mut compute = vec![0.0f64; job.dag.num_ranks() as usize];
+    // Compute, and host time sending and receiving, per rank, in seconds.
+    let ranks = job.dag.num_ranks() as usize;
+    let (mut compute, mut sending, mut receiving) = (
+        vec![0.0f64; ranks],
+        vec![0.0f64; ranks],
+        vec![0.0f64; ranks],
+    );
     for op in job.dag.ops() {
         match *op {
             Op::Send {
                 src,
                 dst,
                 size_bytes,
-            } => messages.push(Message {
-                src,
-                dst,
-                size_bytes,
-            }),
+            } => {
+                sending[src as usize] += job.host.send_cost_s(size_bytes);
+                receiving[dst as usize] += job.host.recv_cost_s(size_bytes);
+                messages.push(Message {
+                    src,
+                    dst,
+                    size_bytes,
+                });
+            }
             Op::Compute { rank, seconds } => compute[rank as usize] += seconds,
         }
     }
     let load = static_load(fabric, faults, routing, &job.placement, &messages, seed)?;
-    let makespan_s = load.phase_time_s + compute.iter().copied().fold(0.0, f64::max);
+    let most = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    let makespan_s = load.phase_time_s + most(&compute) + most(&sending) + most(&receiving);
     Ok(JobResult::new(job, makespan_s))
 }

@@ -1,6 +1,6 @@
 //! A job: a DAG of work on its ranks, and the endpoints its ranks run on.
 
-use super::{Dag, DagBuilder, Message, WorkloadError};
+use super::{Dag, DagBuilder, HostCosts, Message, WorkloadError};
 use crate::fabric::{EndpointId, Fabric};
 
 /// One job placed on a fabric: rank `i` runs on endpoint `placement[i]`.
@@ -12,6 +12,9 @@ pub struct Job {
     pub dag: Dag,
     /// Endpoint of each rank.
     pub placement: Vec<EndpointId>,
+    /// What each message costs its ranks' cores ([`HostCosts::NONE`] unless set with
+    /// [`Job::with_host`]).
+    pub host: HostCosts,
 }
 
 impl Job {
@@ -51,7 +54,13 @@ impl Job {
             name,
             dag,
             placement,
+            host: HostCosts::NONE,
         })
+    }
+
+    /// The same job with `host` costs on its ranks' cores.
+    pub fn with_host(self, host: HostCosts) -> Self {
+        Self { host, ..self }
     }
 
     /// One phase of independent messages: rank `i` on endpoint `i` of `fabric` (every

@@ -8,12 +8,14 @@
 //! [`StencilMotif`]) generate DAGs with the parameters of SST's Ember motifs; the sizing
 //! helpers ([`largest_cube`], [`largest_square`], [`lqcd_job_size`]) and
 //! [`linear_after_random_idle`] size and place several jobs as the failed-links study does.
+//! [`HostCosts`] say what each message costs the ranks' cores (none unless asked for).
 
 mod allreduce;
 mod dag;
 mod exchange;
 mod grid;
 mod halo3d26;
+mod host;
 mod job;
 mod layout;
 mod lqcd;
@@ -29,6 +31,7 @@ mod uniform_random;
 pub use allreduce::allreduce_recursive_doubling;
 pub use dag::{Dag, DagBuilder, Op, OpId};
 pub use halo3d26::Halo3D26;
+pub use host::{HostCosts, HostTimeline};
 pub use job::Job;
 pub use layout::linear_after_random_idle;
 pub use lqcd::{Lqcd, LqcdDecomposition, EMBER_SHORT_MSG_LENGTH_BYTES, SU3_VECTOR_ELEMENTS};

@@ -35,6 +35,11 @@ impl<'a, T: Copy + PartialOrd + Default> JobsProgress<'a, T> {
         }
     }
 
+    /// Number of operations over every job.
+    pub fn num_ops(&self) -> usize {
+        self.waiting.len()
+    }
+
     /// The global ids of the operations that wait for nothing.
     pub fn initially_ready(&self) -> Vec<u32> {
         (0..self.waiting.len() as u32)

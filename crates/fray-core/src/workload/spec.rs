@@ -5,7 +5,7 @@
 use super::motif::invalid;
 use super::{
     largest_cube, largest_square, linear_after_random_idle, lqcd_job_size, ranks_per_job, Halo3D26,
-    Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, PAPER_ENDPOINT_BUDGET,
+    HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, PAPER_ENDPOINT_BUDGET,
 };
 use crate::fabric::spec::SpecParts;
 use crate::fabric::{Fabric, FabricError};
@@ -50,8 +50,9 @@ pub const WORKLOADS: &[(&str, &[&str])] = &[
 /// Options every motif reads: `jobs` (1), `budget` (endpoints shared by the jobs, default
 /// the smaller of 32768 and the fabric's endpoints), `iterations` (1), `compute` (`yes` or
 /// `no`, default `yes`), `compute_s` (compute per rank per iteration in seconds, instead
-/// of Ember's flop-count derivation) and `chunks` (1: every message cut into this many equal
-/// messages, each routed on its own when it starts).
+/// of Ember's flop-count derivation), `chunks` (1: every message cut into this many equal
+/// messages, each routed on its own when it starts) and `host` (`none` or `ember`: what each
+/// message costs the ranks' cores, [`HostCosts`]; default `none`).
 const COMMON: &[&str] = &[
     "jobs",
     "budget",
@@ -59,6 +60,7 @@ const COMMON: &[&str] = &[
     "compute",
     "compute_s",
     "chunks",
+    "host",
 ];
 
 /// A parsed workload spec.
@@ -80,6 +82,8 @@ pub struct WorkloadSpec {
     pub compute_s: Option<f64>,
     /// Equal chunks every message is cut into, each routed on its own (1: whole messages).
     pub chunks: u32,
+    /// What each message costs the ranks' cores.
+    pub host: HostCosts,
     /// The motif's own options, as `(name, value)`.
     pub options: Vec<(String, f64)>,
 }
@@ -153,6 +157,12 @@ impl WorkloadSpec {
                 ))
             }
         };
+        let host = match parts.take("host") {
+            None => HostCosts::NONE,
+            Some(v) => v
+                .parse()
+                .map_err(|e: String| spec_error(text, format!("host: {e}")))?,
+        };
         let compute_s = parts
             .take("compute_s")
             .map(|v| number(text, "compute_s", v, 0.0))
@@ -174,6 +184,7 @@ impl WorkloadSpec {
             compute,
             compute_s,
             chunks,
+            host,
             options,
         })
     }
@@ -327,6 +338,7 @@ impl WorkloadSpec {
                     placement,
                     fabric,
                 )
+                .map(|job| job.with_host(self.host))
             })
             .collect()
     }
@@ -355,6 +367,7 @@ mod tests {
         assert!(err("lqcd:jobs=0").contains("jobs"));
         assert!(err("halo3d26:compute=maybe").contains("compute: expected yes or no"));
         assert!(err("uniform:size=-4").contains("size"));
+        assert!(err("halo3d26:host=sst").contains("host: unknown host costs \"sst\""));
     }
 
     #[test]

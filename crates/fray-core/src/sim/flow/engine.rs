@@ -7,7 +7,7 @@ use super::{FlowsOnChannel, MaxMin};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::Faults;
 use crate::routing::{message_entropy, route_endpoints, RouteRequest, Routing, RoutingError};
-use crate::workload::{Job, JobsProgress, Op};
+use crate::workload::{HostTimeline, Job, JobsProgress, Op};
 
 /// Settings of a flow simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,8 +84,12 @@ enum Kind {
     /// A message has paid its latency: its flow joins the active set.
     Activate(u32),
     /// The message of a flow that left the network early (within the time tolerance) is
-    /// delivered: its operation ends now, at the flow's predicted end.
+    /// delivered: its last byte arrives now, at the flow's predicted end.
     Delivered(u32),
+    /// The sender's core has posted a message (its host costs paid): it is routed now.
+    Post(u32),
+    /// The receiver's core has finished a message that arrived earlier: its operation ends.
+    Received(u32),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -152,6 +156,8 @@ struct State<'a> {
     config: FlowConfig,
     /// Which operations still wait, and when each job last ended.
     progress: JobsProgress<'a, f64>,
+    /// When each rank's core is free of the host costs of its messages.
+    host: HostTimeline,
     /// Operations released by the one that just ended, to start in order.
     released: Vec<u32>,
     op_end_s: Vec<f64>,
@@ -204,6 +210,7 @@ pub fn simulate(
         routing,
         config,
         progress: JobsProgress::new(jobs),
+        host: HostTimeline::new(jobs),
         released: Vec::new(),
         op_end_s: vec![f64::NAN; n_ops],
         events: BinaryHeap::new(),
@@ -267,7 +274,7 @@ pub fn simulate(
                 if end > t {
                     s.push(end, Kind::Delivered(op));
                 } else {
-                    s.done_ops.push(op);
+                    s.arrived(op, t);
                 }
                 changed = true;
             }
@@ -282,12 +289,14 @@ pub fn simulate(
             }
             s.events.pop();
             match e.kind {
-                Kind::ComputeDone(op) | Kind::Delivered(op) => s.done_ops.push(op),
+                Kind::ComputeDone(op) | Kind::Received(op) => s.done_ops.push(op),
+                Kind::Delivered(op) => s.arrived(op, t),
+                Kind::Post(op) => s.post(op, t)?,
                 Kind::Activate(f) => {
                     let flow = s.flows[f as usize];
                     if flow.path_len == 0 || flow.size_bytes == 0.0 {
                         s.finish_flow(f);
-                        s.done_ops.push(flow.op);
+                        s.arrived(flow.op, t);
                     } else {
                         restart = restart.min(s.lowest_share(f));
                         let start = s.moving_paths.len() as u32;
@@ -494,47 +503,87 @@ impl State<'_> {
         });
     }
 
-    /// Starts global op `g` at `t`: a compute schedules its end; a message is routed now and
-    /// becomes a flow once its path's latency has passed.
+    /// Starts global op `g` at `t`: a compute schedules its end; a message is posted once its
+    /// sender's core has paid its host costs ([`Self::post`]).
     fn start(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
-        let (_, job, op) = self.progress.op(g);
+        let (j, _, op) = self.progress.op(g);
         match op {
             Op::Compute { seconds, .. } => {
                 self.push(t + seconds, Kind::ComputeDone(g));
             }
             Op::Send {
+                src, size_bytes, ..
+            } => {
+                let posted = self.host.send(j, src, size_bytes, t);
+                if posted > t {
+                    self.push(posted, Kind::Post(g));
+                } else {
+                    self.post(g, t)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The last byte of message `g` arrived at `t`: it ends once its receiver's core has
+    /// paid its host costs.
+    fn arrived(&mut self, g: u32, t: f64) {
+        let (j, _, op) = self.progress.op(g);
+        let Op::Send {
+            dst, size_bytes, ..
+        } = op
+        else {
+            unreachable!("only messages arrive")
+        };
+        let done = self.host.receive(j, dst, size_bytes, t);
+        if done > t {
+            self.push(done, Kind::Received(g));
+        } else {
+            self.done_ops.push(g);
+        }
+    }
+
+    /// Posts message `g` at `t`: it is routed now and becomes a flow once its path's latency
+    /// has passed.
+    fn post(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
+        let (
+            _,
+            job,
+            Op::Send {
                 src,
                 dst,
                 size_bytes,
-            } => {
-                let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);
-                let req = RouteRequest {
-                    fabric: self.fabric,
-                    faults: self.faults,
-                    congestion: &FlowsOnChannel(&self.flows_on),
-                    entropy: message_entropy(self.config.seed, u64::from(g)),
-                };
-                route_endpoints(self.routing, &req, a, b, &mut self.scratch)?;
-                let latency_s: f64 = self
-                    .scratch
-                    .iter()
-                    .map(|&c| self.fabric.channels().latency_s[c as usize])
-                    .sum();
-                for &c in &self.scratch {
-                    self.flows_on[c as usize] += 1;
-                }
-                let id = self.flows.len() as u32;
-                self.flows.push(Flow {
-                    op: g,
-                    path_start: self.paths.len() as u32,
-                    path_len: self.scratch.len() as u32,
-                    size_bytes,
-                    posted_s: t,
-                });
-                self.paths.extend_from_slice(&self.scratch);
-                self.push(t + latency_s, Kind::Activate(id));
-            }
+            },
+        ) = self.progress.op(g)
+        else {
+            unreachable!("only messages are posted")
+        };
+        let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);
+        let req = RouteRequest {
+            fabric: self.fabric,
+            faults: self.faults,
+            congestion: &FlowsOnChannel(&self.flows_on),
+            entropy: message_entropy(self.config.seed, u64::from(g)),
+        };
+        route_endpoints(self.routing, &req, a, b, &mut self.scratch)?;
+        let latency_s: f64 = self
+            .scratch
+            .iter()
+            .map(|&c| self.fabric.channels().latency_s[c as usize])
+            .sum();
+        for &c in &self.scratch {
+            self.flows_on[c as usize] += 1;
         }
+        let id = self.flows.len() as u32;
+        self.flows.push(Flow {
+            op: g,
+            path_start: self.paths.len() as u32,
+            path_len: self.scratch.len() as u32,
+            size_bytes,
+            posted_s: t,
+        });
+        self.paths.extend_from_slice(&self.scratch);
+        self.push(t + latency_s, Kind::Activate(id));
         Ok(())
     }
 

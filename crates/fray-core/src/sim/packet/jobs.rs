@@ -7,7 +7,7 @@ use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::Routing;
 use crate::sim::flow::JobResult;
-use crate::workload::{Job, JobsProgress, Op};
+use crate::workload::{HostTimeline, Job, JobsProgress, Op};
 
 /// The outcome of a packet simulation of jobs.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +26,8 @@ pub struct PacketResult {
 
 /// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done;
 /// `errors` corrupts transmissions (use [`SoftErrors::none`] for a clean fabric). Message
-/// sizes are rounded to whole bytes. Fails when a message cannot be routed or the fabric
+/// sizes are rounded to whole bytes; each job's host costs ([`Job::host`]) delay its
+/// messages on their ranks' cores before they enter the network and after they arrive. Fails when a message cannot be routed or the fabric
 /// deadlocks.
 pub fn simulate(
     fabric: &Fabric,
@@ -38,7 +39,20 @@ pub fn simulate(
 ) -> Result<PacketResult, PacketError> {
     let mut progress = JobsProgress::<u64>::new(jobs);
     let mut engine = Engine::new(fabric, faults, routing, config, errors)?;
+    let mut host = HostTimeline::new(jobs);
+    // Which messages have entered the network: a driver timer of a message not yet posted
+    // posts it (its sender's host costs paid), one of a posted message ends it (its
+    // receiver's paid).
+    let mut posted = vec![
+        false;
+        if host.is_free() {
+            0
+        } else {
+            progress.num_ops()
+        }
+    ];
     let mut ready = progress.initially_ready();
+    let mut arrived: Vec<u32> = Vec::new();
     let mut done: Vec<u32> = Vec::new();
     loop {
         while let Some(g) = ready.pop() {
@@ -47,25 +61,51 @@ pub fn simulate(
                     engine.schedule_external(engine.now_ps + to_ps(seconds), g);
                 }
                 (
-                    _,
+                    j,
                     job,
-                    Op::Send {
-                        src,
-                        dst,
-                        size_bytes,
+                    op @ Op::Send {
+                        src, size_bytes, ..
                     },
                 ) => {
-                    let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);
-                    engine.post(a, b, size_bytes.round() as u64, g)?;
+                    let now_s = engine.now_ps as f64 / PS_PER_S;
+                    let at_ps = to_ps(host.send(j, src, size_bytes, now_s));
+                    if at_ps > engine.now_ps {
+                        engine.schedule_external(at_ps, g);
+                    } else {
+                        post(&mut engine, &mut posted, job, g, op)?;
+                    }
                 }
             }
-            done.append(&mut engine.finished);
+            arrived.append(&mut engine.finished);
         }
-        if done.is_empty() {
+        if arrived.is_empty() && done.is_empty() {
             match engine.next() {
-                Some(Step::Timer(g)) => done.push(g),
-                Some(Step::Finished) => done.append(&mut engine.finished),
+                Some(Step::Timer(g)) => match progress.op(g) {
+                    (_, job, op @ Op::Send { .. }) if !host.is_free() && !posted[g as usize] => {
+                        post(&mut engine, &mut posted, job, g, op)?;
+                        arrived.append(&mut engine.finished);
+                    }
+                    _ => done.push(g),
+                },
+                Some(Step::Finished) => arrived.append(&mut engine.finished),
                 None => break,
+            }
+        }
+        // Messages whose last byte arrived end once their receivers' cores are done.
+        for g in arrived.drain(..) {
+            let (j, _, op) = progress.op(g);
+            let Op::Send {
+                dst, size_bytes, ..
+            } = op
+            else {
+                unreachable!("only messages arrive")
+            };
+            let now_s = engine.now_ps as f64 / PS_PER_S;
+            let at_ps = to_ps(host.receive(j, dst, size_bytes, now_s));
+            if at_ps > engine.now_ps {
+                engine.schedule_external(at_ps, g);
+            } else {
+                done.push(g);
             }
         }
         // Operations done now release their successors.
@@ -94,4 +134,28 @@ pub fn simulate(
         counters: engine.final_counters(),
         channel_bytes: engine.channel_bytes.clone(),
     })
+}
+
+/// Puts message `g` (`op`, of `job`) into the network now.
+fn post(
+    engine: &mut Engine,
+    posted: &mut [bool],
+    job: &Job,
+    g: u32,
+    op: Op,
+) -> Result<(), PacketError> {
+    let Op::Send {
+        src,
+        dst,
+        size_bytes,
+    } = op
+    else {
+        unreachable!("only messages are posted")
+    };
+    if let Some(p) = posted.get_mut(g as usize) {
+        *p = true;
+    }
+    let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);
+    engine.post(a, b, size_bytes.round() as u64, g)?;
+    Ok(())
 }

@@ -1,0 +1,194 @@
+//! What messaging costs a rank's own core: the host time to post a send and to complete a
+//! receive, copies of eager messages included (LogGP's overhead `o`, SST Firefly's host
+//! delays). A rank's core does one such thing at a time, so its sends and receives queue
+//! behind each other; the time is the host's, not the network's, and failed links do not
+//! change it.
+
+use std::str::FromStr;
+
+use super::lqcd::EMBER_SHORT_MSG_LENGTH_BYTES;
+use super::Job;
+
+/// Host costs of messaging, per message, on the sending and on the receiving rank.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HostCosts {
+    /// Host time to post one send, in seconds.
+    pub send_s: f64,
+    /// Host time to complete one receive (matching it included), in seconds.
+    pub recv_s: f64,
+    /// Host time per byte to copy an eager message, paid by the sender and again by the
+    /// receiver, in seconds per byte.
+    pub copy_s_per_byte: f64,
+    /// Largest message sent eager (copied), in bytes; a larger one goes from the user's
+    /// buffer after registering it instead.
+    pub eager_limit_bytes: f64,
+    /// Host time to register a message's buffer for a rendezvous, on each side, in seconds.
+    pub register_s: f64,
+    /// Added registration time per whole 4 KiB page of a message longer than one page, in
+    /// seconds per page.
+    pub register_s_per_page: f64,
+}
+
+/// Bytes in one page of memory registration.
+const PAGE_BYTES: f64 = 4096.0;
+
+impl HostCosts {
+    /// No host costs: messages leave and arrive in no host time (the engines' default).
+    pub const NONE: Self = Self {
+        send_s: 0.0,
+        recv_s: 0.0,
+        copy_s_per_byte: 0.0,
+        eager_limit_bytes: f64::INFINITY,
+        register_s: 0.0,
+        register_s_per_page: 0.0,
+    };
+
+    /// The defaults of SST's Ember jobs (Firefly's `ctrlMsg` and `functionSM` parameters as
+    /// `EmberMPIJob` sets them): posting a send costs `txSetup` 130 ns plus 60 ns to enter
+    /// and leave the MPI call; completing a receive costs `rxSetup` 100 ns, `matchDelay`
+    /// 150 ns and the same 60 ns; a message up to `shortMsgLength` (12,000 bytes) is copied
+    /// on both sides at 344 ps per byte (about 2.9 GB/s); a longer one registers its buffer
+    /// on both sides, 3 us plus 100 ns per 4 KiB page.
+    pub const EMBER: Self = Self {
+        send_s: 190e-9,
+        recv_s: 310e-9,
+        copy_s_per_byte: 344e-12,
+        eager_limit_bytes: EMBER_SHORT_MSG_LENGTH_BYTES,
+        register_s: 3e-6,
+        register_s_per_page: 100e-9,
+    };
+
+    /// Whether every cost is zero.
+    pub fn is_free(&self) -> bool {
+        self.send_s == 0.0
+            && self.recv_s == 0.0
+            && self.copy_s_per_byte == 0.0
+            && self.register_s == 0.0
+            && self.register_s_per_page == 0.0
+    }
+
+    /// The part both sides pay for a message of `bytes`: its copy if eager, its buffer's
+    /// registration if not, in seconds.
+    fn per_side_s(&self, bytes: f64) -> f64 {
+        if bytes <= self.eager_limit_bytes {
+            bytes * self.copy_s_per_byte
+        } else {
+            let pages = if bytes > PAGE_BYTES {
+                (bytes / PAGE_BYTES).floor()
+            } else {
+                0.0
+            };
+            self.register_s + pages * self.register_s_per_page
+        }
+    }
+
+    /// Host time the sender spends on a message of `bytes` before it enters the network, in
+    /// seconds.
+    pub fn send_cost_s(&self, bytes: f64) -> f64 {
+        self.send_s + self.per_side_s(bytes)
+    }
+
+    /// Host time the receiver spends on a message of `bytes` after its last byte arrived,
+    /// in seconds.
+    pub fn recv_cost_s(&self, bytes: f64) -> f64 {
+        self.recv_s + self.per_side_s(bytes)
+    }
+}
+
+impl Default for HostCosts {
+    fn default() -> Self {
+        Self::NONE
+    }
+}
+
+impl FromStr for HostCosts {
+    type Err = String;
+
+    /// Reads `none` or `ember`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" => Ok(Self::NONE),
+            "ember" => Ok(Self::EMBER),
+            other => Err(format!("unknown host costs {other:?} (known: none, ember)")),
+        }
+    }
+}
+
+/// When each rank's core is next free, over every rank of several jobs (job 0's ranks
+/// first): engines ask it when a send may enter the network and when a receive is done.
+#[derive(Debug, Clone)]
+pub struct HostTimeline {
+    /// First global rank of each job.
+    rank_base: Vec<usize>,
+    costs: Vec<HostCosts>,
+    /// When each rank's core is next free, in seconds.
+    free_s: Vec<f64>,
+}
+
+impl HostTimeline {
+    /// Every core free at time 0.
+    pub fn new(jobs: &[Job]) -> Self {
+        let mut rank_base = Vec::with_capacity(jobs.len());
+        let mut total = 0usize;
+        for j in jobs {
+            rank_base.push(total);
+            total += j.dag.num_ranks() as usize;
+        }
+        let any = jobs.iter().any(|j| !j.host.is_free());
+        Self {
+            rank_base,
+            costs: jobs.iter().map(|j| j.host).collect(),
+            free_s: if any { vec![0.0; total] } else { Vec::new() },
+        }
+    }
+
+    /// Whether no job has host costs (then every answer is "now").
+    pub fn is_free(&self) -> bool {
+        self.free_s.is_empty()
+    }
+
+    /// Rank `rank` of job `job` is released to send `bytes` at `t`: returns when the message
+    /// enters the network, once the core has finished what it queued before and then posted
+    /// this send (seconds).
+    pub fn send(&mut self, job: usize, rank: u32, bytes: f64, t: f64) -> f64 {
+        let cost = self.costs[job].send_cost_s(bytes);
+        self.occupy(job, rank, cost, t)
+    }
+
+    /// The last byte of a message of `bytes` to rank `rank` of job `job` arrived at `t`:
+    /// returns when the receive is done (seconds).
+    pub fn receive(&mut self, job: usize, rank: u32, bytes: f64, t: f64) -> f64 {
+        let cost = self.costs[job].recv_cost_s(bytes);
+        self.occupy(job, rank, cost, t)
+    }
+
+    fn occupy(&mut self, job: usize, rank: u32, cost: f64, t: f64) -> f64 {
+        if cost == 0.0 {
+            return t;
+        }
+        let free = &mut self.free_s[self.rank_base[job] + rank as usize];
+        *free = free.max(t) + cost;
+        *free
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ember_costs_follow_firefly_defaults() {
+        let e = HostCosts::EMBER;
+        // A 7,200-byte Halo3D26 face (30 x 30 doubles) is eager: 190 ns + 7200 x 344 ps.
+        assert!((e.send_cost_s(7200.0) - (190e-9 + 7200.0 * 344e-12)).abs() < 1e-15);
+        assert!((e.recv_cost_s(7200.0) - (310e-9 + 7200.0 * 344e-12)).abs() < 1e-15);
+        // 40,000 bytes go rendezvous: 3 us + 9 pages x 100 ns on top of the setup.
+        assert!((e.send_cost_s(40_000.0) - (190e-9 + 3e-6 + 9.0 * 100e-9)).abs() < 1e-15);
+        assert!(HostCosts::NONE.is_free() && !e.is_free());
+        assert_eq!("ember".parse::<HostCosts>(), Ok(e));
+        assert!("firefly"
+            .parse::<HostCosts>()
+            .unwrap_err()
+            .contains("none, ember"));
+    }
+}

@@ -1,0 +1,168 @@
+//! Host costs against closed forms: a message pays its sender's cost before it enters the
+//! network and its receiver's after its last byte arrives; one core's sends go one after
+//! another, and so do its receives; every engine adds the same costs to one message.
+
+use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
+use fray_core::faults::Faults;
+use fray_core::routing::build;
+use fray_core::sim::flow::{simulate, FlowConfig};
+use fray_core::sim::packet::{self, PacketConfig, SoftErrors};
+use fray_core::sim::{run, Engine};
+use fray_core::workload::{HostCosts, Job, Message, WorkloadSpec};
+
+const EXACT: FlowConfig = FlowConfig {
+    seed: 1,
+    time_tolerance: 0.0,
+};
+
+/// Send 1 ms, receive 0.5 ms, no copies: far longer than any transfer below.
+const SLOW_CORE: HostCosts = HostCosts {
+    send_s: 1e-3,
+    recv_s: 0.5e-3,
+    copy_s_per_byte: 0.0,
+    eager_limit_bytes: f64::INFINITY,
+    register_s: 0.0,
+    register_s_per_page: 0.0,
+};
+
+/// A line of `n` routers with 1 GB/s cables, one endpoint each on a far faster host link, no
+/// latency.
+fn line(n: usize) -> Fabric {
+    let link = |bandwidth_bytes_s| LinkParameters {
+        bandwidth_bytes_s,
+        latency_s: 0.0,
+        lanes: 1,
+    };
+    let mut b = FabricBuilder::new(n);
+    let class = b.class("wire");
+    for i in 0..n as u32 - 1 {
+        b.cable(i, i + 1, class, link(1e9)).unwrap();
+    }
+    b.endpoints_everywhere(1, link(1e18)).unwrap();
+    b.build(Topology::Graph).unwrap()
+}
+
+fn phase(fabric: &Fabric, messages: &[(u32, u32, f64)], host: HostCosts) -> Job {
+    let messages: Vec<Message> = messages.iter().map(|&m| m.into()).collect();
+    Job::from_messages("phase", &messages, fabric)
+        .unwrap()
+        .with_host(host)
+}
+
+fn flow_ends(fabric: &Fabric, job: Job) -> (Vec<f64>, f64) {
+    let faults = Faults::none(fabric);
+    let routing = build("table", fabric, &faults).unwrap();
+    let r = simulate(fabric, &faults, routing.as_ref(), &[job], EXACT).unwrap();
+    (r.op_end_s, r.delivered_bytes)
+}
+
+#[test]
+fn one_message_pays_send_copy_transfer_copy_receive() {
+    // 1 MB at 1 GB/s is 1 ms; copies at 1 ns per byte are 1 ms on each side.
+    let host = HostCosts {
+        send_s: 0.1e-3,
+        recv_s: 0.2e-3,
+        copy_s_per_byte: 1e-9,
+        ..SLOW_CORE
+    };
+    let f = line(2);
+    let (ends, _) = flow_ends(&f, phase(&f, &[(0, 1, 1e6)], host));
+    let expected = (0.1e-3 + 1e-3) + 1e-3 + (0.2e-3 + 1e-3);
+    assert!((ends[0] - expected).abs() < 1e-12, "{ends:?}");
+}
+
+#[test]
+fn one_cores_sends_go_one_after_another() {
+    // Rank 0 sends 100 kB (0.1 ms on the wire) to ranks 1 and 2: the second send is posted
+    // once the first has cost its 1 ms, so the two never share the cable out of router 0.
+    let f = line(3);
+    let (ends, _) = flow_ends(&f, phase(&f, &[(0, 1, 1e5), (0, 2, 1e5)], SLOW_CORE));
+    let expected = [1e-3 + 0.1e-3 + 0.5e-3, 2e-3 + 0.1e-3 + 0.5e-3];
+    for (got, want) in ends.iter().zip(expected) {
+        assert!((got - want).abs() < 1e-12, "{ends:?}");
+    }
+}
+
+#[test]
+fn one_cores_receives_go_one_after_another() {
+    // Ranks 1 and 2 post at once (their own cores) to rank 0; both messages share the cable
+    // into router 0 and arrive together after 0.2 ms; rank 0 completes one, then the other.
+    let f = line(3);
+    let (mut ends, delivered) = flow_ends(&f, phase(&f, &[(1, 0, 1e5), (2, 0, 1e5)], SLOW_CORE));
+    ends.sort_by(f64::total_cmp);
+    let arrival = 1e-3 + 0.2e-3;
+    let expected = [arrival + 0.5e-3, arrival + 1e-3];
+    for (got, want) in ends.iter().zip(expected) {
+        assert!((got - want).abs() < 1e-12, "{ends:?}");
+    }
+    assert!(
+        (delivered - 2e5).abs() < 1e-6,
+        "bytes conserved: {delivered}"
+    );
+}
+
+#[test]
+fn long_messages_register_instead_of_copying() {
+    let host = HostCosts::EMBER;
+    let f = line(2);
+    // 40,000 bytes is above Ember's 12,000-byte eager limit: 3 us + 9 pages x 100 ns on
+    // each side, no copy.
+    let (ends, _) = flow_ends(&f, phase(&f, &[(0, 1, 40_000.0)], host));
+    let expected = (190e-9 + 3.9e-6) + 40_000.0 / 1e9 + (310e-9 + 3.9e-6);
+    assert!((ends[0] - expected).abs() < 1e-12, "{ends:?}");
+}
+
+#[test]
+fn every_engine_adds_the_same_costs_to_one_message() {
+    // A single message meets nothing else, so each engine's time grows by exactly the
+    // sender's and the receiver's costs (the packet engine rounds to picoseconds).
+    let f = Fabric::parse("torus:4x4").unwrap();
+    let faults = Faults::none(&f);
+    let routing = build("dor", &f, &faults).unwrap();
+    let host = HostCosts::EMBER;
+    let extra = host.send_cost_s(7200.0) + host.recv_cost_s(7200.0);
+    let time = |engine: Engine, host: HostCosts| {
+        let job = phase(&f, &[(0, 10, 7200.0)], host);
+        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT).unwrap()[0].makespan_s
+    };
+    for engine in [Engine::Flow, Engine::Packet, Engine::Load] {
+        let added = time(engine, host) - time(engine, HostCosts::NONE);
+        assert!(
+            (added - extra).abs() < 3e-12,
+            "{}: added {added} s, expected {extra} s",
+            engine.name()
+        );
+    }
+}
+
+#[test]
+fn packet_engine_queues_receives_on_one_core() {
+    // Three ranks send 1 kB to rank 0 at once: however the packets interleave, rank 0's
+    // core completes them one after another, so the last ends at least 3 receive costs
+    // after the first byte could have arrived.
+    let f = line(4);
+    let faults = Faults::none(&f);
+    let routing = build("table", &f, &faults).unwrap();
+    let job = phase(&f, &[(1, 0, 1e3), (2, 0, 1e3), (3, 0, 1e3)], SLOW_CORE);
+    let mut errors = SoftErrors::none(f.channels().len());
+    let config = PacketConfig::default().with_enough_vcs(&f, routing.as_ref());
+    let r = packet::simulate(&f, &faults, routing.as_ref(), &[job], config, &mut errors).unwrap();
+    assert!(r.end_s >= 1e-3 + 3.0 * 0.5e-3, "{}", r.end_s);
+    assert!(r.end_s < 1e-3 + 3.0 * 0.5e-3 + 1e-5, "{}", r.end_s);
+    assert_eq!(r.counters.bytes_delivered, 3_000);
+}
+
+#[test]
+fn the_workload_spec_names_the_host_costs() {
+    let f = Fabric::parse("torus:4x4x4").unwrap();
+    let jobs = WorkloadSpec::parse("halo3d26:host=ember")
+        .unwrap()
+        .place(&f, 1)
+        .unwrap();
+    assert_eq!(jobs[0].host, HostCosts::EMBER);
+    let plain = WorkloadSpec::parse("halo3d26")
+        .unwrap()
+        .place(&f, 1)
+        .unwrap();
+    assert_eq!(plain[0].host, HostCosts::NONE);
+}
