@@ -1,7 +1,7 @@
 """The failed-links study: how much failed links slow a machine's jobs down, with a
 confidence interval over seeds (papers/failed-links-dragonfly-hyperx.txt).
 
-The simulations run in Rust (``fray._fray.LinksStudy``, the flow engine); this module checks
+The simulations run in Rust (``fray._fray.LinksStudy``, on any engine); this module checks
 the input, runs the cases in chunks (progress bar, Ctrl-C between chunks) and returns a
 pandas ``DataFrame`` with one row per (jobs, failed %).
 """
@@ -62,7 +62,10 @@ def simulate(
     fabric's own (``ugal`` on a dragonfly, ``doal`` on a HyperX, ...). ``engine="flow"``
     runs the max-min fair flow engine; ``engine="load"`` gives the static load engine's
     estimate on the same inputs; ``engine="packet"`` runs the packet engine with its
-    default settings. With the flow engine, flows that end within ``time_tolerance`` of
+    default settings, routing each message once when it is posted, and
+    ``engine="packet:route=packet"`` routes each packet on its own as it leaves its source
+    (adaptive routings then decide per packet). The spec's ``host=ember`` charges each
+    message SST Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows that end within ``time_tolerance`` of
     their message's time since it was posted leave the network together, and each message
     is still delivered at its own end (0 is exact; every message's time stays within three
     times the tolerance of the exact one). Raises ``UnroutableError`` when a message cannot
@@ -97,6 +100,7 @@ def study(
     seeds: int = 3,
     seed: int = 1,
     time_tolerance: float = 3e-3,
+    engine: str = "flow",
     progress: bool = False,
 ) -> pd.DataFrame:
     """Runs the failed-links study and returns its table.
@@ -107,7 +111,10 @@ def study(
     dragonfly, ``router`` elsewhere). Seed ``r`` of a cell derives from ``(seed, r)``; the
     baseline and the failed cases of a seed share its layout and routing choices.
     ``time_tolerance`` is the flow engine's (see :func:`simulate`); the default 3e-3 moves
-    the degradations by a few hundredths of a percentage point.
+    the degradations by a few hundredths of a percentage point. ``engine`` runs every case
+    on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
+    each message routed once; ``"packet:route=packet"``: each packet routed on its own) or
+    the static load engine (``"load"``).
 
     Returns
     -------
@@ -126,7 +133,9 @@ def study(
     failed = [float(p) for p in failed_pct]
     if not isinstance(seeds, int) or seeds < 1:
         raise SpecError(f"seeds: must be a positive whole number, got {seeds!r}")
-    s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed), time_tolerance)
+    s = LinksStudy(
+        fab, workload, routing, fail, jobs, failed, seeds, _seed(seed), time_tolerance, engine
+    )
     outcomes: list = []
     # One case per core at a time: a chunk takes seconds, so the bar moves and Ctrl-C waits
     # for at most one chunk.
@@ -145,6 +154,6 @@ def study(
         seeds=seeds,
         seed=seed,
         time_tolerance=time_tolerance,
-        engine="flow",
+        engine=engine,
     )
     return table

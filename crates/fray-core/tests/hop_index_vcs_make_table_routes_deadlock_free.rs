@@ -6,42 +6,11 @@ mod common;
 
 use std::collections::HashMap;
 
+use common::deadlock::{has_cycle, Dependencies};
 use common::live_graph::irregular_fabric;
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::{hop_index_vcs, RouteRequest, Routing, TableRouting};
-
-/// A dependency graph: `edges[a]` lists the nodes a packet holding `a` waits for.
-type Dependencies<N> = HashMap<N, Vec<N>>;
-
-/// Whether the directed graph has a cycle (Kahn's algorithm leaves nodes over).
-fn has_cycle<N: Copy + Eq + std::hash::Hash>(edges: &Dependencies<N>) -> bool {
-    let mut indegree: HashMap<N, usize> = HashMap::new();
-    for (&a, outs) in edges {
-        indegree.entry(a).or_insert(0);
-        for &b in outs {
-            *indegree.entry(b).or_insert(0) += 1;
-        }
-    }
-    let total = indegree.len();
-    let mut ready: Vec<N> = indegree
-        .iter()
-        .filter(|(_, &d)| d == 0)
-        .map(|(&n, _)| n)
-        .collect();
-    let mut done = 0;
-    while let Some(a) = ready.pop() {
-        done += 1;
-        for &b in edges.get(&a).map_or(&[][..], |v| v) {
-            let d = indegree.get_mut(&b).unwrap();
-            *d -= 1;
-            if *d == 0 {
-                ready.push(b);
-            }
-        }
-    }
-    done < total
-}
 
 /// The dependencies of every routable pair's route (a few entropies each): between
 /// consecutive channels, and between consecutive (channel, VC) pairs.

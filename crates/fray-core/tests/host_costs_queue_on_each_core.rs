@@ -125,7 +125,13 @@ fn every_engine_adds_the_same_costs_to_one_message() {
         let job = phase(&f, &[(0, 10, 7200.0)], host);
         run(engine, &f, &faults, routing.as_ref(), &[job], EXACT).unwrap()[0].makespan_s
     };
-    for engine in [Engine::Flow, Engine::Packet, Engine::Load] {
+    for engine in [
+        Engine::Flow,
+        Engine::Packet {
+            route_per_packet: false,
+        },
+        Engine::Load,
+    ] {
         let added = time(engine, host) - time(engine, HostCosts::NONE);
         assert!(
             (added - extra).abs() < 3e-12,

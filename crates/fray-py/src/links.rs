@@ -22,13 +22,14 @@ fn links_error(e: LinksError) -> PyErr {
         LinksError::Workload(e) => workload_error(e),
         LinksError::Routing(e) => routing_error(e),
         LinksError::Faults(e) => fault_error(e),
+        LinksError::Engine(e) => packet_error(e),
         LinksError::Invalid(_) => SpecError::new_err(e.to_string()),
     }
 }
 
 /// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on
 /// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"`,
-/// `"load"` or `"packet"`). Returns a dict with `engine` and `jobs`: one dict per job with `name`,
+/// `"load"`, `"packet"` or `"packet:route=packet"`). Returns a dict with `engine` and `jobs`: one dict per job with `name`,
 /// `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
 /// when a message cannot be routed.
 #[pyfunction]
@@ -91,7 +92,7 @@ pub struct LinksStudy {
 impl LinksStudy {
     /// Prepares a study; see `fray.links.study` for the parameters.
     #[new]
-    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance))]
+    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance, engine = "flow"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         fabric: &Fabric,
@@ -103,8 +104,10 @@ impl LinksStudy {
         seeds: u32,
         seed: u64,
         time_tolerance: f64,
+        engine: &str,
     ) -> PyResult<Self> {
         let study = CoreStudy {
+            engine: engine.parse().map_err(SpecError::new_err)?,
             workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
             routing: routing.to_string(),
             fail: CableSelector::parse(fail),

@@ -77,6 +77,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--compute-s", type=float, help="compute per rank per iteration, seconds")
     p.add_argument(
+        "--engine",
+        choices=("flow", "packet", "packet:route=packet", "load"),
+        default="flow",
+        help="engine for every case: flow (max-min fluid, default), packet (queues, "
+        "finite buffers; each message routed once), packet:route=packet (each packet "
+        "routed as it leaves its source, as SST's merlin does) or load (static bound)",
+    )
+    p.add_argument(
         "--host",
         choices=("none", "ember"),
         default="none",
@@ -136,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         seeds=args.seeds,
         seed=args.seed,
         time_tolerance=args.time_tolerance,
+        engine=args.engine,
         progress=not args.quiet and sys.stderr.isatty(),
     )
     if args.out:

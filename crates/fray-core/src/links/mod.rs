@@ -4,7 +4,7 @@
 //! A [`LinksStudy`] names a workload ([`crate::workload::WorkloadSpec`]), a routing, the
 //! class of cables that fail, the numbers of jobs, the failed percentages and the number of
 //! seeds. Each case ([`LinksCase`]) places the jobs for its seed, fails its share of the
-//! cables, and runs the jobs on the flow engine; the baseline of a case is the same seed
+//! cables, and runs the jobs on its engine (the flow engine by default); the baseline of a case is the same seed
 //! with no failure. [`LinksStudy::summarize`] turns the cases into one row per (jobs, failed
 //! %) with the mean degradation of machine throughput and its 95 % confidence interval over
 //! the seeds ([`mean_ci95`]).
@@ -19,6 +19,7 @@ use thiserror::Error;
 
 use crate::faults::FaultError;
 use crate::routing::RoutingError;
+use crate::sim::packet::PacketError;
 use crate::workload::WorkloadError;
 
 /// Why a study cannot run (an unroutable case is an outcome, not an error).
@@ -33,6 +34,10 @@ pub enum LinksError {
     /// The failures cannot be drawn.
     #[error(transparent)]
     Faults(#[from] FaultError),
+    /// The engine stopped for another reason than an unroutable pair (a packet engine's
+    /// deadlock, a bad setting).
+    #[error(transparent)]
+    Engine(#[from] PacketError),
     /// A study setting out of range; `reason` names it.
     #[error("links study: {0}")]
     Invalid(String),

@@ -7,7 +7,9 @@ use crate::fabric::Fabric;
 use crate::faults::{CableSelector, Faults};
 use crate::routing::{self, RoutingError};
 use crate::seeds::case_seed;
-use crate::sim::flow::{simulate, FlowConfig};
+use crate::sim::flow::FlowConfig;
+use crate::sim::packet::PacketError;
+use crate::sim::{run, Engine};
 use crate::workload::WorkloadSpec;
 
 /// A failed-links study: every number of jobs, every failed percentage, every seed.
@@ -30,6 +32,8 @@ pub struct LinksStudy {
     pub seed: u64,
     /// The flow engine's time tolerance ([`FlowConfig::time_tolerance`]).
     pub time_tolerance: f64,
+    /// The engine every case runs on.
+    pub engine: Engine,
 }
 
 /// One simulation of a study: `failed_pct` 0 is the baseline of its `(jobs, replica)`.
@@ -152,12 +156,15 @@ impl LinksStudy {
             seed,
             time_tolerance: self.time_tolerance,
         };
-        match simulate(fabric, &faults, router.as_ref(), &jobs, config) {
-            Ok(result) => Ok(CaseOutcome::Ran {
+        match run(self.engine, fabric, &faults, router.as_ref(), &jobs, config) {
+            Ok(results) => Ok(CaseOutcome::Ran {
                 ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
-                iteration_s: result.jobs.iter().map(|j| j.iteration_s).collect(),
+                iteration_s: results.iter().map(|j| j.iteration_s).collect(),
             }),
-            Err(e @ RoutingError::Unroutable { .. }) => Ok(CaseOutcome::Unroutable(e.to_string())),
+            Err(PacketError::Routing(e @ RoutingError::Unroutable { .. })) => {
+                Ok(CaseOutcome::Unroutable(e.to_string()))
+            }
+            Err(e @ PacketError::NoBandwidth { .. }) => Ok(CaseOutcome::Unroutable(e.to_string())),
             Err(e) => Err(e.into()),
         }
     }

@@ -19,21 +19,32 @@ pub enum Engine {
     /// The flow engine: max-min fair fluid simulation of the jobs' DAGs.
     Flow,
     /// The packet engine with its default settings ([`PacketConfig`]), as many virtual
-    /// channels as the routing needs ([`PacketConfig::with_enough_vcs`]) and no soft errors.
-    Packet,
+    /// channels as the routing needs ([`PacketConfig::with_enough_vcs`]) and no soft errors;
+    /// with `route_per_packet`, every packet is routed on its own as it leaves its source
+    /// ([`PacketConfig::route_per_packet`]).
+    Packet {
+        /// Route every packet on its own instead of once per message.
+        route_per_packet: bool,
+    },
 }
 
 impl FromStr for Engine {
     type Err = String;
 
-    /// Reads `load`, `flow` or `packet`.
+    /// Reads `load`, `flow`, `packet` (routing once per message) or `packet:route=packet`
+    /// (routing every packet on its own; `packet:route=message` is plain `packet`).
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
             "load" => Ok(Self::Load),
             "flow" => Ok(Self::Flow),
-            "packet" => Ok(Self::Packet),
+            "packet" | "packet:route=message" => Ok(Self::Packet {
+                route_per_packet: false,
+            }),
+            "packet:route=packet" => Ok(Self::Packet {
+                route_per_packet: true,
+            }),
             other => Err(format!(
-                "unknown engine {other:?} (known: load, flow, packet)"
+                "unknown engine {other:?} (known: load, flow, packet, packet:route=packet)"
             )),
         }
     }
@@ -45,7 +56,12 @@ impl Engine {
         match self {
             Self::Load => "load",
             Self::Flow => "flow",
-            Self::Packet => "packet",
+            Self::Packet {
+                route_per_packet: false,
+            } => "packet",
+            Self::Packet {
+                route_per_packet: true,
+            } => "packet:route=packet",
         }
     }
 }
@@ -54,7 +70,7 @@ impl Engine {
 ///
 /// - `Flow`: [`flow_simulate`] with `config`.
 /// - `Packet`: [`packet_simulate`] with the default [`PacketConfig`] (its seed from
-///   `config.seed`) and no soft errors.
+///   `config.seed`, its routing per message or per packet as asked) and no soft errors.
 /// - `Load`: for each job as if it ran alone, every message of its DAG routed at once by the
 ///   static load engine (routing choices from `config.seed`): the busiest channel's bytes
 ///   over its bandwidth plus the slowest path's latency ([`static_load`]'s phase time), plus
@@ -76,9 +92,10 @@ pub fn run(
             .iter()
             .map(|job| load_bound(fabric, faults, routing, job, config.seed))
             .collect::<Result<_, _>>()?,
-        Engine::Packet => {
+        Engine::Packet { route_per_packet } => {
             let packets = PacketConfig {
                 seed: config.seed,
+                route_per_packet,
                 ..PacketConfig::default()
             }
             .with_enough_vcs(fabric, routing);

@@ -1,8 +1,9 @@
 //! Helpers shared by the integration tests: spare studies here, routing references in
-//! [`live_graph`] and [`paths`].
+//! [`live_graph`] and [`paths`], channel dependency graphs in [`deadlock`].
 // Each test binary uses a subset of these helpers.
 #![allow(dead_code)]
 
+pub mod deadlock;
 pub mod live_graph;
 pub mod paths;
 

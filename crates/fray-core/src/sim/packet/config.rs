@@ -52,6 +52,10 @@ pub struct PacketConfig {
     pub nak_ps: u64,
     /// Seed of the routings' random choices and of the soft-error processes.
     pub seed: u64,
+    /// Whether every packet is routed on its own as it leaves its source (adaptive routing
+    /// then decides per packet from the queues at that moment, as SST's merlin does),
+    /// instead of once per message when it is posted. Default false.
+    pub route_per_packet: bool,
 }
 
 impl Default for PacketConfig {
@@ -63,6 +67,7 @@ impl Default for PacketConfig {
             arbitration: Arbitration::OldestFirst,
             nak_ps: 0,
             seed: 1,
+            route_per_packet: false,
         }
     }
 }

@@ -38,6 +38,8 @@ struct Request {
 struct Packet {
     msg: u32,
     bytes: u32,
+    /// The packet's route: an entry of the engine's path pool.
+    path: u32,
     /// Index in the message's path of the channel the packet is on or waits for.
     hop: u16,
     vc: u16,
@@ -52,7 +54,10 @@ struct Packet {
 #[derive(Debug, Clone, Default)]
 struct Message {
     tag: u32,
-    path: Vec<ChannelId>,
+    src: EndpointId,
+    dst: EndpointId,
+    /// The route of the message's next packet: an entry of the engine's path pool.
+    path: u32,
     /// Bytes not yet cut into packets.
     unsent_bytes: u64,
     /// Packets injected and not yet delivered.
@@ -124,7 +129,13 @@ pub(crate) struct Engine<'a> {
     free_packets: Vec<u32>,
     messages: Vec<Message>,
     free_messages: Vec<u32>,
-    posted: u64,
+    /// Routes in use, with the number of messages and packets on each; free entries keep
+    /// their allocation for the next route.
+    paths: Vec<Vec<ChannelId>>,
+    path_users: Vec<u32>,
+    free_paths: Vec<u32>,
+    /// Routes computed so far (each draws its random choices from this count).
+    routed: u64,
     /// Tags of messages whose last packet arrived, for the driver.
     pub(crate) finished: Vec<u32>,
     /// Bytes each channel carried (good transmissions).
@@ -191,7 +202,10 @@ impl<'a> Engine<'a> {
             free_packets: Vec::new(),
             messages: Vec::new(),
             free_messages: Vec::new(),
-            posted: 0,
+            paths: Vec::new(),
+            path_users: Vec::new(),
+            free_paths: Vec::new(),
+            routed: 0,
             finished: Vec::new(),
             channel_bytes: vec![0; n],
             counters: PacketCounters::default(),
@@ -253,6 +267,12 @@ impl<'a> Engine<'a> {
         size_bytes: u64,
         tag: u32,
     ) -> Result<(), PacketError> {
+        let path = self.route(src, dst)?;
+        if self.paths[path as usize].is_empty() || size_bytes == 0 {
+            self.release_path(path);
+            self.finished.push(tag);
+            return Ok(());
+        }
         let m = match self.free_messages.pop() {
             Some(m) => m,
             None => {
@@ -260,40 +280,15 @@ impl<'a> Engine<'a> {
                 (self.messages.len() - 1) as u32
             }
         };
-        let mut path = std::mem::take(&mut self.messages[m as usize].path);
-        let req = RouteRequest {
-            fabric: self.fabric,
-            faults: self.faults,
-            congestion: &QueuedBytes(&self.queued_bytes),
-            entropy: message_entropy(self.config.seed, self.posted),
+        self.messages[m as usize] = Message {
+            tag,
+            src,
+            dst,
+            path,
+            unsent_bytes: size_bytes,
+            in_flight: 0,
+            next: NIL,
         };
-        self.posted += 1;
-        let routed = route_endpoints(self.routing, &req, src, dst, &mut path);
-        let msg = &mut self.messages[m as usize];
-        msg.path = path;
-        if let Err(e) = routed {
-            self.free_messages.push(m);
-            return Err(e.into());
-        }
-        if msg.path.is_empty() || size_bytes == 0 {
-            self.free_messages.push(m);
-            self.finished.push(tag);
-            return Ok(());
-        }
-        if let Some(&c) = msg
-            .path
-            .iter()
-            .find(|&&c| !self.ps_per_byte[c as usize].is_finite())
-        {
-            self.free_messages.push(m);
-            return Err(PacketError::NoBandwidth {
-                channel: self.fabric.channel_name(c),
-            });
-        }
-        msg.tag = tag;
-        msg.unsent_bytes = size_bytes;
-        msg.in_flight = 0;
-        msg.next = NIL;
         let queue = self.source_queue(src);
         let was_empty = self.head[queue] == NIL;
         self.append(queue, m, |e, m| e.messages[m as usize].next = NIL);
@@ -301,6 +296,53 @@ impl<'a> Engine<'a> {
             self.request(queue as u32);
         }
         Ok(())
+    }
+
+    /// Routes `src` to `dst` now, under the current queues, into a new entry of the path
+    /// pool (one user); fails when there is no route or it crosses a channel with no
+    /// bandwidth left.
+    fn route(&mut self, src: EndpointId, dst: EndpointId) -> Result<u32, PacketError> {
+        let id = match self.free_paths.pop() {
+            Some(id) => id,
+            None => {
+                self.paths.push(Vec::new());
+                self.path_users.push(0);
+                (self.paths.len() - 1) as u32
+            }
+        };
+        self.path_users[id as usize] = 1;
+        let mut path = std::mem::take(&mut self.paths[id as usize]);
+        let req = RouteRequest {
+            fabric: self.fabric,
+            faults: self.faults,
+            congestion: &QueuedBytes(&self.queued_bytes),
+            entropy: message_entropy(self.config.seed, self.routed),
+        };
+        self.routed += 1;
+        let routed = route_endpoints(self.routing, &req, src, dst, &mut path);
+        let dead = path
+            .iter()
+            .find(|&&c| !self.ps_per_byte[c as usize].is_finite())
+            .copied();
+        self.paths[id as usize] = path;
+        let result = match (routed, dead) {
+            (Err(e), _) => Err(e.into()),
+            (Ok(()), Some(c)) => Err(PacketError::NoBandwidth {
+                channel: self.fabric.channel_name(c),
+            }),
+            (Ok(()), None) => return Ok(id),
+        };
+        self.release_path(id);
+        result
+    }
+
+    /// One user of path `id` is done with it.
+    fn release_path(&mut self, id: u32) {
+        let users = &mut self.path_users[id as usize];
+        *users -= 1;
+        if *users == 0 {
+            self.free_paths.push(id);
+        }
     }
 
     fn source_queue(&self, endpoint: EndpointId) -> usize {
@@ -339,23 +381,23 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// What the head of `buffer` would send next: (message, hop, bytes).
+    /// What the head of `buffer` would send next: (path, hop, bytes).
     fn head_item(&self, buffer: u32) -> (u32, usize, u32) {
         let h = self.head[buffer as usize];
         if self.is_source_queue(buffer) {
             let m = &self.messages[h as usize];
             let bytes = m.unsent_bytes.min(u64::from(self.config.packet_bytes)) as u32;
-            (h, 0, bytes)
+            (m.path, 0, bytes)
         } else {
             let p = &self.packets[h as usize];
-            (p.msg, usize::from(p.hop), p.bytes)
+            (p.path, usize::from(p.hop), p.bytes)
         }
     }
 
     /// The head of `buffer` asks for its next channel.
     fn request(&mut self, buffer: u32) {
-        let (m, hop, bytes) = self.head_item(buffer);
-        let path = &self.messages[m as usize].path;
+        let (path, hop, bytes) = self.head_item(buffer);
+        let path = &self.paths[path as usize];
         let out = path[hop];
         let vcs = self.classes.allowed(path, hop);
         self.waiting[out as usize].push(Request {
@@ -431,16 +473,28 @@ impl<'a> Engine<'a> {
     fn transmit(&mut self, buffer: u32, out: ChannelId, vc: u16) {
         let now = self.now_ps;
         let p = if self.is_source_queue(buffer) {
-            let (m, _, bytes) = self.head_item(buffer);
+            let (path, _, bytes) = self.head_item(buffer);
+            let m = self.head[buffer as usize];
             let msg = &mut self.messages[m as usize];
             msg.unsent_bytes -= u64::from(bytes);
             msg.in_flight += 1;
-            if msg.unsent_bytes == 0 {
+            let (src, dst, rest) = (msg.src, msg.dst, msg.unsent_bytes);
+            // The packet takes the message's route; the message's next packet is routed
+            // again now (when the engine routes per packet) or keeps it.
+            self.path_users[path as usize] += 1;
+            if rest == 0 {
                 self.pop_head(buffer as usize);
+                self.release_path(path);
+            } else if self.config.route_per_packet {
+                if let Ok(next) = self.route(src, dst) {
+                    self.messages[m as usize].path = next;
+                    self.release_path(path);
+                }
             }
             let packet = Packet {
                 msg: m,
                 bytes,
+                path,
                 hop: 0,
                 vc,
                 next: NIL,
@@ -501,7 +555,7 @@ impl<'a> Engine<'a> {
         self.channel_bytes[o] += u64::from(bytes);
         let tail_in = link.tail_in_ps(start_ps);
         let packet = self.packets[p as usize];
-        let path = &self.messages[packet.msg as usize].path;
+        let path = &self.paths[packet.path as usize];
         let hop = usize::from(packet.hop);
         let last_hop = hop + 1 == path.len();
         let ready = if last_hop {
@@ -521,8 +575,8 @@ impl<'a> Engine<'a> {
     /// The link resends corrupted packet `p` on the channel it was on, after whatever the
     /// channel is sending now.
     fn resend(&mut self, p: u32) {
-        let out = self.messages[self.packets[p as usize].msg as usize].path
-            [usize::from(self.packets[p as usize].hop)];
+        let packet = self.packets[p as usize];
+        let out = self.paths[packet.path as usize][usize::from(packet.hop)];
         let start = self.now_ps.max(self.busy_until_ps[out as usize]);
         self.send_on(p, out, start);
     }
@@ -545,6 +599,7 @@ impl<'a> Engine<'a> {
             self.counters.bytes_delivered += u64::from(packet.bytes);
             self.counters.latency_sum_ps += u128::from(self.now_ps - packet.injected_ps);
             self.free_packets.push(p);
+            self.release_path(packet.path);
             let msg = &mut self.messages[m];
             msg.in_flight -= 1;
             if msg.in_flight == 0 && msg.unsent_bytes == 0 {

@@ -52,6 +52,7 @@ pub use jobs::{simulate, PacketResult};
 pub use link::{first_good_copy, GoodCopy, LinkTiming};
 pub use soft_errors::{ErrorProcess, SoftErrors};
 pub use traffic::{traffic, TrafficConfig, TrafficResult};
+pub use vc::VcClasses;
 
 use crate::fabric::Fabric;
 use crate::routing::Routing;

@@ -6,8 +6,10 @@
 //! - mesh and torus (dimension order): the dateline scheme, class 0 until the packet crosses
 //!   the wrap-around link of the dimension it travels in, class 1 from that link to the end of
 //!   the dimension (2 classes);
-//! - dragonfly: the number of global channels crossed before this hop (3 classes, enough for
-//!   Valiant and UGAL paths `l g l l g l`);
+//! - dragonfly: the number of global channels crossed before this hop, plus one on the second
+//!   of two local hops in a row (3 classes, enough for minimal `l g l`, Valiant and UGAL
+//!   `l g l g l`, and the Valiant detour inside one group `l l`); within a class a local hop
+//!   only ever waits for a global one, so no cycle closes;
 //! - HyperX: class 1 on the second hop in one dimension (after a misroute), class 0 otherwise
 //!   (2 classes). Dimension-ordered routes (minimal, DOAL) then climb strictly in (dimension,
 //!   class), so their channel dependencies have no cycle; with one class, DOAL's misroutes
@@ -28,7 +30,7 @@ const NO_DIMENSION: u8 = u8::MAX;
 
 /// The class rule of one fabric and the share of virtual channels of each class.
 #[derive(Debug, Clone)]
-pub(crate) struct VcClasses {
+pub struct VcClasses {
     rule: Rule,
     per_class: u16,
 }
@@ -39,8 +41,12 @@ enum Rule {
     Single,
     /// Torus dateline: each channel's dimension, and whether it is a wrap-around channel.
     Dateline { dim: Vec<u8>, wrap: Vec<bool> },
-    /// Dragonfly: whether each channel is global.
-    GlobalHops { global: Vec<bool> },
+    /// Dragonfly: whether each channel is global; channels below `router_channels` join
+    /// routers.
+    GlobalHops {
+        global: Vec<bool>,
+        router_channels: usize,
+    },
     /// HyperX: each channel's dimension.
     Misroute { dim: Vec<u8> },
     /// The routing's hop-index scheme: router hop `k` in class `k`, host channels in class 0.
@@ -71,11 +77,7 @@ fn channel_dimensions(
 impl VcClasses {
     /// The classes `routing` on `fabric` needs, with `vcs` virtual channels to share among
     /// them.
-    pub(crate) fn new(
-        fabric: &Fabric,
-        routing: &dyn Routing,
-        vcs: u16,
-    ) -> Result<Self, PacketError> {
+    pub fn new(fabric: &Fabric, routing: &dyn Routing, vcs: u16) -> Result<Self, PacketError> {
         let rule = Self::rule(fabric, routing);
         let classes = Self::count(&rule);
         if vcs < classes {
@@ -145,6 +147,7 @@ impl VcClasses {
                         .iter()
                         .map(|&k| Some(k) == global && Some(k) != host)
                         .collect(),
+                    router_channels: fabric.num_router_channels(),
                 }
             }
             Topology::HyperX(hx) => Rule::Misroute {
@@ -154,8 +157,9 @@ impl VcClasses {
         }
     }
 
-    /// The virtual channels a packet may take on `path[hop]`.
-    pub(crate) fn allowed(&self, path: &[ChannelId], hop: usize) -> Range<u16> {
+    /// The virtual channels a packet on route `path` (host channels included) may take on
+    /// `path[hop]`.
+    pub fn allowed(&self, path: &[ChannelId], hop: usize) -> Range<u16> {
         let class = match &self.rule {
             Rule::Single => 0,
             Rule::Dateline { dim, wrap } => {
@@ -184,8 +188,21 @@ impl VcClasses {
                     0
                 }
             }
-            Rule::GlobalHops { global } => {
-                path[..hop].iter().filter(|&&c| global[c as usize]).count() as u16
+            Rule::GlobalHops {
+                global,
+                router_channels,
+            } => {
+                let local = |c: ChannelId| (c as usize) < *router_channels && !global[c as usize];
+                let globals = path[..hop].iter().filter(|&&c| global[c as usize]).count();
+                // The second of two local hops in a row (a Valiant detour inside one group)
+                // climbs a class, or such detours could wait on each other in a cycle.
+                let local_after_local = hop > 0 && local(path[hop]) && local(path[hop - 1]);
+                let class = globals + usize::from(local_after_local);
+                debug_assert!(
+                    class < 3,
+                    "a dragonfly path with more than 3 classes: {path:?}"
+                );
+                class.min(2) as u16
             }
         };
         class * self.per_class..(class + 1) * self.per_class
