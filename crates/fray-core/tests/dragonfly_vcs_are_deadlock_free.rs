@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::collections::HashMap;
-
 use common::deadlock::{has_cycle, Dependencies};
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::{CableSelector, Faults};
@@ -68,7 +66,7 @@ fn every_dragonfly_routing_is_deadlock_free_with_three_classes() {
     faults
         .fail_random_cables(&fabric, &CableSelector::parse("global"), 0.2, 7)
         .unwrap();
-    let mut merged: [HashMap<(ChannelId, u16), Vec<(ChannelId, u16)>>; 3] = Default::default();
+    let mut merged: [Dependencies<(ChannelId, u16)>; 3] = Default::default();
     for f in [&Faults::none(&fabric), &faults] {
         for routing in ["minimal", "valiant", "ugal"] {
             let graphs = dependencies(&fabric, f, routing);

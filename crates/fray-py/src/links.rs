@@ -29,8 +29,8 @@ fn links_error(e: LinksError) -> PyErr {
 
 /// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on
 /// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"`,
-/// `"load"`, `"packet"` or `"packet:route=packet"`). Returns a dict with `engine` and `jobs`: one dict per job with `name`,
-/// `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
+/// `"load"`, `"packet"` or `"packet:route=packet"`). Returns a dict with `engine` and
+/// `jobs`: one dict per job with `name`, `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
 /// when a message cannot be routed.
 #[pyfunction]
 #[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-3))]
