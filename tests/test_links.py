@@ -133,6 +133,37 @@ def test_cli_link_bandwidth_is_the_fabric_parsed_with_it(tmp_path):
     assert 0.5 < ratio < 0.6
 
 
+def test_host_costs_add_ember_copies_to_every_engine():
+    # Halo3D26 with nx=8 on 27 ranks: a face is 8 x 8 doubles (512 B), eager; every rank
+    # posts 26 sends and completes 26 receives on its own core. With no compute, the iteration
+    # is at least the busiest core's host time, whatever the engine.
+    faces, edges, corners = 6 * 512, 12 * 64, 8 * 8
+    per_rank = 26 * (190e-9 + 310e-9) + 2 * 344e-12 * (faces + edges + corners)
+    for engine in ["flow", "packet", "packet:route=packet", "load"]:
+        plain = fray.simulate(SMALL, "halo3d26:nx=8,compute=no", engine=engine, seed=4)
+        host = fray.simulate(SMALL, "halo3d26:nx=8,compute=no,host=ember", engine=engine, seed=4)
+        assert host.engine == engine
+        assert host.iteration_s[0] >= per_rank, engine
+        assert host.iteration_s[0] > plain.iteration_s[0], engine
+    with pytest.raises(SpecError, match="host: unknown host costs"):
+        fray.simulate(SMALL, "halo3d26:host=sst")
+
+
+def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
+    out = tmp_path / "t.csv"
+    args = ["links", "--fabric", SMALL, "--jobs", "1", "--failed", "0,20", "--seeds", "2",
+            "--nx", "8", "--engine", "packet:route=packet", "--host", "ember", "--quiet",
+            "--out", str(out)]
+    assert main(args) == 0
+    cli = read_table(out)
+    same = links.study(SMALL, "halo3d26:iterations=1,host=ember,nx=8", jobs=[1],
+                       failed_pct=[0, 20], seeds=2, engine="packet:route=packet")
+    assert same.attrs["engine"] == "packet:route=packet"
+    assert list(cli["iteration_s"]) == list(same["iteration_s"])
+    flow = links.study(SMALL, "halo3d26:nx=8", jobs=[1], failed_pct=[0, 20], seeds=2)
+    assert not cli["baseline_iteration_s"].equals(flow["baseline_iteration_s"])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -143,6 +174,8 @@ def test_cli_link_bandwidth_is_the_fabric_parsed_with_it(tmp_path):
         (["--seeds", "0"], "seeds"),
         (["--link-bandwidth", "fast"], "--link-bandwidth"),
         (["--routing", "ugal:threshold=-2"], "threshold must be a finite number >= 0"),
+        (["--host", "sst"], "host: unknown host costs \"sst\" (known: none, ember)"),
+        (["--engine", "packets"], "unknown engine \"packets\""),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):

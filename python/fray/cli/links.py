@@ -78,7 +78,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compute-s", type=float, help="compute per rank per iteration, seconds")
     p.add_argument(
         "--engine",
-        choices=("flow", "packet", "packet:route=packet", "load"),
         default="flow",
         help="engine for every case: flow (max-min fluid, default), packet (queues, "
         "finite buffers; each message routed once), packet:route=packet (each packet "
@@ -86,7 +85,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--host",
-        choices=("none", "ember"),
         default="none",
         help="what each message costs the ranks' cores: none, or SST Ember's defaults "
         "(setup, 344 ps/B copies of eager messages, registration of long ones; default none)",
