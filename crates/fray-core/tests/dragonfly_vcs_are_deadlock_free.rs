@@ -6,10 +6,10 @@
 
 mod common;
 
-use common::deadlock::{has_cycle, Dependencies};
+use common::deadlock::{for_each_route, has_cycle, Dependencies};
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::{CableSelector, Faults};
-use fray_core::routing::{build, route_endpoints, RouteRequest};
+use fray_core::routing::{build, route_endpoints};
 use fray_core::sim::packet::VcClasses;
 
 /// Every endpoint pair's route under `routing` (a few random choices each), as dependencies
@@ -25,37 +25,31 @@ fn dependencies(
     let global = fabric.class_id("global").unwrap();
     let is_global = |c: ChannelId| fabric.channels().class[c as usize] == global;
     let mut graphs: [Dependencies<(ChannelId, u16)>; 3] = Default::default();
-    let mut path = Vec::new();
-    let n = fabric.num_endpoints() as u32;
-    for src in 0..n {
-        for dst in 0..n {
-            for entropy in 0..3 {
-                let req = RouteRequest {
-                    entropy,
-                    ..RouteRequest::new(fabric, faults)
+    // Minimal routing cannot serve groups whose cables all failed: those pairs are skipped.
+    for_each_route(
+        fabric,
+        faults,
+        fabric.num_endpoints() as u32,
+        3,
+        |req, src, dst, path| route_endpoints(router.as_ref(), req, src, dst, path).is_ok(),
+        |path| {
+            let engine: Vec<u16> = (0..path.len())
+                .map(|h| classes.allowed(path, h).start)
+                .collect();
+            let globals_only: Vec<u16> = (0..path.len())
+                .map(|h| path[..h].iter().filter(|&&c| is_global(c)).count() as u16)
+                .collect();
+            for h in 1..path.len() {
+                let (a, b) = (path[h - 1], path[h]);
+                let mut edge = |g: usize, ka: u16, kb: u16| {
+                    graphs[g].entry((a, ka)).or_default().push((b, kb));
                 };
-                // Minimal routing cannot serve groups whose cables all failed.
-                if route_endpoints(router.as_ref(), &req, src, dst, &mut path).is_err() {
-                    continue;
-                }
-                let engine: Vec<u16> = (0..path.len())
-                    .map(|h| classes.allowed(&path, h).start)
-                    .collect();
-                let globals_only: Vec<u16> = (0..path.len())
-                    .map(|h| path[..h].iter().filter(|&&c| is_global(c)).count() as u16)
-                    .collect();
-                for h in 1..path.len() {
-                    let (a, b) = (path[h - 1], path[h]);
-                    let mut edge = |g: usize, ka: u16, kb: u16| {
-                        graphs[g].entry((a, ka)).or_default().push((b, kb));
-                    };
-                    edge(0, 0, 0);
-                    edge(1, engine[h - 1], engine[h]);
-                    edge(2, globals_only[h - 1], globals_only[h]);
-                }
+                edge(0, 0, 0);
+                edge(1, engine[h - 1], engine[h]);
+                edge(2, globals_only[h - 1], globals_only[h]);
             }
-        }
-    }
+        },
+    );
     graphs
 }
 

@@ -6,11 +6,11 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::deadlock::{has_cycle, Dependencies};
+use common::deadlock::{for_each_route, has_cycle, Dependencies};
 use common::live_graph::irregular_fabric;
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::{CableSelector, Faults};
-use fray_core::routing::{hop_index_vcs, RouteRequest, Routing, TableRouting};
+use fray_core::routing::{hop_index_vcs, Routing, TableRouting};
 
 /// The dependencies of every routable pair's route (a few entropies each): between
 /// consecutive channels, and between consecutive (channel, VC) pairs.
@@ -24,31 +24,26 @@ fn dependencies(
 ) {
     let table = TableRouting::new(fabric, faults).unwrap();
     let (mut plain, mut with_vcs) = (HashMap::new(), HashMap::new());
-    let mut path = Vec::new();
-    let n = fabric.num_routers() as u32;
-    for src in 0..n {
-        for dst in 0..n {
-            for entropy in 0..4 {
-                let req = RouteRequest {
-                    entropy,
-                    ..RouteRequest::new(fabric, faults)
-                };
-                if table.route_into(&req, src, dst, &mut path).is_err() {
-                    continue;
-                }
-                let hops: Vec<(ChannelId, u32)> = hop_index_vcs(&path).collect();
-                assert_eq!(hops.len(), path.len());
-                for (k, &(c, vc)) in hops.iter().enumerate() {
-                    assert_eq!((c, vc as usize), (path[k], k));
-                    assert!((vc as usize) < table.required_vcs());
-                }
-                for w in hops.windows(2) {
-                    plain.entry(w[0].0).or_insert_with(Vec::new).push(w[1].0);
-                    with_vcs.entry(w[0]).or_insert_with(Vec::new).push(w[1]);
-                }
+    let vcs = table.required_vcs();
+    for_each_route(
+        fabric,
+        faults,
+        fabric.num_routers() as u32,
+        4,
+        |req, src, dst, path| table.route_into(req, src, dst, path).is_ok(),
+        |path| {
+            let hops: Vec<(ChannelId, u32)> = hop_index_vcs(path).collect();
+            assert_eq!(hops.len(), path.len());
+            for (k, &(c, vc)) in hops.iter().enumerate() {
+                assert_eq!((c, vc as usize), (path[k], k));
+                assert!((vc as usize) < vcs);
             }
-        }
-    }
+            for w in hops.windows(2) {
+                plain.entry(w[0].0).or_insert_with(Vec::new).push(w[1].0);
+                with_vcs.entry(w[0]).or_insert_with(Vec::new).push(w[1]);
+            }
+        },
+    );
     (plain, with_vcs, table.required_vcs())
 }
 

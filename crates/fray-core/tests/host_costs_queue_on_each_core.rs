@@ -2,11 +2,14 @@
 //! network and its receiver's after its last byte arrives; one core's sends go one after
 //! another, and so do its receives; every engine adds the same costs to one message.
 
+mod common;
+
+use common::packets::run_clean;
 use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
 use fray_core::faults::Faults;
 use fray_core::routing::build;
 use fray_core::sim::flow::{simulate, FlowConfig};
-use fray_core::sim::packet::{self, PacketConfig, SoftErrors};
+use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::{run, Engine};
 use fray_core::workload::{HostCosts, Job, Message, WorkloadSpec};
 
@@ -150,9 +153,8 @@ fn packet_engine_queues_receives_on_one_core() {
     let faults = Faults::none(&f);
     let routing = build("table", &f, &faults).unwrap();
     let job = phase(&f, &[(1, 0, 1e3), (2, 0, 1e3), (3, 0, 1e3)], SLOW_CORE);
-    let mut errors = SoftErrors::none(f.channels().len());
     let config = PacketConfig::default().with_enough_vcs(&f, routing.as_ref());
-    let r = packet::simulate(&f, &faults, routing.as_ref(), &[job], config, &mut errors).unwrap();
+    let r = run_clean(&f, &faults, routing.as_ref(), &[job], config);
     assert!(r.end_s >= 1e-3 + 3.0 * 0.5e-3, "{}", r.end_s);
     assert!(r.end_s < 1e-3 + 3.0 * 0.5e-3 + 1e-5, "{}", r.end_s);
     assert_eq!(r.counters.bytes_delivered, 3_000);

@@ -2,10 +2,13 @@
 //! global cables of its one path, while the same message routed packet by packet spreads
 //! over many intermediate groups; either way every byte arrives once.
 
+mod common;
+
+use common::packets::run_clean;
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::build;
-use fray_core::sim::packet::{simulate, PacketConfig, SoftErrors};
+use fray_core::sim::packet::PacketConfig;
 use fray_core::workload::{DagBuilder, Job};
 
 /// Global channels that carried bytes, and the bytes delivered, for one 64 KiB message
@@ -21,18 +24,9 @@ fn globals_used(route_per_packet: bool) -> (usize, u64) {
     let config = PacketConfig {
         route_per_packet,
         ..PacketConfig::default()
-    }
-    .with_enough_vcs(&fabric, routing.as_ref());
-    let mut errors = SoftErrors::none(fabric.channels().len());
-    let r = simulate(
-        &fabric,
-        &faults,
-        routing.as_ref(),
-        &[job],
-        config,
-        &mut errors,
-    )
-    .unwrap();
+    };
+    let config = config.with_enough_vcs(&fabric, routing.as_ref());
+    let r = run_clean(&fabric, &faults, routing.as_ref(), &[job], config);
     let global = fabric.class_id("global").unwrap();
     let used = (0..fabric.channels().len())
         .filter(|&c| fabric.channels().class[c] == global && r.channel_bytes[c] > 0)

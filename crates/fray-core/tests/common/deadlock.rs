@@ -3,6 +3,37 @@
 
 use std::collections::HashMap;
 
+use fray_core::fabric::{ChannelId, Fabric};
+use fray_core::faults::Faults;
+use fray_core::routing::RouteRequest;
+
+/// Calls `visit` with the path `route` gives for every pair `src, dst` in `0..n` under each
+/// of `entropies` random choices; `route` returns false for a pair it cannot serve, which
+/// is skipped.
+pub fn for_each_route(
+    fabric: &Fabric,
+    faults: &Faults,
+    n: u32,
+    entropies: u64,
+    mut route: impl FnMut(&RouteRequest<'_>, u32, u32, &mut Vec<ChannelId>) -> bool,
+    mut visit: impl FnMut(&[ChannelId]),
+) {
+    let mut path = Vec::new();
+    for src in 0..n {
+        for dst in 0..n {
+            for entropy in 0..entropies {
+                let req = RouteRequest {
+                    entropy,
+                    ..RouteRequest::new(fabric, faults)
+                };
+                if route(&req, src, dst, &mut path) {
+                    visit(&path);
+                }
+            }
+        }
+    }
+}
+
 /// A dependency graph: `edges[a]` lists the nodes a packet holding `a` waits for.
 pub type Dependencies<N> = HashMap<N, Vec<N>>;
 

@@ -1,10 +1,11 @@
 //! Helpers shared by the integration tests: spare studies here, routing references in
-//! [`live_graph`] and [`paths`], channel dependency graphs in [`deadlock`].
+//! [`live_graph`] and [`paths`], channel dependency graphs in [`deadlock`], clean packet runs in [`packets`].
 // Each test binary uses a subset of these helpers.
 #![allow(dead_code)]
 
 pub mod deadlock;
 pub mod live_graph;
+pub mod packets;
 pub mod paths;
 
 use fray_core::spares::{Study, StudyConfig};
