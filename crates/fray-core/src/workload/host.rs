@@ -151,6 +151,9 @@ impl HostTimeline {
     /// enters the network, once the core has finished what it queued before and then posted
     /// this send (seconds).
     pub fn send(&mut self, job: usize, rank: u32, bytes: f64, t: f64) -> f64 {
+        if self.is_free() {
+            return t;
+        }
         let cost = self.costs[job].send_cost_s(bytes);
         self.occupy(job, rank, cost, t)
     }
@@ -158,6 +161,9 @@ impl HostTimeline {
     /// The last byte of a message of `bytes` to rank `rank` of job `job` arrived at `t`:
     /// returns when the receive is done (seconds).
     pub fn receive(&mut self, job: usize, rank: u32, bytes: f64, t: f64) -> f64 {
+        if self.is_free() {
+            return t;
+        }
         let cost = self.costs[job].recv_cost_s(bytes);
         self.occupy(job, rank, cost, t)
     }
