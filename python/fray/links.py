@@ -64,7 +64,9 @@ def simulate(
     estimate on the same inputs; ``engine="packet"`` runs the packet engine with its
     default settings, routing each message once when it is posted, and
     ``engine="packet:route=packet"`` routes each packet on its own as it leaves its source
-    (adaptive routings then decide per packet). The spec's ``host=ember`` charges each
+    (adaptive routings then decide per packet); more packet options after the colon,
+    comma-separated: ``mtu=BYTES``, ``buffer=BYTES`` (per virtual channel), ``vcs=N``,
+    ``arbitration=oldest-first|round-robin``. The spec's ``host=ember`` charges each
     message SST Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows that end within ``time_tolerance`` of
     their message's time since it was posted leave the network together, and each message
     is still delivered at its own end (0 is exact; every message's time stays within three
@@ -113,8 +115,8 @@ def study(
     ``time_tolerance`` is the flow engine's (see :func:`simulate`); the default 3e-3 moves
     the degradations by a few hundredths of a percentage point. ``engine`` runs every case
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
-    each message routed once; ``"packet:route=packet"``: each packet routed on its own) or
-    the static load engine (``"load"``).
+    each message routed once; ``"packet:route=packet"``: each packet routed on its own;
+    more options as in :func:`simulate`) or the static load engine (``"load"``).
 
     Returns
     -------

@@ -130,16 +130,13 @@ fn every_engine_adds_the_same_costs_to_one_message() {
     };
     for engine in [
         Engine::Flow,
-        Engine::Packet {
-            route_per_packet: false,
-        },
+        Engine::Packet(PacketConfig::default()),
         Engine::Load,
     ] {
         let added = time(engine, host) - time(engine, HostCosts::NONE);
         assert!(
             (added - extra).abs() < 3e-12,
-            "{}: added {added} s, expected {extra} s",
-            engine.name()
+            "{engine}: added {added} s, expected {extra} s"
         );
     }
 }

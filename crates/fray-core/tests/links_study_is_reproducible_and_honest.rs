@@ -4,6 +4,7 @@
 use fray_core::fabric::Fabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{CaseOutcome, LinksStudy};
+use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
 
@@ -53,9 +54,7 @@ fn the_packet_engine_runs_the_same_cases_reproducibly() {
     let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=5").unwrap();
     let flow = study("ugal", "global", "halo3d26:nx=10,host=ember", &[0.0, 20.0]);
     let packet = LinksStudy {
-        engine: Engine::Packet {
-            route_per_packet: false,
-        },
+        engine: Engine::Packet(PacketConfig::default()),
         ..flow.clone()
     };
     let cases = packet.cases();

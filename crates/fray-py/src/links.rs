@@ -29,7 +29,7 @@ fn links_error(e: LinksError) -> PyErr {
 
 /// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on
 /// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"`,
-/// `"load"`, `"packet"` or `"packet:route=packet"`). Returns a dict with `engine` and
+/// `"load"`, `"packet"` or `"packet:OPTIONS"` as the engine spec reads them). Returns a dict with `engine` and
 /// `jobs`: one dict per job with `name`, `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
 /// when a message cannot be routed.
 #[pyfunction]
@@ -60,7 +60,7 @@ pub fn simulate<'py>(
         .detach(|| run(engine, fabric, &faults, router.as_ref(), &jobs, config))
         .map_err(packet_error)?;
     let out = PyDict::new(py);
-    out.set_item("engine", engine.name())?;
+    out.set_item("engine", engine.to_string())?;
     out.set_item("routing", name)?;
     let rows = results
         .iter()

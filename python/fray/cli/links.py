@@ -80,8 +80,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--engine",
         default="flow",
         help="engine for every case: flow (max-min fluid, default), packet (queues, "
-        "finite buffers; each message routed once), packet:route=packet (each packet "
-        "routed as it leaves its source, as SST's merlin does) or load (static bound)",
+        "finite buffers; each message routed once), load (static bound); the packet "
+        "engine takes options after a colon: route=packet (each packet routed as it "
+        "leaves its source, as SST's merlin does), mtu=BYTES, buffer=BYTES (per virtual "
+        "channel), vcs=N, arbitration=oldest-first|round-robin, e.g. "
+        "packet:route=packet,mtu=2048",
     )
     p.add_argument(
         "--host",

@@ -5,63 +5,137 @@ use std::str::FromStr;
 
 use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
 use super::load::static_load;
-use super::packet::{simulate as packet_simulate, PacketConfig, PacketError, SoftErrors};
+use super::packet::{
+    simulate as packet_simulate, Arbitration, PacketConfig, PacketError, SoftErrors,
+};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::{Routing, RoutingError};
 use crate::workload::{Job, Message, Op};
 
 /// The engines a workload can run on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Engine {
     /// The static load engine: a bandwidth estimate per job (see [`run`]).
     Load,
     /// The flow engine: max-min fair fluid simulation of the jobs' DAGs.
     Flow,
-    /// The packet engine with its default settings ([`PacketConfig`]), as many virtual
-    /// channels as the routing needs ([`PacketConfig::with_enough_vcs`]) and no soft errors;
-    /// with `route_per_packet`, every packet is routed on its own as it leaves its source
-    /// ([`PacketConfig::route_per_packet`]).
-    Packet {
-        /// Route every packet on its own instead of once per message.
-        route_per_packet: bool,
-    },
+    /// The packet engine with these settings, given at least as many virtual channels as
+    /// the routing needs ([`PacketConfig::with_enough_vcs`]), its seed from the run's, and no
+    /// soft errors.
+    Packet(PacketConfig),
 }
+
+/// The options of `packet:...` in [`Engine::from_str`]: name, what it sets.
+const PACKET_OPTIONS: &str = "route=message|packet, mtu=BYTES, buffer=BYTES, vcs=N, \
+                              arbitration=oldest-first|round-robin";
 
 impl FromStr for Engine {
     type Err = String;
 
-    /// Reads `load`, `flow`, `packet` (routing once per message) or `packet:route=packet`
-    /// (routing every packet on its own; `packet:route=message` is plain `packet`).
+    /// Reads `load`, `flow`, or `packet` optionally followed by `:` and comma-separated
+    /// options: `route=packet` (route every packet on its own as it leaves its source;
+    /// `route=message`, the default, routes once per message), `mtu=BYTES` (largest packet
+    /// payload), `buffer=BYTES` (depth of each virtual channel's input buffer), `vcs=N`
+    /// (virtual channels per channel, raised to what the routing needs) and
+    /// `arbitration=oldest-first|round-robin`. Unset options keep [`PacketConfig`]'s
+    /// defaults. Example: `packet:route=packet,mtu=2048,buffer=16384`.
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "load" => Ok(Self::Load),
-            "flow" => Ok(Self::Flow),
-            "packet" | "packet:route=message" => Ok(Self::Packet {
-                route_per_packet: false,
-            }),
-            "packet:route=packet" => Ok(Self::Packet {
-                route_per_packet: true,
-            }),
-            other => Err(format!(
-                "unknown engine {other:?} (known: load, flow, packet, packet:route=packet)"
+        let (name, options) = match s.trim().split_once(':') {
+            Some((name, options)) => (name, Some(options)),
+            None => (s.trim(), None),
+        };
+        match (name, options) {
+            ("load", None) => Ok(Self::Load),
+            ("flow", None) => Ok(Self::Flow),
+            ("packet", options) => parse_packet_options(options.unwrap_or(""))
+                .map(Self::Packet)
+                .map_err(|why| format!("engine {s:?}: {why}")),
+            ("load" | "flow", Some(_)) => Err(format!("engine {s:?}: {name} takes no options")),
+            _ => Err(format!(
+                "unknown engine {s:?} (known: load, flow, packet[:OPTIONS] with OPTIONS from \
+                 {PACKET_OPTIONS})"
             )),
         }
     }
 }
 
-impl Engine {
-    /// The engine's name, as [`Engine::from_str`] reads it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Load => "load",
-            Self::Flow => "flow",
-            Self::Packet {
-                route_per_packet: false,
-            } => "packet",
-            Self::Packet {
-                route_per_packet: true,
-            } => "packet:route=packet",
+/// The packet engine's settings from `key=value,...` (see [`Engine::from_str`]).
+fn parse_packet_options(options: &str) -> Result<PacketConfig, String> {
+    let mut config = PacketConfig::default();
+    for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        let (key, value) = option
+            .split_once('=')
+            .ok_or_else(|| format!("option {option:?} is not KEY=VALUE ({PACKET_OPTIONS})"))?;
+        let number = |what: &str| -> Result<u64, String> {
+            value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{key} must be a whole number of {what}, got {value:?}"))
+        };
+        match key.trim() {
+            "route" => {
+                config.route_per_packet = match value.trim() {
+                    "packet" => true,
+                    "message" => false,
+                    other => return Err(format!("route must be message or packet, got {other:?}")),
+                }
+            }
+            "mtu" => {
+                config.packet_bytes =
+                    u32::try_from(number("bytes")?).map_err(|_| "mtu is too large".to_string())?
+            }
+            "buffer" => {
+                config.buffer_bytes = u32::try_from(number("bytes")?)
+                    .map_err(|_| "buffer is too large".to_string())?
+            }
+            "vcs" => {
+                config.vcs = u16::try_from(number("virtual channels")?)
+                    .map_err(|_| "vcs is too large".to_string())?
+            }
+            "arbitration" => {
+                config.arbitration = Arbitration::parse(value).map_err(|e| e.to_string())?
+            }
+            other => {
+                return Err(format!(
+                    "unknown option {other:?} (known: {PACKET_OPTIONS})"
+                ))
+            }
+        }
+    }
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
+impl std::fmt::Display for Engine {
+    /// The engine as [`Engine::from_str`] reads it: the name, and for the packet engine the
+    /// options that differ from [`PacketConfig`]'s defaults.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let packets = match self {
+            Self::Load => return f.write_str("load"),
+            Self::Flow => return f.write_str("flow"),
+            Self::Packet(packets) => packets,
+        };
+        let default = PacketConfig::default();
+        let mut options = Vec::new();
+        if packets.route_per_packet {
+            options.push("route=packet".to_string());
+        }
+        if packets.packet_bytes != default.packet_bytes {
+            options.push(format!("mtu={}", packets.packet_bytes));
+        }
+        if packets.buffer_bytes != default.buffer_bytes {
+            options.push(format!("buffer={}", packets.buffer_bytes));
+        }
+        if packets.vcs != default.vcs {
+            options.push(format!("vcs={}", packets.vcs));
+        }
+        if packets.arbitration != default.arbitration {
+            options.push(format!("arbitration={}", packets.arbitration.name()));
+        }
+        match options.is_empty() {
+            true => f.write_str("packet"),
+            false => write!(f, "packet:{}", options.join(",")),
         }
     }
 }
@@ -69,8 +143,8 @@ impl Engine {
 /// Runs `jobs` on `engine` and returns one result per job.
 ///
 /// - `Flow`: [`flow_simulate`] with `config`.
-/// - `Packet`: [`packet_simulate`] with the default [`PacketConfig`] (its seed from
-///   `config.seed`, its routing per message or per packet as asked) and no soft errors.
+/// - `Packet`: [`packet_simulate`] with its [`PacketConfig`] (the seed from `config.seed`,
+///   virtual channels raised to what `routing` needs) and no soft errors.
 /// - `Load`: for each job as if it ran alone, every message of its DAG routed at once by the
 ///   static load engine (routing choices from `config.seed`): the busiest channel's bytes
 ///   over its bandwidth plus the slowest path's latency ([`static_load`]'s phase time), plus
@@ -92,11 +166,10 @@ pub fn run(
             .iter()
             .map(|job| load_bound(fabric, faults, routing, job, config.seed))
             .collect::<Result<_, _>>()?,
-        Engine::Packet { route_per_packet } => {
+        Engine::Packet(packets) => {
             let packets = PacketConfig {
                 seed: config.seed,
-                route_per_packet,
-                ..PacketConfig::default()
+                ..packets
             }
             .with_enough_vcs(fabric, routing);
             let mut errors = SoftErrors::none(fabric.channels().len());
@@ -142,4 +215,76 @@ fn load_bound(
     let most = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     let makespan_s = load.phase_time_s + most(&compute) + most(&sending) + most(&receiving);
     Ok(JobResult::new(job, makespan_s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn packet_options_set_the_packet_engine() {
+        let e: Engine = "packet:route=packet, mtu=2048,buffer=16384"
+            .parse()
+            .unwrap();
+        let Engine::Packet(p) = e else {
+            panic!("{e:?}")
+        };
+        assert!(p.route_per_packet);
+        assert_eq!((p.packet_bytes, p.buffer_bytes), (2048, 16384));
+        assert_eq!(p.vcs, PacketConfig::default().vcs);
+        assert_eq!(e.to_string(), "packet:route=packet,mtu=2048,buffer=16384");
+        assert_eq!(
+            "packet:route=message"
+                .parse::<Engine>()
+                .unwrap()
+                .to_string(),
+            "packet"
+        );
+    }
+
+    #[test]
+    fn bad_engines_are_refused_with_the_reason() {
+        for (spec, reason) in [
+            ("packets", "unknown engine"),
+            ("flow:route=packet", "flow takes no options"),
+            ("packet:route=flit", "route must be message or packet"),
+            ("packet:mtu=big", "mtu must be a whole number of bytes"),
+            ("packet:speedup=1.5", "unknown option \"speedup\""),
+            ("packet:mtu", "is not KEY=VALUE"),
+            ("packet:mtu=8192", "must hold at least one packet"),
+            ("packet:vcs=0", "at least 1"),
+        ] {
+            let err = spec.parse::<Engine>().unwrap_err();
+            assert!(err.contains(reason), "{spec}: {err}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn an_engine_reads_back_as_it_prints(
+            route_per_packet: bool,
+            packet_bytes in 1u32..=4096,
+            extra_packets in 0u32..64,
+            vcs in 1u16..8,
+            round_robin: bool,
+        ) {
+            let engine = Engine::Packet(PacketConfig {
+                route_per_packet,
+                packet_bytes,
+                buffer_bytes: packet_bytes * (1 + extra_packets),
+                vcs,
+                arbitration: if round_robin { Arbitration::RoundRobin } else { Arbitration::OldestFirst },
+                ..PacketConfig::default()
+            });
+            prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));
+        }
+
+        #[test]
+        fn any_text_parses_or_gets_a_reason(text in "\\PC{0,40}") {
+            if let Err(why) = text.parse::<Engine>() {
+                prop_assert!(!why.is_empty());
+            }
+        }
+    }
 }

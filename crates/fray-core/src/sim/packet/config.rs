@@ -15,6 +15,14 @@ pub enum Arbitration {
 }
 
 impl Arbitration {
+    /// The name [`Arbitration::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::OldestFirst => "oldest-first",
+            Self::RoundRobin => "round-robin",
+        }
+    }
+
     /// Reads `oldest-first` or `round-robin`.
     pub fn parse(text: &str) -> Result<Self, PacketError> {
         match text.trim() {
