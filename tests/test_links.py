@@ -46,6 +46,27 @@ def test_lqcd_rendezvous_sends_wait_for_their_receivers():
         fray.simulate(SMALL, "lqcd:short_msg_length=-1")
 
 
+def test_packet_engine_options_and_adaptive_ugal_are_read_back():
+    # The packet engine's options change what runs (bigger packets pay fewer per-packet
+    # hops, so the time moves) and come back in the result as given; merlin's UGAL routes
+    # the same bytes.
+    spec = "halo3d26:nx=8,compute=no"
+    small = fray.simulate(SMALL, spec, engine="packet", seed=4)
+    big = fray.simulate(SMALL, spec, engine="packet:mtu=2048,buffer=16384", seed=4)
+    assert big.engine == "packet:mtu=2048,buffer=16384"
+    assert big.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert big.iteration_s[0] != small.iteration_s[0]
+    merlin = fray.simulate(SMALL, spec, engine="packet:route=packet",
+                           routing="ugal:links=adaptive,threshold=800", seed=4)
+    assert merlin.routing == "ugal" and merlin.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    with pytest.raises(SpecError, match="mtu must be a whole number"):
+        fray.simulate(SMALL, spec, engine="packet:mtu=2k")
+    with pytest.raises(SpecError, match="must hold at least one packet"):
+        fray.simulate(SMALL, spec, engine="packet:mtu=8192")
+    with pytest.raises(SpecError, match="links must be random or adaptive"):
+        fray.simulate(SMALL, spec, routing="ugal:links=best")
+
+
 def test_failures_and_unroutable_pairs_surface():
     fabric = Fabric.parse("hyperx:4x4,t=2")
     faults = Faults(fabric)

@@ -21,7 +21,12 @@ const SPECS: &[&str] = &[
 ];
 
 /// (routing name, hop bound)
-const ROUTINGS: &[(&str, usize)] = &[("minimal", 3), ("valiant", 5), ("ugal", 5)];
+const ROUTINGS: &[(&str, usize)] = &[
+    ("minimal", 3),
+    ("valiant", 5),
+    ("ugal", 5),
+    ("ugal:links=adaptive", 5),
+];
 
 proptest! {
     #[test]
@@ -87,7 +92,7 @@ fn routing_follows_a_changed_fault_state() {
         before.down_fingerprint(),
         "a clone is the same state"
     );
-    for name in ["minimal", "valiant", "ugal"] {
+    for name in ["minimal", "valiant", "ugal", "ugal:links=adaptive"] {
         let routing: Box<dyn Routing> = build(name, &fabric, &Faults::none(&fabric)).unwrap();
         let mut path = Vec::new();
         let (src, dst) = (0, 19);

@@ -1,6 +1,8 @@
 //! UGAL-L at the source router: with no congestion it routes exactly as minimal does; with
 //! the minimal path's first channel congested (`q_min * H_min > q_val * H_val`) it takes the
-//! Valiant path instead.
+//! Valiant path instead. With adaptive global links (SST merlin's rule: direct `q`, Valiant
+//! `2 q + T`) it takes the lightest of the parallel links, leaves a congested port for
+//! Valiant below the threshold, and splits an idle fabric between the two when `T = 0`.
 
 mod common;
 
@@ -112,6 +114,125 @@ fn threshold_keeps_minimal_until_its_congestion_exceeds_it() {
 }
 
 #[test]
+fn adaptive_links_leave_a_congested_port_below_the_threshold() {
+    // One global link per group pair, on different routers: the Valiant link's first hop is
+    // never the busy one, so direct weighs 100 and Valiant 2 * 0 + T.
+    let mut path = Vec::new();
+    let (mut ties_valiant, mut ties) = (0, 0);
+    with_congested_minimal_port(|fabric, faults, src, dst, min_path, req| {
+        let below = build("ugal:links=adaptive,threshold=99", fabric, faults).unwrap();
+        below.route_into(req, src, dst, &mut path).unwrap();
+        check_path(fabric, faults, src, dst, &path).unwrap();
+        assert_ne!(path[0], min_path[0], "{src}->{dst} kept the congested port");
+        assert_eq!(hops_of_class(fabric, &path, "global"), 2, "{src}->{dst}");
+        let above = build("ugal:threshold=101,links=adaptive", fabric, faults).unwrap();
+        above.route_into(req, src, dst, &mut path).unwrap();
+        assert_eq!(path, min_path, "{src}->{dst} above the threshold");
+        let equal = build("ugal:links=adaptive,threshold=100", fabric, faults).unwrap();
+        let drawn = RouteRequest {
+            entropy: message_entropy(5, u64::from(src * 100 + dst)),
+            ..*req
+        };
+        equal.route_into(&drawn, src, dst, &mut path).unwrap();
+        ties += 1;
+        ties_valiant += usize::from(hops_of_class(fabric, &path, "global") == 2);
+    });
+    // At T = 100 both candidates weigh 100: a uniform draw between the two links.
+    let share = ties_valiant as f64 / ties as f64;
+    assert!(
+        (0.35..0.65).contains(&share),
+        "Valiant share at a tie {share}"
+    );
+}
+
+/// Congestion 100 on every channel out of router `at` except `free`.
+struct AllBusyBut {
+    fabric: Fabric,
+    at: u32,
+    free: ChannelId,
+}
+
+impl Congestion for AllBusyBut {
+    fn congestion(&self, channel: ChannelId) -> f64 {
+        let leaves = self.fabric.channels().src[channel as usize] == self.at;
+        if leaves && channel != self.free {
+            100.0
+        } else {
+            0.0
+        }
+    }
+}
+
+#[test]
+fn adaptive_links_take_the_lightest_parallel_link() {
+    // Two global links per group pair: the route leaves by the one free port.
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=4,g=9").unwrap();
+    let faults = Faults::none(&fabric);
+    let minimal = build("minimal", &fabric, &faults).unwrap();
+    let adaptive = build("ugal:links=adaptive,threshold=1000", &fabric, &faults).unwrap();
+    let n = fabric.num_routers() as u32;
+    let (mut min_path, mut path) = (Vec::new(), Vec::new());
+    for src in 0..n {
+        for dst in (0..n).filter(|&d| d / 4 != src / 4) {
+            for draw in 0..4 {
+                let plain = RouteRequest {
+                    entropy: message_entropy(draw, u64::from(src * n + dst)),
+                    ..RouteRequest::new(&fabric, &faults)
+                };
+                minimal.route_into(&plain, src, dst, &mut min_path).unwrap();
+                let busy = AllBusyBut {
+                    fabric: fabric.clone(),
+                    at: src,
+                    free: min_path[0],
+                };
+                let req = RouteRequest {
+                    congestion: &busy,
+                    ..plain
+                };
+                adaptive.route_into(&req, src, dst, &mut path).unwrap();
+                check_path(&fabric, &faults, src, dst, &path).unwrap();
+                assert_eq!(path[0], min_path[0], "{src}->{dst}: {path:?}");
+                assert_eq!(hops_of_class(&fabric, &path, "global"), 1, "{src}->{dst}");
+            }
+        }
+    }
+}
+
+#[test]
+fn idle_adaptive_links_split_between_minimal_and_valiant_only_without_threshold() {
+    // Idle, every candidate weighs 0 (direct) or 2 * 0 + T (Valiant): with T = 0 the two
+    // direct and two Valiant links of a pair tie, with T > 0 direct always wins.
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=4,g=9").unwrap();
+    let faults = Faults::none(&fabric);
+    let n = fabric.num_routers() as u32;
+    let mut path = Vec::new();
+    for (name, low, high) in [
+        ("ugal:links=adaptive", 0.4, 0.6),
+        ("ugal:links=adaptive,threshold=1", 0.0, 0.0),
+    ] {
+        let routing = build(name, &fabric, &faults).unwrap();
+        let (mut routes, mut valiant) = (0usize, 0usize);
+        for src in 0..n {
+            for dst in (0..n).filter(|&d| d / 4 != src / 4) {
+                let req = RouteRequest {
+                    entropy: message_entropy(9, u64::from(src * n + dst)),
+                    ..RouteRequest::new(&fabric, &faults)
+                };
+                routing.route_into(&req, src, dst, &mut path).unwrap();
+                check_path(&fabric, &faults, src, dst, &path).unwrap();
+                routes += 1;
+                valiant += usize::from(hops_of_class(&fabric, &path, "global") == 2);
+            }
+        }
+        let share = valiant as f64 / routes as f64;
+        assert!(
+            (low..=high).contains(&share),
+            "{name}: Valiant share {share}"
+        );
+    }
+}
+
+#[test]
 fn bad_threshold_is_named() {
     let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
     let faults = Faults::none(&fabric);
@@ -126,5 +247,9 @@ fn bad_threshold_is_named() {
             err.contains(name) && err.contains("threshold"),
             "{name}: {err}"
         );
+    }
+    for name in ["ugal:links=fast", "ugal:links=adaptive,links"] {
+        let err = build(name, &fabric, &faults).err().expect(name).to_string();
+        assert!(err.contains(name) && err.contains("links"), "{name}: {err}");
     }
 }

@@ -16,7 +16,7 @@ mod table;
 mod updown;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
-pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant};
+pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant, GlobalLinks};
 pub use entropy::{message_entropy, Entropy};
 pub use hyperx::{HyperXDoal, HyperXDor};
 pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
@@ -250,7 +250,8 @@ pub const ROUTINGS: &[(&str, &str)] = &[
     (
         "ugal",
         "dragonfly: minimal or Valiant by congestion at the source (UGAL-L); \
-         ugal:threshold=T favours minimal by T flows times hops",
+         ugal:threshold=T favours minimal by T flows times hops; ugal:links=adaptive \
+         weighs every parallel global link by its queue, as SST's merlin does",
     ),
 ];
 
@@ -278,8 +279,8 @@ pub fn build(
     faults: &Faults,
 ) -> Result<Box<dyn Routing>, RoutingError> {
     if let Some(options) = name.strip_prefix("ugal:") {
-        let threshold = parse_option(name, options, "threshold")?;
-        return Ok(Box::new(DragonflyUgal::new(fabric, threshold)?));
+        let (threshold, links) = parse_ugal_options(name, options)?;
+        return Ok(Box::new(DragonflyUgal::new(fabric, threshold, links)?));
     }
     Ok(match name {
         "dor" => match fabric.topology() {
@@ -293,7 +294,7 @@ pub fn build(
         "table" => Box::new(TableRouting::new(fabric, faults)?),
         "minimal" => Box::new(DragonflyMinimal::new(fabric)?),
         "valiant" => Box::new(DragonflyValiant::new(fabric)?),
-        "ugal" => Box::new(DragonflyUgal::new(fabric, 0.0)?),
+        "ugal" => Box::new(DragonflyUgal::new(fabric, 0.0, GlobalLinks::Random)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),
@@ -307,21 +308,38 @@ pub fn build(
     })
 }
 
-/// The value of the one option `key=value` that `options` (from routing `name`) must hold:
-/// a finite number at least 0.
-fn parse_option(name: &str, options: &str, key: &str) -> Result<f64, RoutingError> {
+/// UGAL's options from `options` (comma-separated `key=value`, from routing `name`):
+/// `threshold=T` (a finite number at least 0; default 0) and `links=random|adaptive`
+/// (default random).
+fn parse_ugal_options(name: &str, options: &str) -> Result<(f64, GlobalLinks), RoutingError> {
     let bad = |reason: String| RoutingError::BadOption {
         routing: name.to_string(),
         reason,
     };
-    let value = options
-        .strip_prefix(key)
-        .and_then(|rest| rest.strip_prefix('='))
-        .ok_or_else(|| bad(format!("expected {key}=VALUE, got {options:?}")))?;
-    match value.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(bad(format!(
-            "{key} must be a finite number >= 0, got {value:?}"
-        ))),
+    let (mut threshold, mut links) = (0.0, GlobalLinks::Random);
+    for option in options.split(',') {
+        match option.split_once('=') {
+            Some(("threshold", value)) => {
+                threshold = match value.parse::<f64>() {
+                    Ok(v) if v.is_finite() && v >= 0.0 => v,
+                    _ => {
+                        return Err(bad(format!(
+                            "threshold must be a finite number >= 0, got {value:?}"
+                        )))
+                    }
+                }
+            }
+            Some(("links", value)) => {
+                links = GlobalLinks::parse(value).ok_or_else(|| {
+                    bad(format!("links must be random or adaptive, got {value:?}"))
+                })?
+            }
+            _ => {
+                return Err(bad(format!(
+                    "expected threshold=T or links=random|adaptive, got {option:?}"
+                )))
+            }
+        }
     }
+    Ok((threshold, links))
 }

@@ -14,19 +14,20 @@
 //! global channel to that group (none when the router holds it itself), the global hop, and,
 //! on the last leg, a local hop to the destination (none when the global channel lands on
 //! it). Among the live global channels whose local hops are up, a leg takes one uniformly at
-//! random, drawn from the message's entropy (`pick_uniform`).
+//! random, drawn from the message's entropy (`pick_uniform`); UGAL with `links=adaptive` takes
+//! instead the one whose first hop is least congested (`Walk::lightest_link`).
 
 mod minimal;
 mod ugal;
 mod valiant;
 
 pub use minimal::DragonflyMinimal;
-pub use ugal::DragonflyUgal;
+pub use ugal::{DragonflyUgal, GlobalLinks};
 pub use valiant::DragonflyValiant;
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use super::{Entropy, RouteRequest, RoutingError};
+use super::{Congestion, Entropy, RouteRequest, RoutingError};
 use crate::fabric::{ChannelId, Dragonfly, Fabric, RouterId};
 use crate::faults::Faults;
 
@@ -164,6 +165,15 @@ impl DragonflyPaths {
     }
 }
 
+/// The global channel [`Walk::lightest_link`] found: its weight and how many channels tied
+/// with it.
+#[derive(Debug, Clone, Copy)]
+struct Lightest {
+    channel: ChannelId,
+    weight: f64,
+    ties: usize,
+}
+
 /// One message's route being built: the tables, the live global channels of its fault
 /// state, and its random stream.
 struct Walk<'a> {
@@ -242,13 +252,68 @@ impl<'a> Walk<'a> {
                 && dst.is_none_or(|d| local_up(df, faults, ch.dst[c], d))
         };
         let k = pick_uniform(candidates.len(), &mut self.entropy, usable)?;
-        let c = candidates[k];
+        Some(self.leg_through(at, candidates[k], dst, path))
+    }
+
+    /// Appends the leg from router `at` through global channel `c` (from `at`'s group): the
+    /// local hop to `c`'s router, `c`, and the local hop on to `dst` when given. Returns the
+    /// router reached (`dst`, or where `c` lands).
+    fn leg_through(
+        &self,
+        at: RouterId,
+        c: ChannelId,
+        dst: Option<RouterId>,
+        path: &mut Vec<ChannelId>,
+    ) -> RouterId {
+        let ch = self.fabric.channels();
         let (x, y) = (ch.src[c as usize], ch.dst[c as usize]);
         self.push_local(at, x, path);
         path.push(c);
         let reached = dst.unwrap_or(y);
         self.push_local(y, reached, path);
-        Some(reached)
+        reached
+    }
+
+    /// Of the live global channels from `at`'s group to group `to` whose local hops are up
+    /// (from `at`, and on to `dst` when given), the one whose first hop from `at` (the local
+    /// hop to its router, or the channel itself) weighs least, each weighed by
+    /// `weight(congestion of that hop, whether it is a local hop)`. Ties are drawn uniformly.
+    /// `None` when no channel is usable.
+    fn lightest_link(
+        &mut self,
+        at: RouterId,
+        to: usize,
+        dst: Option<RouterId>,
+        congestion: &dyn Congestion,
+        weight: impl Fn(f64, bool) -> f64,
+    ) -> Option<Lightest> {
+        let (df, faults, ch) = (self.df, self.faults, self.fabric.channels());
+        let mut best: Option<Lightest> = None;
+        for &c in self.live_channels(self.group(at), to) {
+            let (x, y) = (ch.src[c as usize], ch.dst[c as usize]);
+            if !local_up(df, faults, at, x) || dst.is_some_and(|d| !local_up(df, faults, y, d)) {
+                continue;
+            }
+            let first = if at == x { c } else { df.local_channel(at, x) };
+            let w = weight(congestion.congestion(first), at != x);
+            match &mut best {
+                Some(b) if w > b.weight => {}
+                Some(b) if w == b.weight => {
+                    b.ties += 1;
+                    if self.entropy.below(b.ties) == 0 {
+                        b.channel = c;
+                    }
+                }
+                _ => {
+                    best = Some(Lightest {
+                        channel: c,
+                        weight: w,
+                        ties: 1,
+                    })
+                }
+            }
+        }
+        best
     }
 
     /// Why [`Walk::leg`] from group `from` to group `to` found nothing.

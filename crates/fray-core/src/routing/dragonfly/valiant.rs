@@ -46,26 +46,14 @@ pub(super) fn valiant_path(w: &mut Walk<'_>, path: &mut Vec<ChannelId>) -> Resul
     if gs == gd && within_group(w, path).is_ok() {
         return Ok(());
     }
-    // The diagonals of the count tables are 0, so neither end's own group gets weight.
+    let first = intermediate_group(w, gs, gd).ok_or_else(|| {
+        format!(
+            "no intermediate group has live global links both from group {gs} and to group {gd}"
+        )
+    })?;
     let (from_src, to_dst) = w.live_counts_from_and_to(gs, gd);
     let weight = |i: usize| from_src[i].min(to_dst[i]) as usize;
     let groups = from_src.len();
-    let total: usize = (0..groups).map(weight).sum();
-    if total == 0 {
-        return Err(format!(
-            "no intermediate group has live global links both from group {gs} and to group {gd}"
-        ));
-    }
-    let mut draw = w.entropy.below(total);
-    let first = (0..groups)
-        .find(|&i| match draw.checked_sub(weight(i)) {
-            Some(rest) => {
-                draw = rest;
-                false
-            }
-            None => true,
-        })
-        .expect("the draw falls below the total weight");
     let mark = path.len();
     for i in (first..groups).chain(0..first) {
         if weight(i) == 0 {
@@ -82,6 +70,27 @@ pub(super) fn valiant_path(w: &mut Walk<'_>, path: &mut Vec<ChannelId>) -> Resul
         "failed local links block the path through every intermediate group from group {gs} \
          to group {gd}"
     ))
+}
+
+/// An intermediate group for a path from group `gs` to group `gd`, drawn with weight
+/// `min(live links from gs to it, live links from it to gd)`; `None` when every weight is 0.
+pub(super) fn intermediate_group(w: &mut Walk<'_>, gs: usize, gd: usize) -> Option<usize> {
+    // The diagonals of the count tables are 0, so neither end's own group gets weight.
+    let (from_src, to_dst) = w.live_counts_from_and_to(gs, gd);
+    let weight = |i: usize| from_src[i].min(to_dst[i]) as usize;
+    let groups = from_src.len();
+    let total: usize = (0..groups).map(weight).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut draw = w.entropy.below(total);
+    (0..groups).find(|&i| match draw.checked_sub(weight(i)) {
+        Some(rest) => {
+            draw = rest;
+            false
+        }
+        None => true,
+    })
 }
 
 /// Appends the two local hops through a random intermediate router of the group of `w.src`
