@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 
-from fray.units import parse_size_list
+from mpi_launch import is_child, launch
 
-CHILD = "FRAY_HIDING_CHILD"
+from fray.units import parse_size_list
 
 
 def measure(sizes: list[int], rounds: int) -> list[dict]:
@@ -80,7 +77,7 @@ def main() -> int:
     ap.add_argument("--out", default=None, help="JSON file for the rows")
     args = ap.parse_args()
     sizes = parse_size_list(args.sizes)
-    if os.environ.get(CHILD):
+    if is_child():
         if args.network:
             from fray.cli.integrity import force_network
 
@@ -91,17 +88,9 @@ def main() -> int:
         if MPI.COMM_WORLD.rank == 0:
             print(json.dumps(rows))
         return 0
-    mpiexec = shutil.which("mpiexec")
-    if mpiexec is None:
-        print("hiding: mpiexec not found (pip install mpich mpi4py)", file=sys.stderr)
+    rows = launch(__file__, sys.argv[1:])
+    if rows is None:
         return 1
-    r = subprocess.run([mpiexec, "--bind-to", "core", "-n", "2", sys.executable, __file__,
-                        *sys.argv[1:]], env={**os.environ, CHILD: "1"},
-                       capture_output=True, text=True, check=False)
-    if r.returncode != 0:
-        print(r.stdout + r.stderr, file=sys.stderr)
-        return r.returncode
-    rows = json.loads(r.stdout.strip().splitlines()[-1])
     print(f"{'size':>10} {'one-way':>10} {'checksum':>9} {'with it':>10} {'shown':>6} {'ratio':>6}")
     for w in rows:
         print(f"{w['size_bytes']:>10} {w['one_way_s'] * 1e6:>8.0f}us {w['checksum_s'] * 1e6:>7.0f}us"
