@@ -22,120 +22,100 @@ Launches itself on 2 ranks pinned to cores (``mpiexec --bind-to core``).
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import sys
 import time
 
-from mpi_launch import is_child, launch
-
-from fray.units import parse_size_list
+from mpi_launch import run_bench
 
 HEADER_BYTES = 32
 
 
 def measure(sizes: list[int], rounds: int) -> list[dict]:
     """Runs on both ranks; returns rank 0's rows (one per size and way)."""
+    return [row for n in sizes for row in measure_size(n, rounds)]
+
+
+def measure_size(n: int, rounds: int) -> list[dict]:
+    """The rows of messages of ``n`` bytes, one per way."""
     import numpy as np
     from mpi4py import MPI
 
     comm = MPI.COMM_WORLD
     rank, peer = comm.rank, 1 - comm.rank
     rows = []
-    for n in sizes:
-        data, into = np.ones(n, np.uint8), np.zeros(n, np.uint8)
-        head, head_in = np.zeros(HEADER_BYTES, np.uint8), np.zeros(HEADER_BYTES, np.uint8)
+    data, into = np.ones(n, np.uint8), np.zeros(n, np.uint8)
+    head, head_in = np.zeros(HEADER_BYTES, np.uint8), np.zeros(HEADER_BYTES, np.uint8)
 
-        def joined(h: np.ndarray, d: np.ndarray) -> MPI.Datatype:
-            t = MPI.BYTE.Create_hindexed([h.nbytes, d.nbytes],
-                                         [MPI.Get_address(h), MPI.Get_address(d)])
-            t.Commit()
-            return t
+    def joined(h: np.ndarray, d: np.ndarray) -> MPI.Datatype:
+        t = MPI.BYTE.Create_hindexed([h.nbytes, d.nbytes],
+                                     [MPI.Get_address(h), MPI.Get_address(d)])
+        t.Commit()
+        return t
 
-        out_t, in_t = joined(head, data), joined(head_in, into)
+    out_t, in_t = joined(head, data), joined(head_in, into)
 
-        def send(way: str) -> None:
-            if way == "plain":
-                comm.Send(data, peer, 0)
-            elif way == "two":
-                comm.Send(head, peer, 1)
-                comm.Send(data, peer, 0)
+    def send(way: str) -> None:
+        if way == "plain":
+            comm.Send(data, peer, 0)
+        elif way == "two":
+            comm.Send(head, peer, 1)
+            comm.Send(data, peer, 0)
+        else:
+            comm.Send([MPI.BOTTOM, 1, out_t], peer, 0)
+
+    def recv(way: str) -> None:
+        if way == "plain":
+            comm.Recv(into, peer, 0)
+        elif way == "two":
+            comm.Recv(head_in, peer, 1)
+            comm.Recv(into, peer, 0)
+        elif way == "datatype":
+            comm.Recv([MPI.BOTTOM, 1, in_t], peer, 0)
+        else:
+            comm.Mprobe(peer, 0).Recv([MPI.BOTTOM, 1, in_t])
+
+    reps = max(4, (8 << 20) // n)
+    ways = ("plain", "two", "datatype", "probe")
+
+    def one_way(way: str) -> float:
+        comm.Barrier()
+        t = time.perf_counter()
+        for _ in range(reps):
+            if rank == 0:
+                send(way)
+                recv(way)
             else:
-                comm.Send([MPI.BOTTOM, 1, out_t], peer, 0)
+                recv(way)
+                send(way)
+        return (time.perf_counter() - t) / reps / 2
 
-        def recv(way: str) -> None:
-            if way == "plain":
-                comm.Recv(into, peer, 0)
-            elif way == "two":
-                comm.Recv(head_in, peer, 1)
-                comm.Recv(into, peer, 0)
-            elif way == "datatype":
-                comm.Recv([MPI.BOTTOM, 1, in_t], peer, 0)
-            else:
-                comm.Mprobe(peer, 0).Recv([MPI.BOTTOM, 1, in_t])
-
-        reps = max(4, (8 << 20) // n)
-        ways = ("plain", "two", "datatype", "probe")
-
-        def one_way(way: str) -> float:
-            comm.Barrier()
-            t = time.perf_counter()
-            for _ in range(reps):
-                if rank == 0:
-                    send(way)
-                    recv(way)
-                else:
-                    recv(way)
-                    send(way)
-            return (time.perf_counter() - t) / reps / 2
-
+    for way in ways:
+        one_way(way)  # warm-up
+    times: dict[str, list[float]] = {w: [] for w in ways}
+    for _ in range(rounds):
         for way in ways:
-            one_way(way)  # warm-up
-        times: dict[str, list[float]] = {w: [] for w in ways}
-        for _ in range(rounds):
-            for way in ways:
-                times[way].append(one_way(way))
-        for way in ways:
-            ratios = [p / t for p, t in zip(times["plain"], times[way])]
-            rows.append({"size_bytes": n, "way": way,
-                         "one_way_s": statistics.median(times[way]),
-                         "plain_over_this": statistics.median(ratios)})
-        out_t.Free()
-        in_t.Free()
+            times[way].append(one_way(way))
+    for way in ways:
+        ratios = [p / t for p, t in zip(times["plain"], times[way])]
+        rows.append({"size_bytes": n, "way": way,
+                     "one_way_s": statistics.median(times[way]),
+                     "plain_over_this": statistics.median(ratios)})
+    out_t.Free()
+    in_t.Free()
     return rows
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", default="256KiB,1MiB,4MiB")
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--network", default=None, help="force MPI onto this network (tcp)")
-    ap.add_argument("--out", default=None, help="JSON file for the rows")
-    args = ap.parse_args()
-    sizes = parse_size_list(args.sizes)
-    if is_child():
-        if args.network:
-            from fray.cli.integrity import force_network
-
-            force_network(args.network)
-        rows = measure(sizes, args.rounds)
-        from mpi4py import MPI
-
-        if MPI.COMM_WORLD.rank == 0:
-            print(json.dumps(rows))
-        return 0
-    rows = launch(__file__, sys.argv[1:])
-    if rows is None:
-        return 1
+def show(rows: list[dict]) -> None:
+    """Prints the rows as a table."""
     print(f"{'size':>10} {'way':>9} {'one-way':>10} {'plain/this':>10}")
     for w in rows:
         print(f"{w['size_bytes']:>10} {w['way']:>9} {w['one_way_s'] * 1e6:>8.0f}us"
               f" {w['plain_over_this']:>10.3f}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump({"network": args.network, "rows": rows}, f, indent=1)
-    return 0
+
+
+def main() -> int:
+    return run_bench(__file__, __doc__, "256KiB,1MiB,4MiB", measure, show)
 
 
 if __name__ == "__main__":

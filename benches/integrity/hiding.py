@@ -14,23 +14,18 @@ Launches itself on 2 ranks pinned to cores (``mpiexec --bind-to core``).
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 import sys
 import time
 
-from mpi_launch import is_child, launch
-
-from fray.units import parse_size_list
+from mpi_launch import run_bench
 
 
 def measure(sizes: list[int], rounds: int) -> list[dict]:
     """Runs on both ranks; returns rank 0's rows (one per size)."""
     import numpy as np
-    from mpi4py import MPI
-
     from fray.integrity import checksum
+    from mpi4py import MPI
 
     comm = MPI.COMM_WORLD
     rank, peer = comm.rank, 1 - comm.rank
@@ -69,37 +64,17 @@ def measure(sizes: list[int], rounds: int) -> list[dict]:
     return rows
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", default="1MiB,4MiB,16MiB")
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--network", default=None, help="force MPI onto this network (tcp)")
-    ap.add_argument("--out", default=None, help="JSON file for the rows")
-    args = ap.parse_args()
-    sizes = parse_size_list(args.sizes)
-    if is_child():
-        if args.network:
-            from fray.cli.integrity import force_network
-
-            force_network(args.network)
-        rows = measure(sizes, args.rounds)
-        from mpi4py import MPI
-
-        if MPI.COMM_WORLD.rank == 0:
-            print(json.dumps(rows))
-        return 0
-    rows = launch(__file__, sys.argv[1:])
-    if rows is None:
-        return 1
+def show(rows: list[dict]) -> None:
+    """Prints the rows as a table."""
     print(f"{'size':>10} {'one-way':>10} {'checksum':>9} {'with it':>10} {'shown':>6} {'ratio':>6}")
     for w in rows:
         print(f"{w['size_bytes']:>10} {w['one_way_s'] * 1e6:>8.0f}us {w['checksum_s'] * 1e6:>7.0f}us"
               f" {w['with_checksum_s'] * 1e6:>8.0f}us {w['shown_share']:>6.2f}"
               f" {w['bandwidth_ratio']:>6.3f}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump({"network": args.network, "rows": rows}, f, indent=1)
-    return 0
+
+
+def main() -> int:
+    return run_bench(__file__, __doc__, "1MiB,4MiB,16MiB", measure, show)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -24,7 +25,8 @@ def save_figure(fig, path: str | Path, title: str | None = None) -> Path:
     PDF or SVG by extension, parent folders created); closes it and returns the path."""
     path = Path(path)
     if title:
-        fig.suptitle(title, fontsize="medium")
+        width = max(40, int(fig.get_figwidth() * 11))  # characters that fit at this size
+        fig.suptitle(textwrap.fill(title, width), fontsize="medium")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
@@ -98,6 +100,8 @@ def plot_links_heatmap(table: pd.DataFrame, path: str | Path, title: str | None 
     a = table.attrs
     if title is None and a:
         title = f"{a.get('workload')} on {a.get('fabric')}, {a.get('routing')}"
+        if a.get("engine") not in (None, "flow"):
+            title += f", {a['engine']} engine"
     return save_figure(fig, path, title)
 
 
