@@ -58,7 +58,8 @@ def test_packet_engine_options_and_adaptive_ugal_are_read_back():
     assert big.iteration_s[0] != small.iteration_s[0]
     merlin = fray.simulate(SMALL, spec, engine="packet:route=packet",
                            routing="ugal:links=adaptive,threshold=800", seed=4)
-    assert merlin.routing == "ugal" and merlin.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert merlin.routing == "ugal:links=adaptive,threshold=800"
+    assert merlin.jobs[0]["bytes"] == small.jobs[0]["bytes"]
     with pytest.raises(SpecError, match="mtu must be a whole number"):
         fray.simulate(SMALL, spec, engine="packet:mtu=2k")
     with pytest.raises(SpecError, match="must hold at least one packet"):
