@@ -6,7 +6,7 @@ use std::str::FromStr;
 use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
 use super::load::static_load;
 use super::packet::{
-    simulate as packet_simulate, Arbitration, PacketConfig, PacketError, SoftErrors,
+    simulate as packet_simulate, PacketConfig, PacketError, SoftErrors, PACKET_OPTIONS,
 };
 use crate::fabric::Fabric;
 use crate::faults::Faults;
@@ -26,20 +26,12 @@ pub enum Engine {
     Packet(PacketConfig),
 }
 
-/// The options of `packet:...` in [`Engine::from_str`]: name, what it sets.
-const PACKET_OPTIONS: &str = "route=message|packet, mtu=BYTES, buffer=BYTES, vcs=N, \
-                              arbitration=oldest-first|round-robin";
-
 impl FromStr for Engine {
     type Err = String;
 
-    /// Reads `load`, `flow`, or `packet` optionally followed by `:` and comma-separated
-    /// options: `route=packet` (route every packet on its own as it leaves its source;
-    /// `route=message`, the default, routes once per message), `mtu=BYTES` (largest packet
-    /// payload), `buffer=BYTES` (depth of each virtual channel's input buffer), `vcs=N`
-    /// (virtual channels per channel, raised to what the routing needs) and
-    /// `arbitration=oldest-first|round-robin`. Unset options keep [`PacketConfig`]'s
-    /// defaults. Example: `packet:route=packet,mtu=2048,buffer=16384`.
+    /// Reads `load`, `flow`, or `packet` optionally followed by `:` and the packet engine's
+    /// options ([`PacketConfig::parse_options`]), e.g.
+    /// `packet:route=packet,mtu=2048,buffer=16384`.
     fn from_str(s: &str) -> Result<Self, String> {
         let (name, options) = match s.trim().split_once(':') {
             Some((name, options)) => (name, Some(options)),
@@ -48,7 +40,7 @@ impl FromStr for Engine {
         match (name, options) {
             ("load", None) => Ok(Self::Load),
             ("flow", None) => Ok(Self::Flow),
-            ("packet", options) => parse_packet_options(options.unwrap_or(""))
+            ("packet", options) => PacketConfig::parse_options(options.unwrap_or(""))
                 .map(Self::Packet)
                 .map_err(|why| format!("engine {s:?}: {why}")),
             ("load" | "flow", Some(_)) => Err(format!("engine {s:?}: {name} takes no options")),
@@ -60,82 +52,18 @@ impl FromStr for Engine {
     }
 }
 
-/// The packet engine's settings from `key=value,...` (see [`Engine::from_str`]).
-fn parse_packet_options(options: &str) -> Result<PacketConfig, String> {
-    let mut config = PacketConfig::default();
-    for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
-        let (key, value) = option
-            .split_once('=')
-            .ok_or_else(|| format!("option {option:?} is not KEY=VALUE ({PACKET_OPTIONS})"))?;
-        let number = |what: &str| -> Result<u64, String> {
-            value
-                .trim()
-                .parse()
-                .map_err(|_| format!("{key} must be a whole number of {what}, got {value:?}"))
-        };
-        match key.trim() {
-            "route" => {
-                config.route_per_packet = match value.trim() {
-                    "packet" => true,
-                    "message" => false,
-                    other => return Err(format!("route must be message or packet, got {other:?}")),
-                }
-            }
-            "mtu" => {
-                config.packet_bytes =
-                    u32::try_from(number("bytes")?).map_err(|_| "mtu is too large".to_string())?
-            }
-            "buffer" => {
-                config.buffer_bytes = u32::try_from(number("bytes")?)
-                    .map_err(|_| "buffer is too large".to_string())?
-            }
-            "vcs" => {
-                config.vcs = u16::try_from(number("virtual channels")?)
-                    .map_err(|_| "vcs is too large".to_string())?
-            }
-            "arbitration" => {
-                config.arbitration = Arbitration::parse(value).map_err(|e| e.to_string())?
-            }
-            other => {
-                return Err(format!(
-                    "unknown option {other:?} (known: {PACKET_OPTIONS})"
-                ))
-            }
-        }
-    }
-    config.validate().map_err(|e| e.to_string())?;
-    Ok(config)
-}
-
 impl std::fmt::Display for Engine {
     /// The engine as [`Engine::from_str`] reads it: the name, and for the packet engine the
-    /// options that differ from [`PacketConfig`]'s defaults.
+    /// options that differ from [`PacketConfig`]'s defaults ([`PacketConfig::options`]).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let packets = match self {
             Self::Load => return f.write_str("load"),
             Self::Flow => return f.write_str("flow"),
             Self::Packet(packets) => packets,
         };
-        let default = PacketConfig::default();
-        let mut options = Vec::new();
-        if packets.route_per_packet {
-            options.push("route=packet".to_string());
-        }
-        if packets.packet_bytes != default.packet_bytes {
-            options.push(format!("mtu={}", packets.packet_bytes));
-        }
-        if packets.buffer_bytes != default.buffer_bytes {
-            options.push(format!("buffer={}", packets.buffer_bytes));
-        }
-        if packets.vcs != default.vcs {
-            options.push(format!("vcs={}", packets.vcs));
-        }
-        if packets.arbitration != default.arbitration {
-            options.push(format!("arbitration={}", packets.arbitration.name()));
-        }
-        match options.is_empty() {
-            true => f.write_str("packet"),
-            false => write!(f, "packet:{}", options.join(",")),
+        match packets.options().as_str() {
+            "" => f.write_str("packet"),
+            options => write!(f, "packet:{options}"),
         }
     }
 }
@@ -220,6 +148,7 @@ fn load_bound(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::packet::Arbitration;
     use proptest::prelude::*;
 
     #[test]

@@ -25,14 +25,14 @@ impl Arbitration {
 
     /// Reads `oldest-first` or `round-robin`.
     pub fn parse(text: &str) -> Result<Self, PacketError> {
-        match text.trim() {
-            "oldest-first" => Ok(Self::OldestFirst),
-            "round-robin" => Ok(Self::RoundRobin),
-            other => Err(PacketError::Config {
+        let text = text.trim();
+        [Self::OldestFirst, Self::RoundRobin]
+            .into_iter()
+            .find(|a| a.name() == text)
+            .ok_or_else(|| PacketError::Config {
                 field: "arbitration",
-                reason: format!("expected oldest-first or round-robin, got {other:?}"),
-            }),
-        }
+                reason: format!("expected oldest-first or round-robin, got {text:?}"),
+            })
     }
 }
 
@@ -80,7 +80,88 @@ impl Default for PacketConfig {
     }
 }
 
+/// The options [`PacketConfig::parse_options`] reads: name and what it takes.
+pub const PACKET_OPTIONS: &str = "route=message|packet, mtu=BYTES, buffer=BYTES, vcs=N, \
+                                  arbitration=oldest-first|round-robin";
+
 impl PacketConfig {
+    /// The defaults with the options of `options` (comma-separated `key=value`): `route=packet`
+    /// (route every packet on its own as it leaves its source; `route=message`, the default,
+    /// routes once per message), `mtu=BYTES` ([`PacketConfig::packet_bytes`]), `buffer=BYTES`
+    /// ([`PacketConfig::buffer_bytes`]), `vcs=N` ([`PacketConfig::vcs`]) and
+    /// `arbitration=oldest-first|round-robin`; checked as [`PacketConfig::validate`] checks.
+    pub fn parse_options(options: &str) -> Result<Self, String> {
+        let mut config = Self::default();
+        for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+            let (key, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("option {option:?} is not KEY=VALUE ({PACKET_OPTIONS})"))?;
+            let (key, value) = (key.trim(), value.trim());
+            let number = |what: &str| -> Result<u64, String> {
+                value
+                    .parse()
+                    .map_err(|_| format!("{key} must be a whole number of {what}, got {value:?}"))
+            };
+            let too_large = || format!("{key} is too large");
+            match key {
+                "route" => {
+                    config.route_per_packet = match value {
+                        "packet" => true,
+                        "message" => false,
+                        other => {
+                            return Err(format!("route must be message or packet, got {other:?}"))
+                        }
+                    }
+                }
+                "mtu" => {
+                    config.packet_bytes =
+                        u32::try_from(number("bytes")?).map_err(|_| too_large())?
+                }
+                "buffer" => {
+                    config.buffer_bytes =
+                        u32::try_from(number("bytes")?).map_err(|_| too_large())?
+                }
+                "vcs" => {
+                    config.vcs =
+                        u16::try_from(number("virtual channels")?).map_err(|_| too_large())?
+                }
+                "arbitration" => {
+                    config.arbitration = Arbitration::parse(value).map_err(|e| e.to_string())?
+                }
+                other => {
+                    return Err(format!(
+                        "unknown option {other:?} (known: {PACKET_OPTIONS})"
+                    ))
+                }
+            }
+        }
+        config.validate().map_err(|e| e.to_string())?;
+        Ok(config)
+    }
+
+    /// The options, as [`PacketConfig::parse_options`] reads them, that differ from the
+    /// defaults (the seed aside); empty when none does.
+    pub fn options(&self) -> String {
+        let default = Self::default();
+        let mut options = Vec::new();
+        if self.route_per_packet {
+            options.push("route=packet".to_string());
+        }
+        if self.packet_bytes != default.packet_bytes {
+            options.push(format!("mtu={}", self.packet_bytes));
+        }
+        if self.buffer_bytes != default.buffer_bytes {
+            options.push(format!("buffer={}", self.buffer_bytes));
+        }
+        if self.vcs != default.vcs {
+            options.push(format!("vcs={}", self.vcs));
+        }
+        if self.arbitration != default.arbitration {
+            options.push(format!("arbitration={}", self.arbitration.name()));
+        }
+        options.join(",")
+    }
+
     /// Checks that the packet size, VC count and buffer depth make sense together.
     pub fn validate(&self) -> Result<(), PacketError> {
         let bad = |field, reason: String| Err(PacketError::Config { field, reason });

@@ -46,7 +46,7 @@ mod soft_errors;
 mod traffic;
 mod vc;
 
-pub use config::{Arbitration, PacketConfig};
+pub use config::{Arbitration, PacketConfig, PACKET_OPTIONS};
 pub use engine::{PacketCounters, QueuedBytes};
 pub use jobs::{simulate, PacketResult};
 pub use link::{first_good_copy, GoodCopy, LinkTiming};
