@@ -30,6 +30,12 @@ def test_load_engine_is_an_estimate_on_the_same_inputs():
     assert load.engine == "load"
     assert [j["ranks"] for j in flow.jobs] == [j["ranks"] for j in load.jobs] == [27, 27]
     assert [j["bytes"] for j in flow.jobs] == [j["bytes"] for j in load.jobs]
+    # Both put each message's bytes on its endpoints' host channels once.
+    fabric = Fabric.parse(SMALL)
+    host = slice(fabric.num_router_channels, fabric.num_channels)
+    assert len(flow.channel_bytes) == len(load.channel_bytes) == fabric.num_channels
+    assert (flow.channel_bytes[host] == load.channel_bytes[host]).all()
+    assert flow.channel_bytes[host].sum() > 0
     for f, s in zip(flow.iteration_s, load.iteration_s, strict=True):
         assert 0.5 * f < s < 2 * f
 
@@ -102,6 +108,52 @@ def test_study_table_is_reproducible_and_baselines_are_zero():
     for _, row in failed.iterrows():
         approx = 100 * (1 - row["baseline_iteration_s"] / row["iteration_s"])
         assert math.isclose(row["degradation_pct"], approx, abs_tol=0.5)
+
+
+def test_case_loads_is_the_study_case_channel_by_channel():
+    kw = {"routing": "ugal", "seed": 5}
+    table = links.study(SMALL, "halo3d26:nx=8", jobs=[1], failed_pct=[0, 30], seeds=2, **kw)
+    cell = table[table["failed_pct"] == 30].iloc[0]
+    cases = [links.case_loads(SMALL, "halo3d26:nx=8", jobs=1, failed_pct=30, replica=r, **kw)
+             for r in (0, 1)]
+    # The same cases as the study's: the table's means are the means of these two seeds.
+    mean = sum(c.attrs["iteration_s"][0] for c in cases) / 2
+    base = sum(c.attrs["baseline_iteration_s"][0] for c in cases) / 2
+    assert math.isclose(cell["iteration_s"], mean, rel_tol=1e-12)
+    assert math.isclose(cell["baseline_iteration_s"], base, rel_tol=1e-12)
+    loads = cases[0]
+    fabric = Fabric.parse(SMALL)
+    assert len(loads) == fabric.num_channels
+    # Failures move bytes between cables but every message still leaves and enters its
+    # endpoints once: the host channels carry the same bytes.
+    host = loads[loads["cls"] == "host"]
+    assert host["bytes"].sum() == host["baseline_bytes"].sum() > 0
+    assert (loads["busy_s"] == loads["bytes"] / loads["bandwidth_bytes_s"]).all()
+    # Some global cable is down: it carries nothing in the case, something in the baseline.
+    glob = loads[loads["cls"] == "global"]
+    assert ((glob["bytes"] == 0) & (glob["baseline_bytes"] > 0)).any()
+    top = links.busiest_cables(loads, fabric, top=4, cls="global")
+    assert list(top["bytes"]) == sorted(glob["bytes"], reverse=True)[:4]
+    assert all(top["name"].str.match(r"g\d+r\d+->g\d+r\d+")) and set(top["cls"]) == {"global"}
+    by_class = links.loads_by_class(loads)
+    assert by_class.loc["global", "busiest_bytes"] == glob["bytes"].max()
+    assert by_class.loc["host", "total_bytes"] == host["bytes"].sum()
+    with pytest.raises(SpecError, match="unknown channel class 'optical'"):
+        links.busiest_cables(loads, fabric, cls="optical")
+    healthy = links.case_loads(SMALL, "halo3d26:nx=8", jobs=1, failed_pct=0, **kw)
+    assert (healthy["bytes"] == healthy["baseline_bytes"]).all()
+
+
+def test_cli_cables_shows_the_busiest_channels_and_writes_them(tmp_path, capsys):
+    out = tmp_path / "loads.csv"
+    rc = main(["links", "--fabric", SMALL, "--nx", "8", "--jobs", "1", "--failed", "30",
+               "--cables", "3", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0
+    assert "30 % of the global cables failed" in text and "the 3 busiest channels:" in text
+    table = read_table(out)
+    assert len(table) == Fabric.parse(SMALL).num_channels
+    assert {"channel", "cls", "bytes", "baseline_bytes", "busy_s"} <= set(table.columns)
 
 
 def test_cli_writes_table_and_heat_map_and_reports_unroutable(tmp_path, capsys):
@@ -198,6 +250,8 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--routing", "ugal:threshold=-2"], "threshold must be a finite number >= 0"),
         (["--host", "sst"], "host: unknown host costs \"sst\" (known: none, ember)"),
         (["--engine", "packets"], "unknown engine \"packets\""),
+        (["--cables", "5", "--jobs", "1,4", "--failed", "20"], "give one value of --jobs"),
+        (["--cables", "0", "--jobs", "1", "--failed", "20"], "--cables: must be a positive"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
@@ -18,7 +19,16 @@ from fray import SpecError
 from fray._fray import Fabric, Faults, LinksStudy
 from fray._fray import simulate as _simulate
 
-__all__ = ["PAPER_FAILED_PCT", "PAPER_JOBS", "SimulationResult", "simulate", "study"]
+__all__ = [
+    "PAPER_FAILED_PCT",
+    "PAPER_JOBS",
+    "SimulationResult",
+    "busiest_cables",
+    "case_loads",
+    "loads_by_class",
+    "simulate",
+    "study",
+]
 
 #: The paper's numbers of jobs sharing the machine.
 PAPER_JOBS = (1, 4, 16, 64)
@@ -28,12 +38,14 @@ PAPER_FAILED_PCT = (0, 5, 10, 15, 20, 25, 30)
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """What one simulation gave: the engine and routing used, and one dict per job with
-    ``name, ranks, iteration_s, makespan_s, messages, bytes``."""
+    """What one simulation gave: the engine and routing used, one dict per job with
+    ``name, ranks, iteration_s, makespan_s, messages, bytes``, and the bytes each channel
+    carried over the run (``channel_bytes``, indexed by channel)."""
 
     engine: str
     routing: str
     jobs: list[dict] = field(default_factory=list)
+    channel_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     @property
     def iteration_s(self) -> list[float]:
@@ -71,12 +83,15 @@ def simulate(
     their message's time since it was posted leave the network together, and each message
     is still delivered at its own end (0 is exact; every message's time stays within three
     times the tolerance of the exact one). Raises ``UnroutableError`` when a message cannot
-    be routed.
+    be routed. The result's ``channel_bytes`` say where the bytes went: the flow engine's
+    fluid bytes, the packet engine's payload bytes (link-level resends not counted), the
+    load engine's routed bytes, per channel over the whole run.
     """
     r = _simulate(
         _fabric(fabric), workload, faults, routing, engine, _seed(seed), time_tolerance
     )
-    return SimulationResult(engine=r["engine"], routing=r["routing"], jobs=r["jobs"])
+    return SimulationResult(engine=r["engine"], routing=r["routing"], jobs=r["jobs"],
+                            channel_bytes=np.asarray(r["channel_bytes"], dtype=float))
 
 
 def _seed(seed: int) -> int:
@@ -159,3 +174,104 @@ def study(
         engine=engine,
     )
     return table
+
+
+def case_loads(
+    fabric: Fabric | str,
+    workload: str = "halo3d26",
+    *,
+    jobs: int = 1,
+    failed_pct: float = 0.0,
+    replica: int = 0,
+    routing: str | None = None,
+    fail: str | None = None,
+    seed: int = 1,
+    time_tolerance: float = 3e-3,
+    engine: str = "flow",
+) -> pd.DataFrame:
+    """One case of :func:`study` and its baseline, channel by channel: which cables bound it.
+
+    The case is the one :func:`study` runs for ``jobs`` jobs, ``failed_pct`` % of the
+    ``fail`` cables down and seed number ``replica`` (0 to ``seeds - 1``) under ``seed``:
+    the same layout, failed cables and routing choices, so a table cell can be looked into
+    seed by seed. The other parameters are :func:`study`'s.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per channel (index: channel id) with ``cls`` (the channel's class),
+        ``bandwidth_bytes_s`` (all lanes up), ``bytes`` (carried in the case),
+        ``baseline_bytes`` (carried with no failure), and ``busy_s`` and
+        ``baseline_busy_s`` (bytes over bandwidth: how long the channel was busy).
+        ``DataFrame.attrs`` holds the parameters, ``iteration_s`` and
+        ``baseline_iteration_s`` (each job's time per iteration) and ``unroutable`` (why
+        the case could not run, or None; its bytes are then 0).
+    """
+    fab = _fabric(fabric)
+    routing = routing or fab.default_routing
+    fail = fail or default_fail_class(fab)
+    if not isinstance(jobs, int) or jobs < 1:
+        raise SpecError(f"jobs: must be a positive whole number, got {jobs!r}")
+    if not isinstance(replica, int) or replica < 0:
+        raise SpecError(f"replica: must be a non-negative whole number, got {replica!r}")
+    failed = float(failed_pct)
+    s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
+                   _seed(seed), time_tolerance, engine)
+    index = {s.case(i): i for i in range(s.num_cases)}
+    outcome, loaded = s.run_loads(index[(jobs, failed, replica)])
+    if failed == 0.0:
+        base_outcome, base = outcome, loaded
+    else:
+        base_outcome, base = s.run_loads(index[(jobs, 0.0, replica)])
+    n = fab.num_channels
+    names = fab.class_names
+    bandwidth = np.asarray(fab.channel_bandwidths_bytes_s, dtype=float)
+    loads = pd.DataFrame({
+        "cls": pd.Categorical.from_codes(fab.channel_class_ids, categories=names),
+        "bandwidth_bytes_s": bandwidth,
+        "bytes": np.asarray(loaded, dtype=float) if loaded else np.zeros(n),
+        "baseline_bytes": np.asarray(base, dtype=float) if base else np.zeros(n),
+    })
+    loads.index.name = "channel"
+    loads["busy_s"] = loads["bytes"] / bandwidth
+    loads["baseline_busy_s"] = loads["baseline_bytes"] / bandwidth
+    loads.attrs.update(
+        fabric=fabric if isinstance(fabric, str) else repr(fab), workload=workload,
+        routing=routing, fail=fail, jobs=jobs, failed_pct=failed, replica=replica, seed=seed,
+        engine=engine, time_tolerance=time_tolerance,
+        iteration_s=outcome[1], baseline_iteration_s=base_outcome[1],
+        unroutable=outcome[2] or base_outcome[2],
+    )
+    return loads
+
+
+def busiest_cables(loads: pd.DataFrame, fabric: Fabric | str, top: int = 10,
+                   cls: str | None = None) -> pd.DataFrame:
+    """The ``top`` channels of :func:`case_loads`'s table that carried the most bytes in the
+    case (of class ``cls`` only, e.g. ``"global"``, when given), busiest first, with each
+    channel's ``name`` added."""
+    if not isinstance(top, int) or top < 1:
+        raise SpecError(f"top: must be a positive whole number, got {top!r}")
+    rows = loads if cls is None else loads[loads["cls"] == cls]
+    if cls is not None and cls not in loads["cls"].cat.categories:
+        known = ", ".join(loads["cls"].cat.categories)
+        raise SpecError(f"cls: unknown channel class {cls!r} (known: {known})")
+    fab = _fabric(fabric)
+    out = rows.nlargest(top, "bytes").copy()
+    out.insert(0, "name", [fab.channel(int(c))["name"] for c in out.index])
+    return out
+
+
+def loads_by_class(loads: pd.DataFrame) -> pd.DataFrame:
+    """:func:`case_loads`'s table summed up by channel class, in the case and its baseline:
+    ``channels``, ``busiest_bytes``, ``p99_bytes``, ``median_bytes`` and ``total_bytes``
+    (and the same with ``baseline_``), one row per class that has channels."""
+    rows = []
+    for cls, group in loads.groupby("cls", observed=True):
+        row = {"cls": cls, "channels": len(group)}
+        for prefix, column in (("", "bytes"), ("baseline_", "baseline_bytes")):
+            b = group[column].to_numpy()
+            row |= {f"{prefix}busiest_bytes": b.max(), f"{prefix}p99_bytes": np.quantile(b, 0.99),
+                    f"{prefix}median_bytes": np.median(b), f"{prefix}total_bytes": b.sum()}
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("cls")

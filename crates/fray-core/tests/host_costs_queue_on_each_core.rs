@@ -126,7 +126,10 @@ fn every_engine_adds_the_same_costs_to_one_message() {
     let extra = host.send_cost_s(7200.0) + host.recv_cost_s(7200.0);
     let time = |engine: Engine, host: HostCosts| {
         let job = phase(&f, &[(0, 10, 7200.0)], host);
-        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT).unwrap()[0].makespan_s
+        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT)
+            .unwrap()
+            .jobs[0]
+            .makespan_s
     };
     for engine in [
         Engine::Flow,

@@ -17,6 +17,7 @@ fn both(fabric: &Fabric, faults: &Faults, name: &str, jobs: &[Job]) -> (Vec<f64>
     let times = |engine| {
         run(engine, fabric, faults, r.as_ref(), jobs, config)
             .unwrap()
+            .jobs
             .iter()
             .map(|j| j.iteration_s)
             .collect::<Vec<f64>>()

@@ -166,8 +166,10 @@ fn the_engine_choice_runs_packets_on_a_dragonfly() {
         .unwrap();
     let config = FlowConfig::default();
     let run_on = |engine| sim::run(engine, &fabric, &faults, routing.as_ref(), &jobs, config);
-    let packet = run_on(Engine::Packet(PacketConfig::default())).unwrap();
-    let bound = run_on(Engine::Load).unwrap();
+    let packet = run_on(Engine::Packet(PacketConfig::default()))
+        .unwrap()
+        .jobs;
+    let bound = run_on(Engine::Load).unwrap().jobs;
     assert_eq!(packet.len(), jobs.len());
     for (p, b) in packet.iter().zip(&bound) {
         assert!(

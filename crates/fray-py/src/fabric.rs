@@ -138,6 +138,18 @@ impl Fabric {
         self.0.class_names().to_vec()
     }
 
+    /// Class of every channel, by channel: an index into `class_names`.
+    #[getter]
+    fn channel_class_ids(&self) -> Vec<u16> {
+        self.0.channels().class.clone()
+    }
+
+    /// Bandwidth of every channel with all its lanes up, by channel, in bytes per second.
+    #[getter]
+    fn channel_bandwidths_bytes_s(&self) -> Vec<f64> {
+        self.0.channels().bandwidth_bytes_s.clone()
+    }
+
     /// Sizes of the dimensions of a mesh or torus (empty for other families).
     #[getter]
     fn dims(&self) -> Vec<usize> {

@@ -30,8 +30,9 @@ fn links_error(e: LinksError) -> PyErr {
 /// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on
 /// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"`,
 /// `"load"`, `"packet"` or `"packet:OPTIONS"` as the engine spec reads them). Returns a dict with `engine` and
-/// `jobs`: one dict per job with `name`, `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`. Raises `UnroutableError`
-/// when a message cannot be routed.
+/// `jobs`: one dict per job with `name`, `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`; and
+/// `channel_bytes`, the bytes each channel carried over the run, by channel. Raises
+/// `UnroutableError` when a message cannot be routed.
 #[pyfunction]
 #[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-3))]
 #[allow(clippy::too_many_arguments)]
@@ -59,10 +60,12 @@ pub fn simulate<'py>(
     let results = py
         .detach(|| run(engine, fabric, &faults, router.as_ref(), &jobs, config))
         .map_err(packet_error)?;
+    let channel_bytes = results.channel_bytes;
     let out = PyDict::new(py);
     out.set_item("engine", engine.to_string())?;
     out.set_item("routing", name)?;
     let rows = results
+        .jobs
         .iter()
         .zip(&jobs)
         .map(|(r, job)| {
@@ -77,6 +80,7 @@ pub fn simulate<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     out.set_item("jobs", rows)?;
+    out.set_item("channel_bytes", channel_bytes)?;
     Ok(out)
 }
 
@@ -157,6 +161,27 @@ impl LinksStudy {
             .detach(|| self.study.run_cases(&self.fabric, cases))
             .map_err(links_error)?;
         Ok(outcomes.into_iter().map(outcome_tuple).collect())
+    }
+
+    /// Runs case `i` alone (without the GIL) and returns its outcome, as `run` gives it, and
+    /// the bytes each channel carried (by channel; empty when the case is unroutable).
+    #[allow(clippy::type_complexity)]
+    fn run_loads(
+        &self,
+        py: Python<'_>,
+        i: usize,
+    ) -> PyResult<(
+        (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>),
+        Vec<f64>,
+    )> {
+        let case = *self
+            .cases
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err(format!("case {i} of {}", self.cases.len())))?;
+        let (outcome, bytes) = py
+            .detach(|| self.study.run_case_loads(&self.fabric, case))
+            .map_err(links_error)?;
+        Ok((outcome_tuple(outcome), bytes))
     }
 
     /// The table from the outcomes of every case, in case order: one dict per (jobs,

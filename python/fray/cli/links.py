@@ -41,9 +41,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "links",
         help="failed-links study: throughput degradation by jobs x failed %%",
         description=(
-            "Fail a share of the links, run the workload's jobs on the flow engine, and "
-            "report the loss of machine throughput against the same seed without failures, "
-            "with a 95%% confidence interval over the seeds."
+            "Fail a share of the links, run the workload's jobs on an engine (flow by "
+            "default), and report the loss of machine throughput against the same seed "
+            "without failures, with a 95%% confidence interval over the seeds."
         ),
     )
     p.add_argument("--fabric", required=True, help="e.g. dragonfly:p=4,a=8,h=4,g=9 or hyperx:8x8,t=8")
@@ -101,6 +101,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="flows ending within this share of their message's time leave the network "
         "together; each message is still delivered at its own end (default 3e-3)",
     )
+    p.add_argument(
+        "--cables",
+        type=int,
+        metavar="N",
+        help="instead of the table, run one case (one value of --jobs and of --failed, seed "
+        "number --replica) and its baseline, and show the bytes per channel class and the N "
+        "busiest cables; --out then writes every channel's bytes",
+    )
+    p.add_argument(
+        "--replica", type=int, default=0, help="with --cables: which of the seeds (default 0)"
+    )
     p.add_argument("--out", help="table, .csv or .parquet")
     p.add_argument("--plot", help="heat map, .png, .pdf or .svg")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -128,13 +139,16 @@ def workload_spec(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Runs the study, writes the table and heat map, prints the table."""
+    """Runs the study, writes the table and heat map, prints the table (or, with
+    ``--cables``, looks into one case)."""
     if args.out:
         store.check_path(args.out)  # fail before the run, not after it
     fabric = args.fabric
     if args.link_bandwidth is not None:
         rate = parse_rate(args.link_bandwidth, "--link-bandwidth")
         fabric = Fabric.parse(args.fabric, bandwidth_bytes_s=rate)
+    if args.cables is not None:
+        return _cables(args, fabric)
     table = links.study(
         fabric,
         workload_spec(args),
@@ -153,6 +167,47 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         report.plot_links_heatmap(table, args.plot)
     print(_pivot(table).to_string())
+    return 0
+
+
+def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
+    """``--cables N``: one case and its baseline, channel by channel."""
+    jobs = _numbers(args.jobs, "jobs", int)
+    failed = _numbers(args.failed, "failed")
+    if len(jobs) != 1 or len(failed) != 1:
+        raise SpecError("--cables looks into one case: give one value of --jobs and one of "
+                        f"--failed (got --jobs {args.jobs} --failed {args.failed})")
+    if args.cables < 1:
+        raise SpecError(f"--cables: must be a positive number of cables, got {args.cables}")
+    if args.plot:
+        raise SpecError("--plot draws the table's heat map; --cables shows no table")
+    loads = links.case_loads(
+        fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], replica=args.replica,
+        routing=args.routing, fail=args.fail, seed=args.seed,
+        time_tolerance=args.time_tolerance, engine=args.engine,
+    )
+    a = loads.attrs
+    if a["unroutable"]:
+        print(f"unroutable: {a['unroutable']}")
+        return 0
+    us = " ".join(f"{t * 1e6:.1f}" for t in a["iteration_s"])
+    base = " ".join(f"{t * 1e6:.1f}" for t in a["baseline_iteration_s"])
+    print(f"{jobs[0]} job(s), {failed[0]:g} % of the {a['fail']} cables failed, seed number "
+          f"{args.replica}: iteration {us} us (no failure: {base} us)\n")
+    print("MB per channel, by class (no failure in brackets):")
+    for cls, r in links.loads_by_class(loads).iterrows():
+        mb = {k: v / 1e6 for k, v in r.items()}
+        print(f"  {cls:<10} {int(r['channels']):>8} channels  busiest {mb['busiest_bytes']:.3f} "
+              f"({mb['baseline_busiest_bytes']:.3f})  99th pct {mb['p99_bytes']:.3f} "
+              f"({mb['baseline_p99_bytes']:.3f})  median {mb['median_bytes']:.3f} "
+              f"({mb['baseline_median_bytes']:.3f})")
+    print(f"\nthe {args.cables} busiest channels:")
+    top = links.busiest_cables(loads, fabric, args.cables)
+    for channel, r in top.iterrows():
+        print(f"  {r['name']:<24} {r['cls']:<8} {r['bytes'] / 1e6:8.3f} MB, busy "
+              f"{r['busy_s'] * 1e6:8.1f} us (no failure: {r['baseline_bytes'] / 1e6:.3f} MB)")
+    if args.out:
+        store.write_table(loads.reset_index(), args.out)
     return 0
 
 

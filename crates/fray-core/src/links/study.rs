@@ -142,6 +142,17 @@ impl LinksStudy {
     /// failed cables derive from the study's seed and the case's replica, so the baseline of
     /// a case and the case differ only by the failures.
     pub fn run_case(&self, fabric: &Fabric, case: LinksCase) -> Result<CaseOutcome, LinksError> {
+        self.run_case_loads(fabric, case)
+            .map(|(outcome, _)| outcome)
+    }
+
+    /// [`LinksStudy::run_case`], with the bytes each channel carried over the case (by
+    /// channel; empty when the case is unroutable): which cables bound it.
+    pub fn run_case_loads(
+        &self,
+        fabric: &Fabric,
+        case: LinksCase,
+    ) -> Result<(CaseOutcome, Vec<f64>), LinksError> {
         let seed = case_seed(self.seed, u64::from(case.replica));
         let jobs = self.workload.with_jobs(case.jobs).place(fabric, seed)?;
         let mut faults = Faults::none(fabric);
@@ -156,15 +167,18 @@ impl LinksStudy {
             seed,
             time_tolerance: self.time_tolerance,
         };
+        let unroutable =
+            |e: &dyn std::fmt::Display| (CaseOutcome::Unroutable(e.to_string()), Vec::new());
         match run(self.engine, fabric, &faults, router.as_ref(), &jobs, config) {
-            Ok(results) => Ok(CaseOutcome::Ran {
-                ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
-                iteration_s: results.iter().map(|j| j.iteration_s).collect(),
-            }),
-            Err(PacketError::Routing(e @ RoutingError::Unroutable { .. })) => {
-                Ok(CaseOutcome::Unroutable(e.to_string()))
-            }
-            Err(e @ PacketError::NoBandwidth { .. }) => Ok(CaseOutcome::Unroutable(e.to_string())),
+            Ok(results) => Ok((
+                CaseOutcome::Ran {
+                    ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
+                    iteration_s: results.jobs.iter().map(|j| j.iteration_s).collect(),
+                },
+                results.channel_bytes,
+            )),
+            Err(PacketError::Routing(e @ RoutingError::Unroutable { .. })) => Ok(unroutable(&e)),
+            Err(e @ PacketError::NoBandwidth { .. }) => Ok(unroutable(&e)),
             Err(e) => Err(e.into()),
         }
     }

@@ -68,7 +68,19 @@ impl std::fmt::Display for Engine {
     }
 }
 
-/// Runs `jobs` on `engine` and returns one result per job.
+/// What [`run`] gives: each job's result and where the bytes went.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// One result per job, in the order given.
+    pub jobs: Vec<JobResult>,
+    /// Bytes each channel carried over the whole run (every job, every iteration), indexed
+    /// by channel: the flow engine's fluid bytes, the packet engine's payload bytes (resends
+    /// not counted), the load engine's routed bytes of every job's messages.
+    pub channel_bytes: Vec<f64>,
+}
+
+/// Runs `jobs` on `engine` and returns one result per job, with the bytes each channel
+/// carried.
 ///
 /// - `Flow`: [`flow_simulate`] with `config`.
 /// - `Packet`: [`packet_simulate`] with its [`PacketConfig`] (the seed from `config.seed`,
@@ -87,13 +99,35 @@ pub fn run(
     routing: &dyn Routing,
     jobs: &[Job],
     config: FlowConfig,
-) -> Result<Vec<JobResult>, PacketError> {
+) -> Result<Run, PacketError> {
     Ok(match engine {
-        Engine::Flow => flow_simulate(fabric, faults, routing, jobs, config)?.jobs,
-        Engine::Load => jobs
-            .iter()
-            .map(|job| load_bound(fabric, faults, routing, job, config.seed))
-            .collect::<Result<_, _>>()?,
+        Engine::Flow => {
+            let r = flow_simulate(fabric, faults, routing, jobs, config)?;
+            Run {
+                jobs: r.jobs,
+                channel_bytes: r.channel_bytes,
+            }
+        }
+        Engine::Load => {
+            let mut channel_bytes = vec![0.0; fabric.channels().len()];
+            let jobs = jobs
+                .iter()
+                .map(|job| {
+                    load_bound(
+                        fabric,
+                        faults,
+                        routing,
+                        job,
+                        config.seed,
+                        &mut channel_bytes,
+                    )
+                })
+                .collect::<Result<_, _>>()?;
+            Run {
+                jobs,
+                channel_bytes,
+            }
+        }
         Engine::Packet(packets) => {
             let packets = PacketConfig {
                 seed: config.seed,
@@ -101,17 +135,24 @@ pub fn run(
             }
             .with_enough_vcs(fabric, routing);
             let mut errors = SoftErrors::none(fabric.channels().len());
-            packet_simulate(fabric, faults, routing, jobs, packets, &mut errors)?.jobs
+            let r = packet_simulate(fabric, faults, routing, jobs, packets, &mut errors)?;
+            Run {
+                jobs: r.jobs,
+                channel_bytes: r.channel_bytes.iter().map(|&b| b as f64).collect(),
+            }
         }
     })
 }
 
+/// One job's [`run`] on the load engine; adds the bytes its messages route over each
+/// channel to `channel_bytes`.
 fn load_bound(
     fabric: &Fabric,
     faults: &Faults,
     routing: &dyn Routing,
     job: &Job,
     seed: u64,
+    channel_bytes: &mut [f64],
 ) -> Result<JobResult, RoutingError> {
     let mut messages = Vec::new();
     // Compute, and host time sending and receiving, per rank, in seconds.
@@ -140,6 +181,9 @@ fn load_bound(
         }
     }
     let load = static_load(fabric, faults, routing, &job.placement, &messages, seed)?;
+    for (total, bytes) in channel_bytes.iter_mut().zip(&load.bytes) {
+        *total += bytes;
+    }
     let most = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     let makespan_s = load.phase_time_s + most(&compute) + most(&sending) + most(&receiving);
     Ok(JobResult::new(job, makespan_s))

@@ -6,4 +6,4 @@ pub mod flow;
 pub mod load;
 pub mod packet;
 
-pub use engine::{run, Engine};
+pub use engine::{run, Engine, Run};
