@@ -132,6 +132,42 @@ def packet_traffic(
     bandwidth): ``offered``, ``accepted``, ``latency_mean_s``, ``packets``, ``events``,
     ``wall_s``."""
 
+def simulate(
+    fabric: Fabric,
+    workload: str,
+    faults: Faults | None = None,
+    routing: str | None = None,
+    engine: str = "flow",
+    seed: int = 1,
+    time_tolerance: float = 1e-3,
+) -> dict[str, Any]:
+    """``engine``, ``routing``, ``jobs`` (one dict per job) and ``channel_bytes``."""
+
+_Outcome = tuple[list[int] | None, list[float] | None, str | None]
+
+class LinksStudy:
+    """A prepared failed-links study (``fray.links.study`` runs it)."""
+
+    def __init__(
+        self,
+        fabric: Fabric,
+        workload: str,
+        routing: str,
+        fail: str,
+        jobs: list[int],
+        failed_pct: list[float],
+        seeds: int,
+        seed: int,
+        time_tolerance: float,
+        engine: str = "flow",
+    ) -> None: ...
+    @property
+    def num_cases(self) -> int: ...
+    def case(self, i: int) -> tuple[int, float, int]: ...
+    def run(self, start: int, stop: int) -> list[_Outcome]: ...
+    def run_loads(self, i: int) -> tuple[_Outcome, list[float]]: ...
+    def summarize(self, outcomes: list[_Outcome]) -> list[dict[str, Any]]: ...
+
 def allreduce_study(
     fabric: Fabric,
     replication: str,
