@@ -129,9 +129,12 @@ def test_case_loads_is_the_study_case_channel_by_channel():
     host = loads[loads["cls"] == "host"]
     assert host["bytes"].sum() == host["baseline_bytes"].sum() > 0
     assert (loads["busy_s"] == loads["bytes"] / loads["bandwidth_bytes_s"]).all()
-    # Some global cable is down: it carries nothing in the case, something in the baseline.
+    # 30 % of the global cables are down, both directions: they carry nothing in the case.
     glob = loads[loads["cls"] == "global"]
-    assert ((glob["bytes"] == 0) & (glob["baseline_bytes"] > 0)).any()
+    assert glob["down"].sum() == 2 * round(0.3 * len(glob) / 2)
+    assert (glob.loc[glob["down"], "bytes"] == 0).all()
+    assert (glob.loc[glob["down"], "baseline_bytes"] > 0).any()
+    assert not loads.loc[loads["cls"] != "global", "down"].any()
     top = links.busiest_cables(loads, fabric, top=4, cls="global")
     assert list(top["bytes"]) == sorted(glob["bytes"], reverse=True)[:4]
     assert all(top["name"].str.match(r"g\d+r\d+->g\d+r\d+")) and set(top["cls"]) == {"global"}
@@ -141,7 +144,7 @@ def test_case_loads_is_the_study_case_channel_by_channel():
     with pytest.raises(SpecError, match="unknown channel class 'optical'"):
         links.busiest_cables(loads, fabric, cls="optical")
     healthy = links.case_loads(SMALL, "halo3d26:nx=8", jobs=1, failed_pct=0, **kw)
-    assert (healthy["bytes"] == healthy["baseline_bytes"]).all()
+    assert (healthy["bytes"] == healthy["baseline_bytes"]).all() and not healthy["down"].any()
 
 
 def test_cli_cables_shows_the_busiest_channels_and_writes_them(tmp_path, capsys):
@@ -150,10 +153,12 @@ def test_cli_cables_shows_the_busiest_channels_and_writes_them(tmp_path, capsys)
                "--cables", "3", "--out", str(out)])
     text = capsys.readouterr().out
     assert rc == 0
-    assert "30 % of the global cables failed" in text and "the 3 busiest channels:" in text
+    assert "30 % of the global cables failed (11 cables)" in text
+    assert "the 3 busiest channels:" in text
     table = read_table(out)
     assert len(table) == Fabric.parse(SMALL).num_channels
-    assert {"channel", "cls", "bytes", "baseline_bytes", "busy_s"} <= set(table.columns)
+    assert {"channel", "cls", "bytes", "baseline_bytes", "busy_s", "down"} <= set(table.columns)
+    assert table["down"].sum() == 22
 
 
 def test_cli_writes_table_and_heat_map_and_reports_unroutable(tmp_path, capsys):

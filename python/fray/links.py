@@ -201,7 +201,8 @@ def case_loads(
     pandas.DataFrame
         One row per channel (index: channel id) with ``cls`` (the channel's class),
         ``bandwidth_bytes_s`` (all lanes up), ``bytes`` (carried in the case),
-        ``baseline_bytes`` (carried with no failure), and ``busy_s`` and
+        ``baseline_bytes`` (carried with no failure), ``down`` (failed in the case), and
+        ``busy_s`` and
         ``baseline_busy_s`` (bytes over bandwidth: how long the channel was busy).
         ``DataFrame.attrs`` holds the parameters, ``iteration_s`` and
         ``baseline_iteration_s`` (each job's time per iteration) and ``unroutable`` (why
@@ -218,11 +219,11 @@ def case_loads(
     s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
                    _seed(seed), time_tolerance, engine)
     index = {s.case(i): i for i in range(s.num_cases)}
-    outcome, loaded = s.run_loads(index[(jobs, failed, replica)])
+    outcome, loaded, down = s.run_loads(index[(jobs, failed, replica)])
     if failed == 0.0:
         base_outcome, base = outcome, loaded
     else:
-        base_outcome, base = s.run_loads(index[(jobs, 0.0, replica)])
+        base_outcome, base, _ = s.run_loads(index[(jobs, 0.0, replica)])
     n = fab.num_channels
     names = fab.class_names
     bandwidth = np.asarray(fab.channel_bandwidths_bytes_s, dtype=float)
@@ -231,6 +232,7 @@ def case_loads(
         "bandwidth_bytes_s": bandwidth,
         "bytes": np.asarray(loaded, dtype=float) if loaded else np.zeros(n),
         "baseline_bytes": np.asarray(base, dtype=float) if base else np.zeros(n),
+        "down": np.asarray(down, dtype=bool),
     })
     loads.index.name = "channel"
     loads["busy_s"] = loads["bytes"] / bandwidth

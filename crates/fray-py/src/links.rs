@@ -163,8 +163,9 @@ impl LinksStudy {
         Ok(outcomes.into_iter().map(outcome_tuple).collect())
     }
 
-    /// Runs case `i` alone (without the GIL) and returns its outcome, as `run` gives it, and
-    /// the bytes each channel carried (by channel; empty when the case is unroutable).
+    /// Runs case `i` alone (without the GIL) and returns its outcome, as `run` gives it,
+    /// the bytes each channel carried (by channel; empty when the case is unroutable) and
+    /// whether each channel was down.
     #[allow(clippy::type_complexity)]
     fn run_loads(
         &self,
@@ -173,15 +174,20 @@ impl LinksStudy {
     ) -> PyResult<(
         (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>),
         Vec<f64>,
+        Vec<bool>,
     )> {
         let case = *self
             .cases
             .get(i)
             .ok_or_else(|| PyIndexError::new_err(format!("case {i} of {}", self.cases.len())))?;
-        let (outcome, bytes) = py
+        let loads = py
             .detach(|| self.study.run_case_loads(&self.fabric, case))
             .map_err(links_error)?;
-        Ok((outcome_tuple(outcome), bytes))
+        Ok((
+            outcome_tuple(loads.outcome),
+            loads.channel_bytes,
+            loads.channel_down,
+        ))
     }
 
     /// The table from the outcomes of every case, in case order: one dict per (jobs,

@@ -192,8 +192,9 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
         return 0
     us = " ".join(f"{t * 1e6:.1f}" for t in a["iteration_s"])
     base = " ".join(f"{t * 1e6:.1f}" for t in a["baseline_iteration_s"])
-    print(f"{jobs[0]} job(s), {failed[0]:g} % of the {a['fail']} cables failed, seed number "
-          f"{args.replica}: iteration {us} us (no failure: {base} us)\n")
+    down = loads[loads["down"] & (loads["cls"] != "host")]
+    print(f"{jobs[0]} job(s), {failed[0]:g} % of the {a['fail']} cables failed ({len(down) // 2} "
+          f"cables), seed number {args.replica}: iteration {us} us (no failure: {base} us)\n")
     print("MB per channel, by class (no failure in brackets):")
     for cls, r in links.loads_by_class(loads).iterrows():
         mb = {k: v / 1e6 for k, v in r.items()}

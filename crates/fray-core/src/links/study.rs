@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::{mean_ci95, LinksError};
-use crate::fabric::Fabric;
+use crate::fabric::{ChannelId, Fabric};
 use crate::faults::{CableSelector, Faults};
 use crate::routing::{self, RoutingError};
 use crate::seeds::case_seed;
@@ -34,6 +34,17 @@ pub struct LinksStudy {
     pub time_tolerance: f64,
     /// The engine every case runs on.
     pub engine: Engine,
+}
+
+/// One case of a study channel by channel ([`LinksStudy::run_case_loads`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseLoads {
+    /// What the case gave.
+    pub outcome: CaseOutcome,
+    /// Bytes each channel carried over the case, by channel (empty when unroutable).
+    pub channel_bytes: Vec<f64>,
+    /// Whether each channel was down in the case, by channel.
+    pub channel_down: Vec<bool>,
 }
 
 /// One simulation of a study: `failed_pct` 0 is the baseline of its `(jobs, replica)`.
@@ -142,17 +153,16 @@ impl LinksStudy {
     /// failed cables derive from the study's seed and the case's replica, so the baseline of
     /// a case and the case differ only by the failures.
     pub fn run_case(&self, fabric: &Fabric, case: LinksCase) -> Result<CaseOutcome, LinksError> {
-        self.run_case_loads(fabric, case)
-            .map(|(outcome, _)| outcome)
+        self.run_case_loads(fabric, case).map(|c| c.outcome)
     }
 
-    /// [`LinksStudy::run_case`], with the bytes each channel carried over the case (by
-    /// channel; empty when the case is unroutable): which cables bound it.
+    /// [`LinksStudy::run_case`], channel by channel: which cables were down and what each
+    /// channel carried, which shows the cables that bound the case.
     pub fn run_case_loads(
         &self,
         fabric: &Fabric,
         case: LinksCase,
-    ) -> Result<(CaseOutcome, Vec<f64>), LinksError> {
+    ) -> Result<CaseLoads, LinksError> {
         let seed = case_seed(self.seed, u64::from(case.replica));
         let jobs = self.workload.with_jobs(case.jobs).place(fabric, seed)?;
         let mut faults = Faults::none(fabric);
@@ -167,20 +177,31 @@ impl LinksStudy {
             seed,
             time_tolerance: self.time_tolerance,
         };
-        let unroutable =
-            |e: &dyn std::fmt::Display| (CaseOutcome::Unroutable(e.to_string()), Vec::new());
-        match run(self.engine, fabric, &faults, router.as_ref(), &jobs, config) {
-            Ok(results) => Ok((
-                CaseOutcome::Ran {
-                    ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
-                    iteration_s: results.jobs.iter().map(|j| j.iteration_s).collect(),
-                },
-                results.channel_bytes,
-            )),
-            Err(PacketError::Routing(e @ RoutingError::Unroutable { .. })) => Ok(unroutable(&e)),
-            Err(e @ PacketError::NoBandwidth { .. }) => Ok(unroutable(&e)),
-            Err(e) => Err(e.into()),
-        }
+        let channel_down = (0..fabric.channels().len())
+            .map(|c| faults.channel_is_down(c as ChannelId))
+            .collect();
+        let (outcome, channel_bytes) =
+            match run(self.engine, fabric, &faults, router.as_ref(), &jobs, config) {
+                Ok(results) => (
+                    CaseOutcome::Ran {
+                        ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
+                        iteration_s: results.jobs.iter().map(|j| j.iteration_s).collect(),
+                    },
+                    results.channel_bytes,
+                ),
+                Err(PacketError::Routing(e @ RoutingError::Unroutable { .. })) => {
+                    (CaseOutcome::Unroutable(e.to_string()), Vec::new())
+                }
+                Err(e @ PacketError::NoBandwidth { .. }) => {
+                    (CaseOutcome::Unroutable(e.to_string()), Vec::new())
+                }
+                Err(e) => return Err(e.into()),
+            };
+        Ok(CaseLoads {
+            outcome,
+            channel_bytes,
+            channel_down,
+        })
     }
 
     /// Runs `cases` on all cores; the outcomes are in the order of `cases` and do not
