@@ -161,6 +161,33 @@ def test_cli_cables_shows_the_busiest_channels_and_writes_them(tmp_path, capsys)
     assert table["down"].sum() == 22
 
 
+def test_cables_already_down_cost_the_zero_row_against_a_healthy_baseline(tmp_path, capsys):
+    # Two global cables of group 0 are down on the machine as it is.
+    down = tmp_path / "down.txt"
+    down.write_text("# down since Monday\ng0r0->g1r0\ng2r0->g0r0  # either direction\n")
+    kw = {"jobs": [1], "failed_pct": [0, 20], "seeds": 2, "seed": 5}
+    healthy = links.study(SMALL, "halo3d26:nx=8", **kw)
+    now = links.study(SMALL, "halo3d26:nx=8", down=down, **kw)
+    assert now.attrs["down"] == str(down)
+    assert list(now["baseline_iteration_s"]) == list(healthy["baseline_iteration_s"])
+    zero = now[now["failed_pct"] == 0].iloc[0]
+    assert zero["degradation_pct"] > 0 and zero["iteration_s"] > zero["baseline_iteration_s"]
+    loads = links.case_loads(SMALL, "halo3d26:nx=8", jobs=1, failed_pct=20, seed=5, down=down)
+    fabric = Fabric.parse(SMALL)
+    named = {fabric.channel(int(c))["name"] for c in loads.index[loads["down"]]}
+    assert {"g0r0->g1r0", "g1r0->g0r0", "g0r0->g2r0", "g2r0->g0r0"} <= named
+    # 20 % of the other 34 global cables (7) on top of the 2 listed.
+    assert loads["down"].sum() == 2 * (2 + 7)
+    rc = main(["links", "--fabric", SMALL, "--nx", "8", "--jobs", "1", "--failed", "0,20",
+               "--seeds", "2", "--seed", "5", "--down", str(down), "--quiet"])
+    text = capsys.readouterr().out
+    assert rc == 0 and "0%" in text.splitlines()[0] and "20%" in text.splitlines()[0]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("g0r0->g1r0\ng0r0->g7r7\n")
+    with pytest.raises(SpecError, match="bad.txt:2:"):
+        links.study(SMALL, "halo3d26:nx=8", down=bad, **kw)
+
+
 def test_cli_writes_table_and_heat_map_and_reports_unroutable(tmp_path, capsys):
     out, fig = tmp_path / "t.csv", tmp_path / "t.png"
     rc = main(
@@ -257,6 +284,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--engine", "packets"], "unknown engine \"packets\""),
         (["--cables", "5", "--jobs", "1,4", "--failed", "20"], "give one value of --jobs"),
         (["--cables", "0", "--jobs", "1", "--failed", "20"], "--cables: must be a positive"),
+        (["--down", "no-such-file.txt"], "down: cannot read 'no-such-file.txt'"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -100,6 +101,17 @@ def _seed(seed: int) -> int:
     return seed
 
 
+def _down(down: str | Path | None) -> tuple[str, str]:
+    """The text and name of the fault file of cables already down ("" for none)."""
+    if down is None:
+        return "", "down"
+    path = Path(down)
+    try:
+        return path.read_text(), str(path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"down: cannot read {str(path)!r}: {e}") from None
+
+
 def default_fail_class(fabric: Fabric) -> str:
     """The cables that fail by default: the global links of a dragonfly (the paper's
     optical links), every router-to-router cable elsewhere."""
@@ -118,6 +130,7 @@ def study(
     seed: int = 1,
     time_tolerance: float = 3e-3,
     engine: str = "flow",
+    down: str | Path | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Runs the failed-links study and returns its table.
@@ -132,6 +145,12 @@ def study(
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
     each message routed once; ``"packet:route=packet"``: each packet routed on its own;
     more options as in :func:`simulate`) or the static load engine (``"load"``).
+
+    ``down`` names a fault file of cables already down on the machine (one ``FROM->TO``
+    cable per line, ``#`` comments; see docs/fabrics.md). They are down in every case but
+    the baselines, which stay healthy: the 0 % row is then what they cost the machine as it
+    is, and each other row what that share of the remaining ``fail`` cables would cost on
+    top of them.
 
     Returns
     -------
@@ -150,9 +169,8 @@ def study(
     failed = [float(p) for p in failed_pct]
     if not isinstance(seeds, int) or seeds < 1:
         raise SpecError(f"seeds: must be a positive whole number, got {seeds!r}")
-    s = LinksStudy(
-        fab, workload, routing, fail, jobs, failed, seeds, _seed(seed), time_tolerance, engine
-    )
+    s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
+                   time_tolerance, engine, *_down(down))
     outcomes: list = []
     # One case per core at a time: a chunk takes seconds, so the bar moves and Ctrl-C waits
     # for at most one chunk.
@@ -172,6 +190,7 @@ def study(
         seed=seed,
         time_tolerance=time_tolerance,
         engine=engine,
+        down=None if down is None else str(down),
     )
     return table
 
@@ -188,13 +207,15 @@ def case_loads(
     seed: int = 1,
     time_tolerance: float = 3e-3,
     engine: str = "flow",
+    down: str | Path | None = None,
 ) -> pd.DataFrame:
     """One case of :func:`study` and its baseline, channel by channel: which cables bound it.
 
     The case is the one :func:`study` runs for ``jobs`` jobs, ``failed_pct`` % of the
     ``fail`` cables down and seed number ``replica`` (0 to ``seeds - 1``) under ``seed``:
     the same layout, failed cables and routing choices, so a table cell can be looked into
-    seed by seed. The other parameters are :func:`study`'s.
+    seed by seed. The other parameters are :func:`study`'s (with ``down``, the case has the
+    listed cables down too, and its baseline none).
 
     Returns
     -------
@@ -217,13 +238,15 @@ def case_loads(
         raise SpecError(f"replica: must be a non-negative whole number, got {replica!r}")
     failed = float(failed_pct)
     s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
-                   _seed(seed), time_tolerance, engine)
+                   _seed(seed), time_tolerance, engine, *_down(down))
     index = {s.case(i): i for i in range(s.num_cases)}
-    outcome, loaded, down = s.run_loads(index[(jobs, failed, replica)])
-    if failed == 0.0:
+    base_case = index[(jobs, 0.0, replica, True)]
+    case = index.get((jobs, failed, replica, False), base_case)
+    outcome, loaded, down_now = s.run_loads(case)
+    if case == base_case:
         base_outcome, base = outcome, loaded
     else:
-        base_outcome, base, _ = s.run_loads(index[(jobs, 0.0, replica)])
+        base_outcome, base, _ = s.run_loads(base_case)
     n = fab.num_channels
     names = fab.class_names
     bandwidth = np.asarray(fab.channel_bandwidths_bytes_s, dtype=float)
@@ -232,7 +255,7 @@ def case_loads(
         "bandwidth_bytes_s": bandwidth,
         "bytes": np.asarray(loaded, dtype=float) if loaded else np.zeros(n),
         "baseline_bytes": np.asarray(base, dtype=float) if base else np.zeros(n),
-        "down": np.asarray(down, dtype=bool),
+        "down": np.asarray(down_now, dtype=bool),
     })
     loads.index.name = "channel"
     loads["busy_s"] = loads["bytes"] / bandwidth
@@ -240,7 +263,7 @@ def case_loads(
     loads.attrs.update(
         fabric=fabric if isinstance(fabric, str) else repr(fab), workload=workload,
         routing=routing, fail=fail, jobs=jobs, failed_pct=failed, replica=replica, seed=seed,
-        engine=engine, time_tolerance=time_tolerance,
+        engine=engine, time_tolerance=time_tolerance, down=None if down is None else str(down),
         iteration_s=outcome[1], baseline_iteration_s=base_outcome[1],
         unroutable=outcome[2] or base_outcome[2],
     )

@@ -75,11 +75,18 @@ def degradation_label(row, sep: str = " ") -> str:
     return f"{row['degradation_pct']:.2f}%" + ("" if pd.isna(ci) else f"{sep}±{ci:.2f}")
 
 
+def links_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a failed-links table worth a cell: those above 0 % failed (a 0 % row is
+    its own baseline), and the 0 % row too when the study had cables already down (it is
+    then what they cost)."""
+    return table if table.attrs.get("down") else table[table["failed_pct"] > 0]
+
+
 def plot_links_heatmap(table: pd.DataFrame, path: str | Path, title: str | None = None) -> Path:
     """Draws the failed-links table as the paper lays it out: jobs down, failed % across,
     each cell coloured by its degradation and labelled ``mean ± 95 % CI``; unroutable cells
     are grey and say so. Writes ``path`` (PNG, PDF or SVG) and returns it."""
-    rows = table[table["failed_pct"] > 0]
+    rows = links_cells(table)
     jobs = sorted(rows["jobs"].unique())
     pcts = sorted(rows["failed_pct"].unique())
     grid = rows.pivot(index="jobs", columns="failed_pct", values="degradation_pct")
@@ -95,9 +102,10 @@ def plot_links_heatmap(table: pd.DataFrame, path: str | Path, title: str | None 
         ax.text(k, i, text, ha="center", va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(len(pcts)), [f"{p:g}%" for p in pcts])
     ax.set_yticks(range(len(jobs)), [f"{j} job{'s' if j > 1 else ''}" for j in jobs])
-    ax.set_xlabel("failed links")
-    fig.colorbar(image, ax=ax, label="throughput degradation (%)")
     a = table.attrs
+    ax.set_xlabel(f"failed links on top of those in {Path(a['down']).name}" if a.get("down")
+                  else "failed links")
+    fig.colorbar(image, ax=ax, label="throughput degradation (%)")
     if title is None and a:
         title = f"{a.get('workload')} on {a.get('fabric')}, {a.get('routing')}"
         if a.get("engine") not in (None, "flow"):

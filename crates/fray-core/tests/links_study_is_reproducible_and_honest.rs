@@ -3,7 +3,7 @@
 
 use fray_core::fabric::Fabric;
 use fray_core::faults::CableSelector;
-use fray_core::links::{CaseOutcome, LinksStudy};
+use fray_core::links::{CaseOutcome, DownCables, LinksStudy};
 use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
@@ -19,6 +19,7 @@ fn study(fabric_routing: &str, fail: &str, workload: &str, failed: &[f64]) -> Li
         seed: 11,
         time_tolerance: 0.0,
         engine: Engine::Flow,
+        down: DownCables::default(),
     }
 }
 
@@ -99,4 +100,63 @@ fn a_missing_outcome_is_named() {
         err.contains("no outcome for 1 jobs, 0 % failed, seed 0"),
         "{err}"
     );
+}
+
+#[test]
+fn cables_already_down_are_the_zero_row_and_failures_come_on_top() {
+    let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=5").unwrap();
+    let healthy = study("ugal", "global", "halo3d26:nx=10,compute=no", &[0.0, 20.0]);
+    // Both global cables between groups 0 and 1: their traffic must detour.
+    let text = "# the machine as it is\ng0r0->g1r0\n\ng0r2->g1r2 # both cables\n";
+    let down = LinksStudy {
+        down: DownCables {
+            text: text.into(),
+            file: "down.txt".into(),
+        },
+        ..healthy.clone()
+    };
+    down.check(&fabric).unwrap();
+    let cases = down.cases();
+    // Per (jobs, seed): the baseline, the listed cables alone (0 %), and 20 % on top.
+    assert_eq!(cases.len(), 2 * 3 * 3);
+    assert_eq!(cases.iter().filter(|c| c.baseline).count(), 6);
+    let loads = down.run_case_loads(&fabric, cases[1]).unwrap();
+    let ch = fabric.channels();
+    let down_now: Vec<usize> = (0..ch.len()).filter(|&c| loads.channel_down[c]).collect();
+    assert_eq!(down_now.len(), 4, "two cables, both directions");
+    let at_20 = down.run_case_loads(&fabric, cases[2]).unwrap();
+    assert!(down_now.iter().all(|&c| at_20.channel_down[c]));
+    let base = down.run_case_loads(&fabric, cases[0]).unwrap();
+    assert!(!base.channel_down.iter().any(|&d| d));
+    let rows = down
+        .summarize(&cases, &down.run_cases(&fabric, &cases).unwrap())
+        .unwrap();
+    // The 0 % row is the listed cables against the healthy baseline: not 0 by construction.
+    let zero = rows
+        .iter()
+        .find(|r| r.jobs == 1 && r.failed_pct == 0.0)
+        .unwrap();
+    assert!(zero.degradation_pct.unwrap() > 0.0, "{zero:?}");
+    let healthy_rows = healthy
+        .summarize(
+            &healthy.cases(),
+            &healthy.run_cases(&fabric, &healthy.cases()).unwrap(),
+        )
+        .unwrap();
+    for (d, h) in rows.iter().zip(&healthy_rows) {
+        assert_eq!(
+            d.baseline_iteration_s, h.baseline_iteration_s,
+            "same baselines"
+        );
+    }
+    // A cable the fabric does not have is named with its file and line.
+    let bad = LinksStudy {
+        down: DownCables {
+            text: "g0r0->g1r0\ng9r9->g1r1\n".into(),
+            file: "down.txt".into(),
+        },
+        ..healthy
+    };
+    let err = bad.check(&fabric).unwrap_err().to_string();
+    assert!(err.starts_with("down.txt:2:"), "{err}");
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use fray_core::fabric::Fabric as CoreFabric;
 use fray_core::faults::CableSelector;
-use fray_core::links::{CaseOutcome, LinksCase, LinksError, LinksStudy as CoreStudy};
+use fray_core::links::{CaseOutcome, DownCables, LinksCase, LinksError, LinksStudy as CoreStudy};
 use fray_core::routing;
 use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::{run, Engine};
@@ -96,7 +96,7 @@ pub struct LinksStudy {
 impl LinksStudy {
     /// Prepares a study; see `fray.links.study` for the parameters.
     #[new]
-    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance, engine = "flow"))]
+    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance, engine = "flow", down = "", down_file = "down"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         fabric: &Fabric,
@@ -109,6 +109,8 @@ impl LinksStudy {
         seed: u64,
         time_tolerance: f64,
         engine: &str,
+        down: &str,
+        down_file: &str,
     ) -> PyResult<Self> {
         let study = CoreStudy {
             engine: engine.parse().map_err(SpecError::new_err)?,
@@ -120,6 +122,10 @@ impl LinksStudy {
             seeds,
             seed,
             time_tolerance,
+            down: DownCables {
+                text: down.to_string(),
+                file: down_file.to_string(),
+            },
         };
         study.check(&fabric.0).map_err(links_error)?;
         Ok(Self {
@@ -135,13 +141,13 @@ impl LinksStudy {
         self.cases.len()
     }
 
-    /// Case `i` as `(jobs, failed_pct, replica)`.
-    fn case(&self, i: usize) -> PyResult<(u32, f64, u32)> {
+    /// Case `i` as `(jobs, failed_pct, replica, baseline)`.
+    fn case(&self, i: usize) -> PyResult<(u32, f64, u32, bool)> {
         let c = self
             .cases
             .get(i)
             .ok_or_else(|| PyIndexError::new_err(format!("case {i} of {}", self.cases.len())))?;
-        Ok((c.jobs, c.failed_pct, c.replica))
+        Ok((c.jobs, c.failed_pct, c.replica, c.baseline))
     }
 
     /// Runs cases `start..stop` on all cores (without the GIL). Each outcome is

@@ -62,6 +62,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--failed", default="0,5,10,15,20,25,30", help="failed %% of the cables (default 0,5,...,30)"
     )
     p.add_argument("--fail", help="cables that fail: a link class or router (default: global on a dragonfly, router elsewhere)")
+    p.add_argument(
+        "--down",
+        metavar="FILE",
+        help="cables already down (a fault file: one FROM->TO per line, # comments): down in "
+        "every case but the healthy baselines, so the 0%% row is what they cost and the others "
+        "what more failures would add",
+    )
     p.add_argument("--seeds", type=int, default=3, help="seeds per cell (default 3)")
     p.add_argument("--seed", type=int, default=1, help="the study's seed (default 1)")
     p.add_argument(
@@ -160,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         time_tolerance=args.time_tolerance,
         engine=args.engine,
+        down=args.down,
         progress=not args.quiet and sys.stderr.isatty(),
     )
     if args.out:
@@ -184,7 +192,7 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
     loads = links.case_loads(
         fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], replica=args.replica,
         routing=args.routing, fail=args.fail, seed=args.seed,
-        time_tolerance=args.time_tolerance, engine=args.engine,
+        time_tolerance=args.time_tolerance, engine=args.engine, down=args.down,
     )
     a = loads.attrs
     if a["unroutable"]:
@@ -192,9 +200,12 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
         return 0
     us = " ".join(f"{t * 1e6:.1f}" for t in a["iteration_s"])
     base = " ".join(f"{t * 1e6:.1f}" for t in a["baseline_iteration_s"])
-    down = loads[loads["down"] & (loads["cls"] != "host")]
-    print(f"{jobs[0]} job(s), {failed[0]:g} % of the {a['fail']} cables failed ({len(down) // 2} "
-          f"cables), seed number {args.replica}: iteration {us} us (no failure: {base} us)\n")
+    cables = int(loads["down"].sum()) // 2
+    what = f"{failed[0]:g} % of the {a['fail']} cables"
+    if a["down"]:
+        what = f"the cables in {a['down']} and {failed[0]:g} % of the other {a['fail']} cables"
+    print(f"{jobs[0]} job(s), {what} failed ({cables} cables), seed number {args.replica}: "
+          f"iteration {us} us (no failure: {base} us)\n")
     print("MB per channel, by class (no failure in brackets):")
     for cls, r in links.loads_by_class(loads).iterrows():
         mb = {k: v / 1e6 for k, v in r.items()}
@@ -215,7 +226,7 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
 def _pivot(table):
     """Degradation as `mean ± ci` per jobs (rows) and failed % (columns)."""
 
-    shown = table[table["failed_pct"] > 0].copy()
+    shown = report.links_cells(table).copy()
     shown["cell"] = shown.apply(report.degradation_label, axis=1)
     grid = shown.pivot(index="jobs", columns="failed_pct", values="cell")
     grid.columns = [f"{c:g}%" for c in grid.columns]

@@ -13,7 +13,7 @@ mod stats;
 mod study;
 
 pub use stats::{mean_ci95, student_t975};
-pub use study::{CaseLoads, CaseOutcome, LinksCase, LinksRow, LinksStudy};
+pub use study::{CaseLoads, CaseOutcome, DownCables, LinksCase, LinksRow, LinksStudy};
 
 use thiserror::Error;
 

@@ -34,6 +34,30 @@ pub struct LinksStudy {
     pub time_tolerance: f64,
     /// The engine every case runs on.
     pub engine: Engine,
+    /// Cables already down on the machine, as a fault file lists them (see
+    /// [`DownCables`]); empty for a healthy machine.
+    pub down: DownCables,
+}
+
+/// Cables down in every failed case of a study (the machine as it is), as a fault file lists
+/// them: one `FROM->TO` cable per line, `#` comments ([`Faults::fail_cables_listed`]). The
+/// baselines have none down, so a table's rows say what the listed cables cost (its 0 % row)
+/// and what each further share of failed cables would cost on top of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DownCables {
+    /// The file's text.
+    pub text: String,
+    /// The file's name, for errors (which give its line).
+    pub file: String,
+}
+
+impl DownCables {
+    /// Whether no cable is listed.
+    pub fn is_empty(&self) -> bool {
+        self.text
+            .lines()
+            .all(|l| l.split('#').next().unwrap_or("").trim().is_empty())
+    }
 }
 
 /// One case of a study channel by channel ([`LinksStudy::run_case_loads`]).
@@ -47,15 +71,19 @@ pub struct CaseLoads {
     pub channel_down: Vec<bool>,
 }
 
-/// One simulation of a study: `failed_pct` 0 is the baseline of its `(jobs, replica)`.
+/// One simulation of a study: the baseline of its `(jobs, replica)` (nothing down), or the
+/// same seed with `failed_pct` of the selected cables failed (after the study's `down`
+/// cables, when it lists any).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinksCase {
     /// Jobs sharing the machine.
     pub jobs: u32,
-    /// Percentage of the selected cables failed.
+    /// Percentage of the selected cables failed (0 for a baseline).
     pub failed_pct: f64,
     /// Which seed of the cell, `0..seeds`.
     pub replica: u32,
+    /// Whether this is the baseline: no cable down.
+    pub baseline: bool,
 }
 
 /// What one case gave.
@@ -102,6 +130,7 @@ impl LinksStudy {
     /// percentages in 0..=100, a cable class the fabric has, a routing that fits it.
     pub fn check(&self, fabric: &Fabric) -> Result<(), LinksError> {
         self.fail.cables(fabric)?;
+        Faults::none(fabric).fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
         routing::build(&self.routing, fabric, &Faults::none(fabric))?;
         if self.jobs.is_empty() || self.jobs.contains(&0) {
             return Err(LinksError::Invalid(format!(
@@ -127,26 +156,37 @@ impl LinksStudy {
     }
 
     /// Every case, for each number of jobs and each seed: the baseline first, then each
-    /// failed percentage above 0.
+    /// failed percentage above 0 (and 0 too when the study lists `down` cables: the machine
+    /// as it is).
     pub fn cases(&self) -> Vec<LinksCase> {
         let mut out = Vec::new();
         for &jobs in &self.jobs {
             for replica in 0..self.seeds {
-                out.push(LinksCase {
+                let case = |failed_pct, baseline| LinksCase {
                     jobs,
-                    failed_pct: 0.0,
+                    failed_pct,
                     replica,
-                });
-                for &failed_pct in self.failed_pct.iter().filter(|&&p| p > 0.0) {
-                    out.push(LinksCase {
-                        jobs,
-                        failed_pct,
-                        replica,
-                    });
-                }
+                    baseline,
+                };
+                out.push(case(0.0, true));
+                out.extend(self.failed_pcts().into_iter().map(|p| case(p, false)));
             }
         }
         out
+    }
+
+    /// The failed percentages that need a case of their own beside the baseline.
+    fn failed_pcts(&self) -> Vec<f64> {
+        let mut pcts: Vec<f64> = self
+            .failed_pct
+            .iter()
+            .copied()
+            .filter(|&p| p > 0.0)
+            .collect();
+        if !self.down.is_empty() {
+            pcts.insert(0, 0.0);
+        }
+        pcts
     }
 
     /// Runs one case on `fabric`. The layout, the routing's choices and (with failures) the
@@ -166,12 +206,15 @@ impl LinksStudy {
         let seed = case_seed(self.seed, u64::from(case.replica));
         let jobs = self.workload.with_jobs(case.jobs).place(fabric, seed)?;
         let mut faults = Faults::none(fabric);
-        faults.fail_random_cables(
-            fabric,
-            &self.fail,
-            case.failed_pct / 100.0,
-            case_seed(seed, case.failed_pct.to_bits()),
-        )?;
+        if !case.baseline {
+            faults.fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
+            faults.fail_random_cables(
+                fabric,
+                &self.fail,
+                case.failed_pct / 100.0,
+                case_seed(seed, case.failed_pct.to_bits()),
+            )?;
+        }
         let router = routing::build(&self.routing, fabric, &faults)?;
         let config = FlowConfig {
             seed,
@@ -225,19 +268,27 @@ impl LinksStudy {
         cases: &[LinksCase],
         outcomes: &[CaseOutcome],
     ) -> Result<Vec<LinksRow>, LinksError> {
-        let find = |jobs: u32, failed_pct: f64, replica: u32| {
+        let find = |jobs: u32, failed_pct: f64, replica: u32, baseline: bool| {
             cases
                 .iter()
-                .position(|c| c.jobs == jobs && c.failed_pct == failed_pct && c.replica == replica)
+                .position(|c| {
+                    c.jobs == jobs
+                        && c.failed_pct == failed_pct
+                        && c.replica == replica
+                        && c.baseline == baseline
+                })
                 .and_then(|i| outcomes.get(i))
                 .ok_or_else(|| {
                     LinksError::Invalid(format!(
-                        "no outcome for {jobs} jobs, {failed_pct} % failed, seed {replica}"
+                        "no outcome for {jobs} jobs, {failed_pct} % failed, seed {replica}{}",
+                        if baseline { " (baseline)" } else { "" }
                     ))
                 })
         };
-        let mut pcts = vec![0.0];
-        pcts.extend(self.failed_pct.iter().copied().filter(|&p| p > 0.0));
+        let mut pcts = self.failed_pcts();
+        if self.down.is_empty() {
+            pcts.insert(0, 0.0); // the baseline's own row
+        }
         let mut rows = Vec::new();
         for &jobs in &self.jobs {
             for &pct in &pcts {
@@ -245,8 +296,8 @@ impl LinksStudy {
                 let (mut base_times, mut times) = (Vec::new(), Vec::new());
                 let mut unroutable = false;
                 for replica in 0..self.seeds {
-                    let base = find(jobs, 0.0, replica)?;
-                    let this = find(jobs, pct, replica)?;
+                    let base = find(jobs, 0.0, replica, true)?;
+                    let this = find(jobs, pct, replica, pct == 0.0 && self.down.is_empty())?;
                     if let CaseOutcome::Ran { iteration_s, .. } = base {
                         base_times.extend_from_slice(iteration_s);
                     }
