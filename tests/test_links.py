@@ -1,6 +1,7 @@
 """The failed-links study and ``fray.simulate`` as a user runs them."""
 
 import math
+from pathlib import Path
 
 import fray
 import pytest
@@ -292,3 +293,9 @@ def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
     err = capsys.readouterr().err
     assert rc == 2
     assert message in err and "Traceback" not in err
+
+
+def test_the_documented_down_file_fits_the_documented_machine():
+    example = Path(__file__).parent.parent / "examples" / "links_down_cables.txt"
+    loads = links.case_loads("dragonfly:p=4,a=8,h=2,g=17", "halo3d26:nx=6", down=example)
+    assert loads["down"].sum() == 2 * 3 and loads.attrs["down"] == str(example)
