@@ -208,6 +208,7 @@ def case_loads(
     time_tolerance: float = 3e-3,
     engine: str = "flow",
     down: str | Path | None = None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """One case of :func:`study` and its baseline, channel by channel: which cables bound it.
 
@@ -215,7 +216,8 @@ def case_loads(
     ``fail`` cables down and seed number ``replica`` (0 to ``seeds - 1``) under ``seed``:
     the same layout, failed cables and routing choices, so a table cell can be looked into
     seed by seed. The other parameters are :func:`study`'s (with ``down``, the case has the
-    listed cables down too, and its baseline none).
+    listed cables down too, and its baseline none; ``progress`` shows a bar over the two
+    simulations).
 
     Returns
     -------
@@ -242,11 +244,14 @@ def case_loads(
     index = {s.case(i): i for i in range(s.num_cases)}
     base_case = index[(jobs, 0.0, replica, True)]
     case = index.get((jobs, failed, replica, False), base_case)
-    outcome, loaded, down_now = s.run_loads(case)
-    if case == base_case:
-        base_outcome, base = outcome, loaded
-    else:
-        base_outcome, base, _ = s.run_loads(base_case)
+    runs = [case] if case == base_case else [case, base_case]
+    with tqdm(total=len(runs), unit="case", disable=not progress, desc="simulating") as bar:
+        results = []
+        for i in runs:
+            results.append(s.run_loads(i))
+            bar.update()
+    outcome, loaded, down_now = results[0]
+    base_outcome, base, _ = results[-1]
     n = fab.num_channels
     names = fab.class_names
     bandwidth = np.asarray(fab.channel_bandwidths_bytes_s, dtype=float)

@@ -193,6 +193,7 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
         fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], replica=args.replica,
         routing=args.routing, fail=args.fail, seed=args.seed,
         time_tolerance=args.time_tolerance, engine=args.engine, down=args.down,
+        progress=not args.quiet and sys.stderr.isatty(),
     )
     a = loads.attrs
     if a["unroutable"]:
