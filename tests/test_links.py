@@ -286,6 +286,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--cables", "5", "--jobs", "1,4", "--failed", "20"], "give one value of --jobs"),
         (["--cables", "0", "--jobs", "1", "--failed", "20"], "--cables: must be a positive"),
         (["--down", "no-such-file.txt"], "down: cannot read 'no-such-file.txt'"),
+        (["--repairs", "--jobs", "1"], "--repairs ranks the cables of --down FILE"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
@@ -299,3 +300,25 @@ def test_the_documented_down_file_fits_the_documented_machine():
     example = Path(__file__).parent.parent / "examples" / "links_down_cables.txt"
     loads = links.case_loads("dragonfly:p=4,a=8,h=2,g=17", "halo3d26:nx=6", down=example)
     assert loads["down"].sum() == 2 * 3 and loads.attrs["down"] == str(example)
+
+
+def test_repairs_rank_the_down_cables_and_the_cli_prints_them(tmp_path, capsys):
+    down = tmp_path / "down.txt"
+    down.write_text("g0r0->g1r0\n# and\ng2r0->g0r0\n")
+    table = links.repair_gains(SMALL, "halo3d26:nx=8,compute=no", down=down, jobs=1, seeds=2)
+    assert list(table.columns) == ["cable", "line", "gain_pct", "gain_ci_pct", "unroutable"]
+    assert sorted(table["cable"]) == ["g0r0->g1r0", "g2r0->g0r0"]
+    assert dict(zip(table["cable"], table["line"])) == {"g0r0->g1r0": 1, "g2r0->g0r0": 3}
+    assert list(table["gain_pct"]) == sorted(table["gain_pct"], reverse=True)
+    assert not table["unroutable"].any() and table["gain_pct"].notna().all()
+    assert table.attrs["down"] == str(down) and table.attrs["jobs"] == 1
+    out = tmp_path / "repairs.csv"
+    rc = main(["links", "--fabric", SMALL, "--nx", "8", "--no-compute", "--jobs", "1",
+               "--seeds", "2", "--down", str(down), "--repairs", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0 and "best first" in text and "g0r0->g1r0" in text and "(line 3)" in text
+    assert read_table(out)["cable"].tolist() == table["cable"].tolist()
+    with pytest.raises(SpecError, match="repair gains need a fault file that lists cables"):
+        empty = tmp_path / "empty.txt"
+        empty.write_text("# nothing down\n")
+        links.repair_gains(SMALL, down=empty)

@@ -196,6 +196,27 @@ impl LinksStudy {
         ))
     }
 
+    /// For each cable of the study's `down` file: the throughput gained by repairing it
+    /// alone with `jobs` jobs, over the seeds (without the GIL, on all cores). One dict per
+    /// cable, in the file's order: `cable, line, gain_pct, gain_ci_pct, unroutable`.
+    fn repair_gains<'py>(&self, py: Python<'py>, jobs: u32) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let gains = py
+            .detach(|| self.study.repair_gains(&self.fabric, jobs))
+            .map_err(links_error)?;
+        gains
+            .into_iter()
+            .map(|g| {
+                let d = PyDict::new(py);
+                d.set_item("cable", g.cable)?;
+                d.set_item("line", g.line)?;
+                d.set_item("gain_pct", g.gain_pct)?;
+                d.set_item("gain_ci_pct", g.gain_ci_pct)?;
+                d.set_item("unroutable", g.unroutable)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
     /// The table from the outcomes of every case, in case order: one dict per (jobs,
     /// failed %) with `jobs, failed_pct, degradation_pct, degradation_ci_pct, unroutable,
     /// seeds, baseline_iteration_s, iteration_s`.

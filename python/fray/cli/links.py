@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+import pandas as pd
+
 from fray import Fabric, SpecError, links, report, store
 from fray.units import parse_rate
 
@@ -119,6 +121,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--replica", type=int, default=0, help="with --cables: which of the seeds (default 0)"
     )
+    p.add_argument(
+        "--repairs",
+        action="store_true",
+        help="instead of the table, rank the cables of --down by the throughput repairing "
+        "each alone gives back (one value of --jobs; --seeds seeds); --out writes the ranking",
+    )
     p.add_argument("--out", help="table, .csv or .parquet")
     p.add_argument("--plot", help="heat map, .png, .pdf or .svg")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -156,6 +164,8 @@ def run(args: argparse.Namespace) -> int:
         fabric = Fabric.parse(args.fabric, bandwidth_bytes_s=rate)
     if args.cables is not None:
         return _cables(args, fabric)
+    if args.repairs:
+        return _repairs(args, fabric)
     table = links.study(
         fabric,
         workload_spec(args),
@@ -221,6 +231,35 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
               f"{r['busy_s'] * 1e6:8.1f} us (no failure: {r['baseline_bytes'] / 1e6:.3f} MB)")
     if args.out:
         store.write_table(loads.reset_index(), args.out)
+    return 0
+
+
+def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
+    """``--repairs``: the cables of ``--down`` ranked by what repairing each gives back."""
+    jobs = _numbers(args.jobs, "jobs", int)
+    if not args.down:
+        raise SpecError("--repairs ranks the cables of --down FILE: give one")
+    if len(jobs) != 1:
+        raise SpecError(f"--repairs ranks for one number of jobs (got --jobs {args.jobs})")
+    if args.plot:
+        raise SpecError("--plot draws the table's heat map; --repairs shows no table")
+    table = links.repair_gains(
+        fabric, workload_spec(args), down=args.down, jobs=jobs[0], seeds=args.seeds,
+        seed=args.seed, routing=args.routing, fail=args.fail,
+        time_tolerance=args.time_tolerance, engine=args.engine,
+    )
+    print(f"what repairing each cable of {args.down} alone gives back to {jobs[0]} job(s), in % "
+          f"of throughput (mean ± 95 % CI over {args.seeds} seeds), best first:")
+    for _, r in table.iterrows():
+        if pd.isna(r["gain_pct"]):
+            gain = "no number: " + ("still unroutable" if r["unroutable"] else
+                                    "clears the unroutable pairs")
+        else:
+            ci = "" if pd.isna(r["gain_ci_pct"]) else f" ±{r['gain_ci_pct']:.2f}"
+            gain = f"{r['gain_pct']:+.2f}%{ci}"
+        print(f"  {r['cable']:<24} (line {r['line']})  {gain}")
+    if args.out:
+        store.write_table(table, args.out)
     return 0
 
 

@@ -220,15 +220,11 @@ impl Faults {
         file: &str,
     ) -> Result<usize, FaultError> {
         let mut count = 0;
-        for (i, line) in text.lines().enumerate() {
-            let name = line.split('#').next().unwrap_or("").trim();
-            if name.is_empty() {
-                continue;
-            }
+        for (line, name) in fault_file_cables(text) {
             let channel = select::channel_by_name(fabric, name).map_err(|e| {
                 FaultError::Fabric(FabricError::File {
                     file: file.to_string(),
-                    line: i + 1,
+                    line,
                     reason: e.to_string(),
                 })
             })?;
@@ -337,6 +333,15 @@ impl Faults {
             || self.channel_down.iter().any(|&d| d)
             || self.lanes_down.iter().any(|&l| l > 0))
     }
+}
+
+/// The cables a fault file lists, with their 1-based line numbers: one `FROM->TO` name per
+/// line, blank lines and text after `#` left out (the names are not checked here).
+pub fn fault_file_cables(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, line)| {
+        let name = line.split('#').next().unwrap_or("").trim();
+        (!name.is_empty()).then_some((i + 1, name))
+    })
 }
 
 #[cfg(test)]

@@ -9,9 +9,11 @@
 //! %) with the mean degradation of machine throughput and its 95 % confidence interval over
 //! the seeds ([`mean_ci95`]).
 
+mod repair;
 mod stats;
 mod study;
 
+pub use repair::RepairGain;
 pub use stats::{mean_ci95, student_t975};
 pub use study::{CaseLoads, CaseOutcome, DownCables, LinksCase, LinksRow, LinksStudy};
 

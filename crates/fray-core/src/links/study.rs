@@ -4,7 +4,7 @@ use rayon::prelude::*;
 
 use super::{mean_ci95, LinksError};
 use crate::fabric::{ChannelId, Fabric};
-use crate::faults::{CableSelector, Faults};
+use crate::faults::{fault_file_cables, CableSelector, Faults};
 use crate::routing::{self, RoutingError};
 use crate::seeds::case_seed;
 use crate::sim::flow::FlowConfig;
@@ -54,9 +54,7 @@ pub struct DownCables {
 impl DownCables {
     /// Whether no cable is listed.
     pub fn is_empty(&self) -> bool {
-        self.text
-            .lines()
-            .all(|l| l.split('#').next().unwrap_or("").trim().is_empty())
+        fault_file_cables(&self.text).next().is_none()
     }
 }
 
@@ -335,7 +333,7 @@ impl LinksStudy {
 }
 
 /// Machine throughput: rank-iterations per second summed over the jobs.
-fn throughput(ranks: &[u32], iteration_s: &[f64]) -> f64 {
+pub(super) fn throughput(ranks: &[u32], iteration_s: &[f64]) -> f64 {
     ranks
         .iter()
         .zip(iteration_s)
