@@ -300,6 +300,8 @@ def test_the_documented_down_file_fits_the_documented_machine():
     example = Path(__file__).parent.parent / "examples" / "links_down_cables.txt"
     loads = links.case_loads("dragonfly:p=4,a=8,h=2,g=17", "halo3d26:nx=6", down=example)
     assert loads["down"].sum() == 2 * 3 and loads.attrs["down"] == str(example)
+    big = Path(__file__).parent.parent / "examples" / "links_down_8704.txt"
+    assert Faults(Fabric.parse("dragonfly:p=16,a=32,h=4,g=17")).fail_file(str(big)) == 10
 
 
 def test_repairs_rank_the_down_cables_and_the_cli_prints_them(tmp_path, capsys):
