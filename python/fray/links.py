@@ -102,6 +102,21 @@ def _seed(seed: int) -> int:
     return seed
 
 
+def _setup(fabric: Fabric | str, routing: str | None,
+           fail: str | None) -> tuple[Fabric, str, str]:
+    """The fabric, and the routing and failing cable class with the fabric's defaults."""
+    fab = _fabric(fabric)
+    return fab, routing or fab.default_routing, fail or default_fail_class(fab)
+
+
+def _count(name: str, value: int, least: int = 1) -> int:
+    """``value`` if it is a whole number of at least ``least``, else a ``SpecError``."""
+    if not isinstance(value, int) or value < least:
+        kind = "positive" if least == 1 else "non-negative"
+        raise SpecError(f"{name}: must be a {kind} whole number, got {value!r}")
+    return value
+
+
 def _down(down: str | Path | None) -> tuple[str, str]:
     """The text and name of the fault file of cables already down ("" for none)."""
     if down is None:
@@ -163,13 +178,10 @@ def study(
         workload: the degradation is then empty), ``seeds``, ``baseline_iteration_s`` and
         ``iteration_s`` (means over jobs and seeds). ``DataFrame.attrs`` holds the parameters.
     """
-    fab = _fabric(fabric)
-    routing = routing or fab.default_routing
-    fail = fail or default_fail_class(fab)
+    fab, routing, fail = _setup(fabric, routing, fail)
     jobs = [int(j) for j in jobs]
     failed = [float(p) for p in failed_pct]
-    if not isinstance(seeds, int) or seeds < 1:
-        raise SpecError(f"seeds: must be a positive whole number, got {seeds!r}")
+    _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
                    time_tolerance, engine, *_down(down))
     outcomes: list = []
@@ -226,19 +238,15 @@ def case_loads(
         One row per channel (index: channel id) with ``cls`` (the channel's class),
         ``bandwidth_bytes_s`` (all lanes up), ``bytes`` (carried in the case),
         ``baseline_bytes`` (carried with no failure), ``down`` (failed in the case), and
-        ``busy_s`` and
-        ``baseline_busy_s`` (bytes over bandwidth: how long the channel was busy).
+        ``busy_s`` and ``baseline_busy_s`` (bytes over bandwidth: how long the channel was
+        busy).
         ``DataFrame.attrs`` holds the parameters, ``iteration_s`` and
         ``baseline_iteration_s`` (each job's time per iteration) and ``unroutable`` (why
         the case could not run, or None; its bytes are then 0).
     """
-    fab = _fabric(fabric)
-    routing = routing or fab.default_routing
-    fail = fail or default_fail_class(fab)
-    if not isinstance(jobs, int) or jobs < 1:
-        raise SpecError(f"jobs: must be a positive whole number, got {jobs!r}")
-    if not isinstance(replica, int) or replica < 0:
-        raise SpecError(f"replica: must be a non-negative whole number, got {replica!r}")
+    fab, routing, fail = _setup(fabric, routing, fail)
+    _count("jobs", jobs)
+    _count("replica", replica, least=0)
     failed = float(failed_pct)
     s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
                    _seed(seed), time_tolerance, engine, *_down(down))
@@ -340,13 +348,9 @@ def repair_gains(
         whose repair clears it is worth repairing whatever the numbers say).
         ``DataFrame.attrs`` holds the parameters.
     """
-    fab = _fabric(fabric)
-    routing = routing or fab.default_routing
-    fail = fail or default_fail_class(fab)
-    if not isinstance(jobs, int) or jobs < 1:
-        raise SpecError(f"jobs: must be a positive whole number, got {jobs!r}")
-    if not isinstance(seeds, int) or seeds < 1:
-        raise SpecError(f"seeds: must be a positive whole number, got {seeds!r}")
+    fab, routing, fail = _setup(fabric, routing, fail)
+    _count("jobs", jobs)
+    _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
                    time_tolerance, engine, *_down(down))
     table = pd.DataFrame(s.repair_gains(jobs),
