@@ -243,6 +243,9 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
         raise SpecError(f"--repairs ranks for one number of jobs (got --jobs {args.jobs})")
     if args.plot:
         raise SpecError("--plot draws the table's heat map; --repairs shows no table")
+    if not args.quiet:
+        print(f"ranking the cables of {args.down}: (cables + 1) x {args.seeds} simulations on "
+              "all cores, no progress until they are done", file=sys.stderr)
     table = links.repair_gains(
         fabric, workload_spec(args), down=args.down, jobs=jobs[0], seeds=args.seeds,
         seed=args.seed, routing=args.routing, fail=args.fail,
