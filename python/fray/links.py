@@ -328,14 +328,15 @@ def repair_gains(
     fail: str | None = None,
     time_tolerance: float = 3e-3,
     engine: str = "flow",
+    progress: bool = False,
 ) -> pd.DataFrame:
     """Which cable of the fault file ``down`` to repair first: for each, the machine
     throughput gained by repairing it alone (every other listed cable still down) with
     ``jobs`` jobs, over ``seeds`` seeds. Each seed compares two runs with the same layout and
     random routing choices, so the layouts' spread drops out; adaptive routings still react
     to the repair (a Valiant group is weighted by its live cables), which can leave the
-    interval wide. Runs ``(cables + 1) x seeds`` simulations. The other parameters are
-    :func:`study`'s.
+    interval wide. Runs ``(cables + 1) x seeds`` simulations (``progress`` shows a bar). The
+    other parameters are :func:`study`'s.
 
     Returns
     -------
@@ -353,7 +354,13 @@ def repair_gains(
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
                    time_tolerance, engine, *_down(down))
-    table = pd.DataFrame(s.repair_gains(jobs),
+    outcomes: list = []
+    with tqdm(total=s.num_repair_runs, unit="run", disable=not progress, desc="repairs") as bar:
+        for start in range(0, s.num_repair_runs, 2):  # one run per core, as study() does
+            stop = min(start + 2, s.num_repair_runs)
+            outcomes.extend(s.run_repairs(jobs, start, stop))
+            bar.update(stop - start)
+    table = pd.DataFrame(s.summarize_repairs(outcomes),
                          columns=["cable", "line", "gain_pct", "gain_ci_pct", "unroutable"])
     table = table.sort_values(["unroutable", "gain_pct"], ascending=[True, False],
                               na_position="last", kind="stable").reset_index(drop=True)

@@ -196,12 +196,44 @@ impl LinksStudy {
         ))
     }
 
-    /// For each cable of the study's `down` file: the throughput gained by repairing it
-    /// alone with `jobs` jobs, over the seeds (without the GIL, on all cores). One dict per
-    /// cable, in the file's order: `cable, line, gain_pct, gain_ci_pct, unroutable`.
-    fn repair_gains<'py>(&self, py: Python<'py>, jobs: u32) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let gains = py
-            .detach(|| self.study.repair_gains(&self.fabric, jobs))
+    /// Number of runs the repair ranking makes: `(listed cables + 1) x seeds`.
+    #[getter]
+    fn num_repair_runs(&self) -> usize {
+        self.study.repair_runs().len()
+    }
+
+    /// Runs the repair ranking's runs `start..stop` for `jobs` jobs on all cores (without
+    /// the GIL); outcomes as `run` gives them.
+    #[allow(clippy::type_complexity)]
+    fn run_repairs(
+        &self,
+        py: Python<'_>,
+        jobs: u32,
+        start: usize,
+        stop: usize,
+    ) -> PyResult<Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>> {
+        let runs = self.study.repair_runs();
+        let runs = runs
+            .get(start..stop)
+            .ok_or_else(|| PyIndexError::new_err(format!("repair runs {start}..{stop}")))?;
+        let outcomes = py
+            .detach(|| self.study.run_repairs(&self.fabric, jobs, runs))
+            .map_err(links_error)?;
+        Ok(outcomes.into_iter().map(outcome_tuple).collect())
+    }
+
+    /// The ranking from the outcomes of every repair run, in order: one dict per listed
+    /// cable, in the file's order, with `cable, line, gain_pct, gain_ci_pct, unroutable`.
+    #[allow(clippy::type_complexity)]
+    fn summarize_repairs<'py>(
+        &self,
+        py: Python<'py>,
+        outcomes: Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let outcomes: Vec<CaseOutcome> = outcomes.into_iter().map(outcome_from_tuple).collect();
+        let gains = self
+            .study
+            .summarize_repairs(&outcomes)
             .map_err(links_error)?;
         gains
             .into_iter()
@@ -226,13 +258,7 @@ impl LinksStudy {
         py: Python<'py>,
         outcomes: Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let outcomes: Vec<CaseOutcome> = outcomes
-            .into_iter()
-            .map(|o| match o {
-                (Some(ranks), Some(iteration_s), None) => CaseOutcome::Ran { ranks, iteration_s },
-                (_, _, reason) => CaseOutcome::Unroutable(reason.unwrap_or_default()),
-            })
-            .collect();
+        let outcomes: Vec<CaseOutcome> = outcomes.into_iter().map(outcome_from_tuple).collect();
         let rows = self
             .study
             .summarize(&self.cases, &outcomes)
@@ -251,6 +277,14 @@ impl LinksStudy {
                 Ok(d)
             })
             .collect()
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn outcome_from_tuple(o: (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)) -> CaseOutcome {
+    match o {
+        (Some(ranks), Some(iteration_s), None) => CaseOutcome::Ran { ranks, iteration_s },
+        (_, _, reason) => CaseOutcome::Unroutable(reason.unwrap_or_default()),
     }
 }
 

@@ -243,13 +243,11 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
         raise SpecError(f"--repairs ranks for one number of jobs (got --jobs {args.jobs})")
     if args.plot:
         raise SpecError("--plot draws the table's heat map; --repairs shows no table")
-    if not args.quiet:
-        print(f"ranking the cables of {args.down}: (cables + 1) x {args.seeds} simulations on "
-              "all cores, no progress until they are done", file=sys.stderr)
     table = links.repair_gains(
         fabric, workload_spec(args), down=args.down, jobs=jobs[0], seeds=args.seeds,
         seed=args.seed, routing=args.routing, fail=args.fail,
         time_tolerance=args.time_tolerance, engine=args.engine,
+        progress=not args.quiet and sys.stderr.isatty(),
     )
     print(f"what repairing each cable of {args.down} alone gives back to {jobs[0]} job(s), in % "
           f"of throughput (mean ± 95 % CI over {args.seeds} seeds), best first:")
