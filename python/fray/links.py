@@ -8,7 +8,7 @@ pandas ``DataFrame`` with one row per (jobs, failed %).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,6 +102,20 @@ def _seed(seed: int) -> int:
     return seed
 
 
+def _in_chunks(total: int, run: Callable[[int, int], list], progress: bool,
+               desc: str) -> list:
+    """``run(start, stop)`` over ``0..total`` two runs at a time (one per core): a chunk takes
+    seconds, so the bar moves and Ctrl-C waits for at most one chunk. Returns the outcomes in
+    order."""
+    outcomes: list = []
+    with tqdm(total=total, unit="run", disable=not progress, desc=desc) as bar:
+        for start in range(0, total, 2):
+            stop = min(start + 2, total)
+            outcomes.extend(run(start, stop))
+            bar.update(stop - start)
+    return outcomes
+
+
 def _setup(fabric: Fabric | str, routing: str | None,
            fail: str | None) -> tuple[Fabric, str, str]:
     """The fabric, and the routing and failing cable class with the fabric's defaults."""
@@ -184,15 +198,7 @@ def study(
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
                    time_tolerance, engine, *_down(down))
-    outcomes: list = []
-    # One case per core at a time: a chunk takes seconds, so the bar moves and Ctrl-C waits
-    # for at most one chunk.
-    chunk = 2
-    with tqdm(total=s.num_cases, unit="case", disable=not progress, desc="simulating") as bar:
-        for start in range(0, s.num_cases, chunk):
-            stop = min(start + chunk, s.num_cases)
-            outcomes.extend(s.run(start, stop))
-            bar.update(stop - start)
+    outcomes = _in_chunks(s.num_cases, s.run, progress, "simulating")
     table = pd.DataFrame(s.summarize(outcomes))
     table.attrs.update(
         fabric=fabric if isinstance(fabric, str) else repr(fab),
@@ -354,12 +360,8 @@ def repair_gains(
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
                    time_tolerance, engine, *_down(down))
-    outcomes: list = []
-    with tqdm(total=s.num_repair_runs, unit="run", disable=not progress, desc="repairs") as bar:
-        for start in range(0, s.num_repair_runs, 2):  # one run per core, as study() does
-            stop = min(start + 2, s.num_repair_runs)
-            outcomes.extend(s.run_repairs(jobs, start, stop))
-            bar.update(stop - start)
+    outcomes = _in_chunks(s.num_repair_runs, lambda a, b: s.run_repairs(jobs, a, b),
+                          progress, "repairs")
     table = pd.DataFrame(s.summarize_repairs(outcomes),
                          columns=["cable", "line", "gain_pct", "gain_ci_pct", "unroutable"])
     table = table.sort_values(["unroutable", "gain_pct"], ascending=[True, False],

@@ -17,6 +17,10 @@ use crate::errors::{fault_error, packet_error, routing_error, workload_error, Sp
 use crate::fabric::Fabric;
 use crate::faults::{faults_or_none, Faults};
 
+/// A case's outcome as Python sees it: `(ranks, iteration_s, None)` when it ran,
+/// `(None, None, reason)` when it was unroutable.
+type Outcome = (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>);
+
 fn links_error(e: LinksError) -> PyErr {
     match e {
         LinksError::Workload(e) => workload_error(e),
@@ -152,13 +156,7 @@ impl LinksStudy {
 
     /// Runs cases `start..stop` on all cores (without the GIL). Each outcome is
     /// `(ranks, iteration_s, None)` or `(None, None, reason)` when unroutable.
-    #[allow(clippy::type_complexity)]
-    fn run(
-        &self,
-        py: Python<'_>,
-        start: usize,
-        stop: usize,
-    ) -> PyResult<Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>> {
+    fn run(&self, py: Python<'_>, start: usize, stop: usize) -> PyResult<Vec<Outcome>> {
         let cases = self
             .cases
             .get(start..stop)
@@ -172,16 +170,7 @@ impl LinksStudy {
     /// Runs case `i` alone (without the GIL) and returns its outcome, as `run` gives it,
     /// the bytes each channel carried (by channel; empty when the case is unroutable) and
     /// whether each channel was down.
-    #[allow(clippy::type_complexity)]
-    fn run_loads(
-        &self,
-        py: Python<'_>,
-        i: usize,
-    ) -> PyResult<(
-        (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>),
-        Vec<f64>,
-        Vec<bool>,
-    )> {
+    fn run_loads(&self, py: Python<'_>, i: usize) -> PyResult<(Outcome, Vec<f64>, Vec<bool>)> {
         let case = *self
             .cases
             .get(i)
@@ -204,14 +193,13 @@ impl LinksStudy {
 
     /// Runs the repair ranking's runs `start..stop` for `jobs` jobs on all cores (without
     /// the GIL); outcomes as `run` gives them.
-    #[allow(clippy::type_complexity)]
     fn run_repairs(
         &self,
         py: Python<'_>,
         jobs: u32,
         start: usize,
         stop: usize,
-    ) -> PyResult<Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>> {
+    ) -> PyResult<Vec<Outcome>> {
         let runs = self.study.repair_runs();
         let runs = runs
             .get(start..stop)
@@ -224,11 +212,10 @@ impl LinksStudy {
 
     /// The ranking from the outcomes of every repair run, in order: one dict per listed
     /// cable, in the file's order, with `cable, line, gain_pct, gain_ci_pct, unroutable`.
-    #[allow(clippy::type_complexity)]
     fn summarize_repairs<'py>(
         &self,
         py: Python<'py>,
-        outcomes: Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>,
+        outcomes: Vec<Outcome>,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let outcomes: Vec<CaseOutcome> = outcomes.into_iter().map(outcome_from_tuple).collect();
         let gains = self
@@ -252,11 +239,10 @@ impl LinksStudy {
     /// The table from the outcomes of every case, in case order: one dict per (jobs,
     /// failed %) with `jobs, failed_pct, degradation_pct, degradation_ci_pct, unroutable,
     /// seeds, baseline_iteration_s, iteration_s`.
-    #[allow(clippy::type_complexity)]
     fn summarize<'py>(
         &self,
         py: Python<'py>,
-        outcomes: Vec<(Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)>,
+        outcomes: Vec<Outcome>,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let outcomes: Vec<CaseOutcome> = outcomes.into_iter().map(outcome_from_tuple).collect();
         let rows = self
@@ -280,16 +266,14 @@ impl LinksStudy {
     }
 }
 
-#[allow(clippy::type_complexity)]
-fn outcome_from_tuple(o: (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>)) -> CaseOutcome {
+fn outcome_from_tuple(o: Outcome) -> CaseOutcome {
     match o {
         (Some(ranks), Some(iteration_s), None) => CaseOutcome::Ran { ranks, iteration_s },
         (_, _, reason) => CaseOutcome::Unroutable(reason.unwrap_or_default()),
     }
 }
 
-#[allow(clippy::type_complexity)]
-fn outcome_tuple(o: CaseOutcome) -> (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>) {
+fn outcome_tuple(o: CaseOutcome) -> Outcome {
     match o {
         CaseOutcome::Ran { ranks, iteration_s } => (Some(ranks), Some(iteration_s), None),
         CaseOutcome::Unroutable(why) => (None, None, Some(why)),
