@@ -274,7 +274,7 @@ faults.max_failures = { int = [1, 8] }
 def test_every_example_checks_and_plans(path):
     scenario = load_scenario(path)
     plan = make_plan(scenario)  # builds every point in Rust: a bad spec would raise here
-    assert scenario.kind == "spares"
+    assert scenario.kind in ("spares", "links")
     assert plan.tasks and {t.point for t in plan.tasks} == {p.index for p in plan.points}
 
 
@@ -328,8 +328,8 @@ def test_bad_files_name_the_file_and_key(tmp_path, extra, key, needle):
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ('[study]\nkind = "spare"\n', ('study.kind: expected one of "spares", got "spare" '
-                                      '(did you mean "spares"?)')),
+        ('[study]\nkind = "spare"\n', ('study.kind: expected one of "spares", "links", got '
+                                      '"spare" (did you mean "spares"?)')),
         ('[study]\nkind = "spares"\n', "fabric.topology: missing: expected"),
         ("", "study: missing"),
         ('[study]\nkind = "spares"\nname = "Fray Study"\n', "study.name: expected a table name"),

@@ -23,6 +23,8 @@ from fray._fray import simulate as _simulate
 __all__ = [
     "PAPER_FAILED_PCT",
     "PAPER_JOBS",
+    "EMBER_OPTIONS",
+    "MOTIFS",
     "SimulationResult",
     "busiest_cables",
     "case_loads",
@@ -30,12 +32,71 @@ __all__ = [
     "repair_gains",
     "simulate",
     "study",
+    "workload_spec",
 ]
 
 #: The paper's numbers of jobs sharing the machine.
 PAPER_JOBS = (1, 4, 16, 64)
 #: The paper's percentages of failed links (0 is the baseline of every cell).
 PAPER_FAILED_PCT = (0, 5, 10, 15, 20, 25, 30)
+
+#: The workload motifs of the study.
+MOTIFS = ("halo3d26", "sweep3d", "lqcd", "uniform")
+
+#: Ember-named workload options, as (spec key, what it sets): every one is a number.
+EMBER_OPTIONS = (
+    ("nx", "cells per rank along x (halo3d26 30, sweep3d 8)"),
+    ("ny", "cells per rank along y (default nx)"),
+    ("nz", "cells per rank along z (halo3d26: nx, sweep3d: 100)"),
+    ("kba", "sweep3d: planes of z per block (10)"),
+    ("fields_per_cell", "variables per cell"),
+    ("datatype_width", "bytes per variable (8)"),
+    ("flops_per_cell", "flops per cell (halo3d26 26, sweep3d 275)"),
+    ("peflops", "flop/s of a rank (halo3d26 1e10, lqcd 2e10)"),
+    ("nodeflops", "sweep3d: flop/s of a rank (1e9)"),
+    ("short_msg_length",
+     "lqcd: largest send that goes eager, bytes (12000); larger ones wait for their receive"),
+    ("size", "uniform: bytes per message (65536)"),
+)
+
+
+def workload_spec(
+    motif: str = "halo3d26",
+    *,
+    iterations: int = 1,
+    chunks: int = 1,
+    budget: int | None = None,
+    compute: bool = True,
+    host: str = "none",
+    compute_s: float | None = None,
+    **ember: float | None,
+) -> str:
+    """The workload spec of the study's options, e.g. ``halo3d26:iterations=1,nx=30``.
+
+    ``iterations`` per job, every message cut into ``chunks``, ``budget`` endpoints shared by
+    the jobs, ``compute`` (False leaves the compute time out), ``host`` (``"ember"`` charges
+    SST Ember's host costs), ``compute_s`` (seconds of compute per rank and iteration), and
+    the :data:`EMBER_OPTIONS` by name (``nx=30``; ``None`` keeps the motif's default)."""
+    unknown = sorted(set(ember) - {k for k, _ in EMBER_OPTIONS})
+    if unknown:
+        raise SpecError(f"workload: unknown option {unknown[0]!r} (known: "
+                        + ", ".join(k for k, _ in EMBER_OPTIONS) + ")")
+    options = [f"iterations={iterations}"]
+    if chunks != 1:
+        options.append(f"chunks={chunks}")
+    if budget is not None:
+        options.append(f"budget={budget}")
+    if not compute:
+        options.append("compute=no")
+    if host != "none":
+        options.append(f"host={host}")
+    if compute_s is not None:
+        options.append(f"compute_s={compute_s!r}")
+    for key, _ in EMBER_OPTIONS:
+        value = ember.get(key)
+        if value is not None:
+            options.append(f"{key}={value:g}")
+    return f"{motif}:{','.join(options)}"
 
 
 @dataclass(frozen=True)

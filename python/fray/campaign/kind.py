@@ -1,6 +1,6 @@
 """What a study kind provides to campaigns: its sections, its tasks, its rows and its report.
 
-A study kind (``spares`` today; failed links and collectives later) plugs into campaigns by
+A study kind (``spares``, ``links``) plugs into campaigns by
 subclassing :class:`StudyKind` and registering an instance (:func:`fray.campaign.studies.
 register`). Everything else (scenario files, sweeps, seeds, Dask, the results file, resume,
 export, the HTML report) is shared.

@@ -10,23 +10,6 @@ import pandas as pd
 from fray import Fabric, SpecError, links, report, store
 from fray.units import parse_rate
 
-#: Ember-named workload options the command passes through, as (flag, spec key, help).
-_EMBER_OPTIONS = (
-    ("--nx", "nx", "cells per rank along x (halo3d26 30, sweep3d 8)"),
-    ("--ny", "ny", "cells per rank along y (default nx)"),
-    ("--nz", "nz", "cells per rank along z (halo3d26: nx, sweep3d: 100)"),
-    ("--kba", "kba", "sweep3d: planes of z per block (10)"),
-    ("--fields-per-cell", "fields_per_cell", "variables per cell"),
-    ("--datatype-width", "datatype_width", "bytes per variable (8)"),
-    ("--flops-per-cell", "flops_per_cell", "flops per cell (halo3d26 26, sweep3d 275)"),
-    ("--peflops", "peflops", "flop/s of a rank (halo3d26 1e10, lqcd 2e10)"),
-    ("--nodeflops", "nodeflops", "sweep3d: flop/s of a rank (1e9)"),
-    ("--short-msg-length", "short_msg_length",
-     "lqcd: largest send that goes eager, bytes (12000); larger ones wait for their receive"),
-    ("--size", "size", "uniform: bytes per message (65536)"),
-)
-
-
 def _numbers(text: str, what: str, kind=float) -> list:
     try:
         values = [kind(v) for v in text.split(",") if v.strip()]
@@ -101,8 +84,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="what each message costs the ranks' cores: none, or SST Ember's defaults "
         "(setup, 344 ps/B copies of eager messages, registration of long ones; default none)",
     )
-    for flag, _, text in _EMBER_OPTIONS:
-        p.add_argument(flag, type=float, help=text)
+    for key, text in links.EMBER_OPTIONS:
+        p.add_argument("--" + key.replace("_", "-"), type=float, help=text)
     p.add_argument(
         "--time-tolerance",
         type=float,
@@ -135,22 +118,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def workload_spec(args: argparse.Namespace) -> str:
     """The workload spec the options describe, e.g. ``halo3d26:nx=30,compute=no``."""
-    options = [f"iterations={args.iterations}"]
-    if args.chunks != 1:
-        options.append(f"chunks={args.chunks}")
-    if args.budget is not None:
-        options.append(f"budget={args.budget}")
-    if args.no_compute:
-        options.append("compute=no")
-    if args.host != "none":
-        options.append(f"host={args.host}")
-    if args.compute_s is not None:
-        options.append(f"compute_s={args.compute_s!r}")
-    for _, key, _ in _EMBER_OPTIONS:
-        value = getattr(args, key)
-        if value is not None:
-            options.append(f"{key}={value:g}")
-    return f"{args.workload}:{','.join(options)}"
+    return links.workload_spec(
+        args.workload, iterations=args.iterations, chunks=args.chunks, budget=args.budget,
+        compute=not args.no_compute, host=args.host, compute_s=args.compute_s,
+        **{key: getattr(args, key) for key, _ in links.EMBER_OPTIONS},
+    )
 
 
 def run(args: argparse.Namespace) -> int:

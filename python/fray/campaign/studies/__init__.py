@@ -39,3 +39,7 @@ def _builtins() -> None:
         from fray.campaign.studies.spares import SPARES
 
         register(SPARES)
+    if "links" not in _KINDS:
+        from fray.campaign.studies.links import LINKS
+
+        register(LINKS)

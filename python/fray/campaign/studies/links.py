@@ -1,0 +1,299 @@
+"""The failed-links study as a campaign: sections, tasks (one seed of one number of jobs),
+rows (one per simulation) and the merged table.
+
+A task builds the Rust ``LinksStudy`` of its sweep point exactly as ``fray links`` does (the
+same cases, the same seeds: case seeds derive from ``replications.seed`` and the replication
+in Rust) and runs one group of its cases: the baseline of one number of jobs under one seed
+and each failed share. Each row keeps what the simulation gave (ranks and time per iteration
+of every job, or why it was unroutable), so the merged table is the one ``fray links
+--seed S --seeds N`` prints, computed by the same Rust code from the stored rows.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from fray import SpecError
+from fray._fray import Fabric, LinksStudy
+from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
+from fray.campaign.schema import REQUIRED, Field, ScenarioError, boolean, choice, number, text, whole
+from fray.campaign.tasks import Task
+from fray.links import EMBER_OPTIONS, MOTIFS, PAPER_FAILED_PCT, PAPER_JOBS, workload_spec
+from fray.units import parse_rate
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import duckdb
+    import pandas as pd
+
+    from fray.campaign.scenario import Point, Scenario
+
+__all__ = ["LINKS", "LinksKind"]
+
+
+def _rate(value: Any) -> float:
+    if not isinstance(value, str):
+        raise TypeError("")
+    try:
+        return parse_rate(value, "link_bandwidth")
+    except SpecError:
+        raise ValueError("") from None
+
+
+def _distinct(check, what: str):
+    """A non-empty list of distinct values, each passing ``check``."""
+
+    def checked(value: Any) -> list:
+        if not isinstance(value, list) or not value:
+            raise TypeError("")
+        out = [check(v) for v in value]
+        if len(set(out)) != len(out):
+            raise ValueError(f"{what} repeated")
+        return out
+
+    return checked
+
+
+def _percent(value: Any) -> float:
+    p = number(value)
+    if not 0.0 <= p <= 100.0:
+        raise ValueError("")
+    return p
+
+
+def _cables(value: Any) -> list[str]:
+    if not isinstance(value, list) or any(not isinstance(c, str) or "->" not in c for c in value):
+        raise TypeError("")
+    return value
+
+
+def _quantity(value: Any) -> float | int:
+    """A finite number; a whole number stays whole (``nx = 20`` reads back as 20)."""
+    return number(value) if isinstance(value, bool) or not isinstance(value, int) else value
+
+
+def _positive(value: Any) -> float:
+    v = number(value)
+    if v <= 0:
+        raise ValueError("")
+    return v
+
+
+_WORKLOAD: dict[str, Field] = {
+    "motif": Field('one of "' + '", "'.join(MOTIFS) + '"', choice(*MOTIFS), "halo3d26"),
+    "compute": Field("true or false (false leaves the compute time out)", boolean, True),
+    "host": Field('"none" or "ember" (SST Ember\'s host costs per message)',
+                  choice("none", "ember"), "none"),
+    "iterations": Field("a positive whole number of iterations per job", whole(1), 1),
+    "chunks": Field("a positive whole number of chunks per message", whole(1), 1),
+    "budget": Field("a positive whole number of endpoints shared by the jobs", whole(1)),
+    "compute_s": Field("a number of seconds of compute per rank and iteration", _positive),
+} | {key: Field(f"a number: {what}", _quantity) for key, what in EMBER_OPTIONS}
+
+SECTIONS: dict[str, dict[str, Field]] = {
+    "fabric": {
+        "topology": Field('a fabric spec such as "dragonfly:p=4,a=8,h=2,g=17" or '
+                          '"hyperx:8x8,t=8"', text, REQUIRED),
+        "link_bandwidth": Field('a bandwidth for every link such as "50GB/s" (default: the '
+                                "fabric's)", _rate),
+    },
+    "workload": _WORKLOAD,
+    "jobs": {
+        "counts": Field("a list of distinct positive whole numbers of jobs",
+                        _distinct(whole(1), "a number of jobs"), list(PAPER_JOBS)),
+    },
+    "faults": {
+        "failed_pct": Field("a list of distinct percentages from 0 to 100",
+                            _distinct(_percent, "a percentage"),
+                            [float(p) for p in PAPER_FAILED_PCT]),
+        "fail": Field('the cables that fail: a link class such as "global", or "router" '
+                      "(default: global on a dragonfly, router elsewhere)", text),
+        "down": Field('a list of cables already down, "FROM->TO" as a fault file names them',
+                      _cables),
+    },
+    "routing": {
+        "algorithm": Field('a routing such as "ugal", "ugal:links=adaptive,threshold=800", '
+                           '"doal" or "table" (default: the fabric\'s)', text),
+    },
+    "engine": {
+        "name": Field('"flow", "load" or "packet[:OPTIONS]" such as '
+                      '"packet:route=packet,mtu=2048"', text, "flow"),
+        "time_tolerance": Field("a positive number (the flow engine's, default 3e-3)",
+                                _positive, 3e-3),
+    },
+}
+
+#: Where a Rust error about a parameter points in the scenario file.
+_ERROR_KEYS = (
+    ("fabric spec", "fabric.topology"),
+    ("unknown workload", "workload.motif"),
+    ("unknown routing", "routing.algorithm"),
+    ("routing", "routing.algorithm"),
+    ("unknown engine", "engine.name"),
+    ("engine", "engine.name"),
+    ("class", "faults.fail"),
+    ("faults.down", "faults.down"),
+    ("jobs", "jobs.counts"),
+)
+_WORKLOAD_KEY = re.compile(r'^workload spec "[^"]*": (\w+):')
+
+_PARAM_COLUMNS = [
+    ("fabric", "VARCHAR"),
+    ("link_bandwidth_bytes_s", "DOUBLE"),
+    ("workload", "VARCHAR"),
+    ("routing", "VARCHAR"),
+    ("fail", "VARCHAR"),
+    ("engine", "VARCHAR"),
+    ("down_cables", "INTEGER"),
+]
+_CASE_COLUMNS = [
+    ("jobs", "INTEGER"),
+    ("failed_pct", "DOUBLE"),
+    ("baseline", "BOOLEAN"),
+    ("ranks", "INTEGER[]"),
+    ("iteration_s", "DOUBLE[]"),
+    ("throughput", "DOUBLE"),
+    ("unroutable", "VARCHAR"),
+]
+
+
+class LinksKind(StudyKind):
+    """Failed links on a fabric: machine throughput lost, by jobs x failed % (``fray.links``)."""
+
+    name = "links"
+    sections = SECTIONS
+
+    # -- planning (driver) -------------------------------------------------------------------
+
+    def plan(self, scenario: Scenario, point: Point) -> list[Task]:
+        params = study_params(scenario, point)
+        study = _build(params, scenario, point)
+        group = study.num_cases // (len(params["jobs"]) * scenario.replications)
+        return [
+            Task(
+                kind=self.name,
+                key=f"p{point.index:04d}-j{jobs:04d}-r{rep:03d}",
+                point=point.index,
+                replication=rep,
+                seed=scenario.seed,
+                params=params | {"start": (j * scenario.replications + rep) * group,
+                                 "stop": (j * scenario.replications + rep + 1) * group},
+                weight=float(group),
+            )
+            for j, jobs in enumerate(params["jobs"])
+            for rep in range(scenario.replications)
+        ]
+
+    def columns(self, tasks: list[Task]) -> list[tuple[str, str]]:
+        return _PARAM_COLUMNS + _CASE_COLUMNS
+
+    # -- running (worker) --------------------------------------------------------------------
+
+    def run(self, task: Task) -> dict[str, list[Any]]:
+        p = task.params
+        study = _build(p)
+        outcomes = study.run(p["start"], p["stop"])
+        rows: dict[str, list[Any]] = {name: [] for name, _ in _CASE_COLUMNS}
+        for i, (ranks, iteration_s, unroutable) in zip(range(p["start"], p["stop"]), outcomes):
+            jobs, failed_pct, _, baseline = study.case(i)
+            rows["jobs"].append(jobs)
+            rows["failed_pct"].append(failed_pct)
+            rows["baseline"].append(baseline)
+            rows["ranks"].append(ranks)
+            rows["iteration_s"].append(iteration_s)
+            rows["throughput"].append(
+                None if ranks is None else sum(r / t for r, t in zip(ranks, iteration_s)))
+            rows["unroutable"].append(unroutable)
+        n = p["stop"] - p["start"]
+        fixed = {"fabric": p["fabric"], "link_bandwidth_bytes_s": p["link_bandwidth"],
+                 "workload": p["workload"], "routing": p["routing"], "fail": p["fail"],
+                 "engine": p["engine"], "down_cables": len(p["down"])}
+        return {k: [v] * n for k, v in fixed.items()} | rows
+
+    # -- reading (report, export) ------------------------------------------------------------
+
+    def curve(self, con: duckdb.DuckDBPyConnection, study: StudyRecord) -> pd.DataFrame:
+        """One row per (point, jobs, failed %) with the columns of ``fray.links.study``'s
+        table, merged by its Rust code from the stored rows; a number of jobs whose seeds
+        have not all run yet is left out."""
+        from fray.campaign.studies.links_report import merged_table
+
+        return merged_table(con, study)
+
+    def report(self, con: duckdb.DuckDBPyConnection, study: StudyRecord,
+               out_dir: Path) -> ReportSection:
+        from fray.campaign.studies.links_report import report
+
+        return report(con, study, out_dir)
+
+
+def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
+    """The plain-data parameters of a point's ``LinksStudy`` (what every task carries)."""
+    c = point.config
+    w = c["workload"]
+    fab = _fabric(c["fabric"]["topology"], c["fabric"]["link_bandwidth"], scenario, point)
+    return {
+        "fabric": c["fabric"]["topology"],
+        "link_bandwidth": c["fabric"]["link_bandwidth"],
+        "workload": workload_spec(
+            w["motif"], iterations=w["iterations"], chunks=w["chunks"], budget=w["budget"],
+            compute=w["compute"], host=w["host"], compute_s=w["compute_s"],
+            **{key: w[key] for key, _ in EMBER_OPTIONS}),
+        "routing": c["routing"]["algorithm"] or fab.default_routing,
+        "fail": c["faults"]["fail"] or ("global" if "global" in fab.class_names else "router"),
+        "jobs": list(c["jobs"]["counts"]),
+        "failed_pct": list(c["faults"]["failed_pct"]),
+        "seeds": scenario.replications,
+        "seed": scenario.seed,
+        "time_tolerance": c["engine"]["time_tolerance"],
+        "engine": c["engine"]["name"],
+        "down": list(c["faults"]["down"] or []),
+    }
+
+
+def _fail(scenario: Scenario, point: Point, key: str, message: str) -> ScenarioError:
+    at = f" (sweep point {point.index}: {point.label})" if point.values else ""
+    return ScenarioError(scenario.source, key, message + at)
+
+
+def _fabric(topology: str, bandwidth: float | None, scenario: Scenario | None = None,
+            point: Point | None = None) -> Fabric:
+    try:
+        if bandwidth is None:
+            return Fabric.parse(topology)
+        return Fabric.parse(topology, bandwidth_bytes_s=bandwidth)
+    except SpecError as exc:
+        if scenario is None or point is None:
+            raise
+        raise _fail(scenario, point, "fabric.topology", str(exc)) from None
+
+
+def _build(p: dict[str, Any], scenario: Scenario | None = None,
+           point: Point | None = None) -> LinksStudy:
+    """The point's ``LinksStudy``; with ``scenario``, an error names the key it comes from."""
+    fab = _fabric(p["fabric"], p["link_bandwidth"], scenario, point)
+    try:
+        return LinksStudy(fab, p["workload"], p["routing"], p["fail"], p["jobs"],
+                          p["failed_pct"], p["seeds"], p["seed"], p["time_tolerance"],
+                          p["engine"], "".join(c + "\n" for c in p["down"]), "faults.down")
+    except SpecError as exc:
+        if scenario is None or point is None:
+            raise
+        raise _fail(scenario, point, *_error_key(str(exc))) from None
+
+
+def _error_key(message: str) -> tuple[str, str]:
+    m = _WORKLOAD_KEY.match(message)
+    if m and m[1] in _WORKLOAD:
+        return f"workload.{m[1]}", message
+    if message.startswith("workload"):
+        return "workload", message
+    for prefix, key in _ERROR_KEYS:
+        if message.startswith(prefix):
+            return key, message
+    return "study", message
+
+
+LINKS = LinksKind()

@@ -1,0 +1,138 @@
+"""The failed-links study's merged table, figures and summary, from its results table.
+
+The table is ``fray links``'s, one per sweep point, merged by the Rust ``LinksStudy`` from the
+stored outcomes. The figures are the heat map of ``fray links --plot`` for each point and,
+when the study sweeps, the degradation against the failed share, one line per point and one
+panel per number of jobs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from fray import FrayError, report as figures
+from fray.campaign.kind import ReportSection, StudyRecord
+from fray.campaign.scenario import Point, parse_scenario
+from fray.campaign.studies.links import _build, study_params
+
+if TYPE_CHECKING:
+    import duckdb
+
+__all__ = ["merged_table", "report"]
+
+#: Heat maps are drawn for studies of at most this many points.
+MAX_POINT_FIGURES = 12
+
+
+def _points(con: duckdb.DuckDBPyConnection, study: StudyRecord) -> tuple[object, list[Point]]:
+    """The study's scenario as the results file stored it, and its points."""
+    text, source = con.execute("SELECT source_text, source_path FROM fray_studies WHERE name = ?",
+                               [study.name]).fetchone()
+    scenario = parse_scenario(text, source or study.name)
+    if scenario.hash != study.scenario_hash:
+        raise FrayError(f"study {study.name!r}: its stored scenario reads as hash {scenario.hash}, "
+                        f"not {study.scenario_hash}; report it with the fray that ran it")
+    return scenario, scenario.points()
+
+
+def merged_table(con: duckdb.DuckDBPyConnection, study: StudyRecord) -> pd.DataFrame:
+    """``fray links``'s table for every sweep point, one after the other, with ``point`` and
+    the swept keys as the first columns."""
+    scenario, points = _points(con, study)
+    outcomes: dict[int, dict[tuple, tuple]] = defaultdict(dict)
+    for point, replica, jobs, pct, baseline, ranks, times, unroutable in con.execute(
+            f'SELECT point, replication, jobs, failed_pct, baseline, ranks, iteration_s, '
+            f'unroutable FROM "{study.name}" WHERE scenario_hash = ?',
+            [study.scenario_hash]).fetchall():
+        outcomes[point][(jobs, pct, replica, baseline)] = (ranks, times, unroutable)
+    frames = []
+    for point in points:
+        params = study_params(scenario, point)
+        done = outcomes.get(point.index, {})
+        full = _build(params)
+        cases = [full.case(i) for i in range(full.num_cases)]
+        complete = [j for j in params["jobs"] if all(c in done for c in cases if c[0] == j)]
+        if not complete:
+            continue
+        s = _build(params | {"jobs": complete})
+        table = pd.DataFrame(s.summarize([done[s.case(i)] for i in range(s.num_cases)]))
+        for k, (key, value) in enumerate(point.values.items()):
+            table.insert(k, key, value)
+        table.insert(0, "point", point.index)
+        frames.append(table)
+    columns = ["point", "jobs", "failed_pct", "degradation_pct", "degradation_ci_pct",
+               "unroutable", "seeds", "baseline_iteration_s", "iteration_s"]
+    merged = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    if any(study_params(scenario, p)["down"] for p in points):
+        merged.attrs["down"] = "faults.down"  # the 0 % rows are then what those cables cost
+    return merged
+
+
+def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) -> ReportSection:
+    """Heat maps per point (up to :data:`MAX_POINT_FIGURES`), the sweep figure, and the
+    table as ``mean ± CI`` per cell."""
+    scenario, points = _points(con, study)
+    table = merged_table(con, study)
+    section = ReportSection(title=f"{study.name} (failed links)")
+    section.lines.append(f"{study.done_tasks} of {study.planned_tasks} tasks done; "
+                         f"{len(points)} point(s), {scenario.replications} seed(s) each")
+    if table.empty:
+        section.lines.append("no number of jobs has all its seeds yet")
+        return section
+    out_dir.mkdir(parents=True, exist_ok=True)
+    labels = {p.index: p.label for p in points}
+    first = study_params(scenario, points[0])
+    for index, rows in table.groupby("point"):
+        if index >= MAX_POINT_FIGURES:
+            break
+        params = study_params(scenario, points[index])
+        rows = rows.reset_index(drop=True)
+        rows.attrs.update(fabric=params["fabric"], workload=params["workload"],
+                          routing=params["routing"], engine=params["engine"],
+                          down="faults.down" if params["down"] else None)
+        name = f"{study.name}_p{index:04d}.png" if len(points) > 1 else f"{study.name}.png"
+        title = labels[index] or None
+        if title:
+            title = f"{title}: {params['workload']}, {params['routing']}"
+        section.figures.append(figures.plot_links_heatmap(rows, out_dir / name, title))
+    if len(points) > 1:
+        section.figures.append(_sweep_figure(table, labels, out_dir / f"{study.name}_sweep.png",
+                                             f"{first['fabric']}, {first['routing']}"))
+    shown = figures.links_cells(table).copy()
+    shown["cell"] = shown.apply(figures.degradation_label, axis=1)
+    shown["point"] = shown["point"].map(lambda i: labels[i] or str(i))
+    grid = shown.pivot_table(index=["point", "jobs"], columns="failed_pct", values="cell",
+                             aggfunc="first", sort=False)
+    grid.columns = [f"{c:g}%" for c in grid.columns]
+    section.summary = grid.reset_index()
+    return section
+
+
+def _sweep_figure(table: pd.DataFrame, labels: dict[int, str], path: Path, title: str) -> Path:
+    """Degradation (with its 95 % interval) against the failed share, one line per point,
+    one panel per number of jobs."""
+    cells = figures.links_cells(table)
+    jobs = sorted(cells["jobs"].unique())
+    fig, axes = plt.subplots(1, len(jobs), figsize=(4.2 * len(jobs), 3.6), squeeze=False,
+                             sharey=True)
+    points = sorted(cells["point"].unique())
+    step = 0.6 / max(len(points), 1)  # points side by side around each share, bars apart
+    for ax, j in zip(axes[0], jobs):
+        for index, rows in cells[cells["jobs"] == j].groupby("point"):
+            rows = rows[~rows["unroutable"]].sort_values("failed_pct")
+            dodge = (points.index(index) - (len(points) - 1) / 2) * step
+            ax.errorbar(rows["failed_pct"] + dodge, rows["degradation_pct"],
+                        yerr=rows["degradation_ci_pct"].fillna(0), capsize=3, marker="o",
+                        label=labels[index] or str(index))
+        ax.axhline(0, color="0.6", lw=0.8)
+        ax.set_title(f"{j} job{'s' if j > 1 else ''}")
+        ax.set_xlabel("failed links (%)")
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel("throughput degradation (%)")
+    axes[0][-1].legend(fontsize="small")
+    return figures.save_figure(fig, path, title)
