@@ -6,8 +6,14 @@ import duckdb
 import pandas as pd
 import pytest
 from fray import links
-from fray.campaign import (ScenarioError, load_scenario, make_plan, parse_scenario,
-                           run_campaign, write_report)
+from fray.campaign import (
+    ScenarioError,
+    load_scenario,
+    make_plan,
+    parse_scenario,
+    run_campaign,
+    write_report,
+)
 from fray.campaign.db import ResultsDB
 from fray.campaign.studies.links import SECTIONS
 from fray.campaign.studies.links_report import merged_table

@@ -193,7 +193,7 @@ def _run_until(args: list[str], done: int, sig: int) -> tuple[subprocess.Popen, 
     # Python then never raises KeyboardInterrupt).
     proc = subprocess.Popen([sys.executable, "-m", "fray", "run", *args], stderr=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509 (no threads yet)
     seen = []
     try:
         for line in proc.stderr:

@@ -1,6 +1,6 @@
 """Type stubs of the extension module ``fray._fray`` (built from ``crates/fray-py``)."""
 
-from typing import Any
+from typing import Any, TypeAlias
 
 class FrayError(Exception):
     """Base class of every error fray raises."""
@@ -143,7 +143,7 @@ def simulate(
 ) -> dict[str, Any]:
     """``engine``, ``routing``, ``jobs`` (one dict per job) and ``channel_bytes``."""
 
-_Outcome = tuple[list[int] | None, list[float] | None, str | None]
+_Outcome: TypeAlias = tuple[list[int] | None, list[float] | None, str | None]
 
 class LinksStudy:
     """A prepared failed-links study (``fray.links.study`` runs it)."""

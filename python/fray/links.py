@@ -21,10 +21,10 @@ from fray._fray import Fabric, Faults, LinksStudy
 from fray._fray import simulate as _simulate
 
 __all__ = [
-    "PAPER_FAILED_PCT",
-    "PAPER_JOBS",
     "EMBER_OPTIONS",
     "MOTIFS",
+    "PAPER_FAILED_PCT",
+    "PAPER_JOBS",
     "SimulationResult",
     "busiest_cables",
     "case_loads",

@@ -10,6 +10,7 @@ import pandas as pd
 from fray import Fabric, SpecError, links, report, store
 from fray.units import parse_rate
 
+
 def _numbers(text: str, what: str, kind=float) -> list:
     try:
         values = [kind(v) for v in text.split(",") if v.strip()]

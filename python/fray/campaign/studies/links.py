@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any
 from fray import SpecError
 from fray._fray import Fabric, LinksStudy
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
-from fray.campaign.schema import REQUIRED, Field, ScenarioError, boolean, choice, number, text, whole
+from fray.campaign.schema import (
+    REQUIRED,
+    Field,
+    ScenarioError,
+    boolean,
+    choice,
+    number,
+    text,
+    whole,
+)
 from fray.campaign.tasks import Task
 from fray.links import EMBER_OPTIONS, MOTIFS, PAPER_FAILED_PCT, PAPER_JOBS, workload_spec
 from fray.units import parse_rate

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from fray import FrayError, report as figures
+from fray import FrayError
+from fray import report as figures
 from fray.campaign.kind import ReportSection, StudyRecord
 from fray.campaign.scenario import Point, parse_scenario
 from fray.campaign.studies.links import _build, study_params
