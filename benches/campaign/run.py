@@ -1,7 +1,8 @@
-"""Campaign benchmark: what the scheduler and the results file cost per task, and a sweep's
-speed-up from one to two workers.
+"""Campaign benchmark: what the scheduler and the results file cost per task, a sweep's
+speed-up from one to two workers, and a failed-links study as a campaign against
+``fray.links.study``.
 
-    python benches/campaign/run.py [--repeat 3] [--json out.json]
+    python benches/campaign/run.py [--repeat 3] [--parts overhead,speedup,links] [--json out.json]
 
 Overhead per task is the slope of a campaign's wall time against its number of tasks (tasks
 of one sampled case on an 8x8 mesh, about a millisecond of compute each), minus the compute
@@ -10,8 +11,11 @@ default local path (a LocalCluster of one worker started by ``run_campaign``), o
 Dask cluster reached by address (``scheduler=``), and for the pieces alone: calling the task
 in-process, and writing its rows to DuckDB. The speed-up runs a sweep of 16 tasks (two points on
 a 12x12x12 torus) with 1 and 2 local workers, start-up included; the sum of the tasks' own
-times shows whether the workers got a core each. Every number is the median of
-``--repeat`` runs; the 1-minute load average before each run shows others' work.
+times shows whether the workers got a core each. The links part runs
+``examples/links_quick.toml`` (3 points, 18 tasks of 4 simulations) as a campaign with 2
+local workers, and the same three tables with ``fray.links.study`` (both cores through rayon),
+alternating, and checks the tables are equal. Every number is the median of ``--repeat`` runs;
+the 1-minute load average before each run shows others' work.
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fray.campaign import make_plan, parse_scenario, run_campaign
+from fray import links
+from fray.campaign import load_scenario, make_plan, parse_scenario, run_campaign
 from fray.campaign.db import ResultsDB
+from fray.campaign.studies.links import study_params
+from fray.campaign.studies.links_report import merged_table
 from fray.campaign.tasks import execute
 from machine import describe
 from timing import measure, summary
@@ -137,12 +144,70 @@ def speedup(repeat: int, samples: int) -> dict:
     return out
 
 
+LINKS_QUICK = Path(__file__).resolve().parents[2] / "examples" / "links_quick.toml"
+
+
+def links_study(repeat: int) -> dict:
+    """The quick links example as a campaign (2 workers) and as ``links.study`` per point."""
+    scenario = load_scenario(LINKS_QUICK)
+    plan = make_plan(scenario)
+    campaign, direct = [], []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            db = Path(tmp) / "r.duckdb"
+            s, _ = measure(lambda d=db: run_campaign(scenario, d, workers=2, progress="none"), 1)
+            campaign.append(s[0].to_dict())
+            with ResultsDB(db, read_only=True) as r:
+                merged = merged_table(r.con, r.studies()[0])
+        tables = []
+
+        def every_point(out=tables):
+            for point in plan.points:
+                p = study_params(scenario, point)
+                out.append(links.study(p["fabric"], p["workload"], routing=p["routing"],
+                                       fail=p["fail"], jobs=p["jobs"], failed_pct=p["failed_pct"],
+                                       seeds=p["seeds"], seed=p["seed"],
+                                       time_tolerance=p["time_tolerance"], engine=p["engine"]))
+
+        s, _ = measure(every_point, 1)
+        direct.append(s[0].to_dict())
+        got = merged["degradation_pct"].tolist()
+        want = [d for t in tables for d in t["degradation_pct"].tolist()]
+        if got != want:
+            raise RuntimeError("the campaign's tables differ from links.study's")
+    c = statistics.median(r["wall_s"] for r in campaign)
+    d = statistics.median(r["wall_s"] for r in direct)
+    return {"tasks": len(plan.tasks), "simulations": sum(t.params["stop"] - t.params["start"]
+                                                         for t in plan.tasks),
+            "campaign": campaign, "direct": direct, "ratio": c / d}
+
+
 def _ms(x: float) -> str:
     return f"{x * 1e3:.2f} ms"
 
 
 def markdown(result: dict) -> str:
-    o, s = result["overhead"], result["speedup"]
+    lines = []
+    if "overhead" in result:
+        lines += _overhead_lines(result["overhead"])
+    if "speedup" in result:
+        lines += _speedup_lines(result["speedup"])
+    if "links" in result:
+        k = result["links"]
+        lines += ["", (f"| links_quick.toml ({k['tasks']} tasks, {k['simulations']} simulations) "
+                       "| wall median [min-max] | CPU/wall | load before |"), "|---|---|---|---|"]
+        for key, label in (("campaign", "campaign, 2 local workers"),
+                           ("direct", "links.study per point, rayon on 2 cores")):
+            runs = k[key]
+            wall = summary([r["wall_s"] for r in runs])
+            lines.append(f"| {label} | {wall['median']:.2f} s [{wall['min']:.2f}-"
+                         f"{wall['max']:.2f}] | {statistics.median(r['cores'] for r in runs):.2f}"
+                         f" | {', '.join(format(r['load_before'], '.1f') for r in runs)} |")
+        lines.append(f"| campaign / direct | {k['ratio']:.2f} | | |")
+    return "\n".join(lines)
+
+
+def _overhead_lines(o: dict) -> list[str]:
     lines = [
         "| per task ({} rows) | median | min-max |".format(o["rows_per_task"]),
         "|---|---|---|",
@@ -159,7 +224,11 @@ def markdown(result: dict) -> str:
         lines.append(f"| {label}: whole cost | {_ms(per)} | {walls} |")
         lines.append(f"| {label}: overhead (minus compute) | "
                      f"{_ms(per - o['compute_s']['median'])} | |")
-    lines += ["", (f"| sweep ({s['tasks']} tasks) | wall median [min-max] | sum of task times "
+    return lines
+
+
+def _speedup_lines(s: dict) -> list[str]:
+    lines = ["", (f"| sweep ({s['tasks']} tasks) | wall median [min-max] | sum of task times "
               "| CPU/wall | load before |"), "|---|---|---|---|---|"]
     for w in (1, 2):
         runs = s[f"workers_{w}"]
@@ -170,7 +239,7 @@ def markdown(result: dict) -> str:
                      f"{statistics.median(r['cores'] for r in runs):.2f} | "
                      f"{', '.join(format(r['load_before'], '.1f') for r in runs)} |")
     lines.append(f"| speed-up 1 -> 2 workers | {s['speedup']:.2f}x | | | |")
-    return "\n".join(lines)
+    return lines
 
 
 def main() -> int:
@@ -178,10 +247,21 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--sweep-samples", type=int, default=1600,
                         help="failure sequences per sweep point (default 1600: 16 tasks)")
+    parser.add_argument("--parts", default="overhead,speedup,links",
+                        help="which parts to run (default overhead,speedup,links)")
     parser.add_argument("--json", help="write the raw results here")
     args = parser.parse_args()
-    result = {"machine": describe(), "overhead": overhead(args.repeat),
-              "speedup": speedup(args.repeat, args.sweep_samples)}
+    parts = {p.strip() for p in args.parts.split(",")}
+    unknown = parts - {"overhead", "speedup", "links"}
+    if unknown:
+        parser.error(f"--parts: unknown part {min(unknown)!r}")
+    result: dict = {"machine": describe()}
+    if "overhead" in parts:
+        result["overhead"] = overhead(args.repeat)
+    if "speedup" in parts:
+        result["speedup"] = speedup(args.repeat, args.sweep_samples)
+    if "links" in parts:
+        result["links"] = links_study(args.repeat)
     print(json.dumps(result["machine"]))
     print(markdown(result))
     if args.json:

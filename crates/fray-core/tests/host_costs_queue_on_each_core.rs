@@ -11,7 +11,7 @@ use fray_core::routing::build;
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::{run, Engine};
-use fray_core::workload::{HostCosts, Job, Message, WorkloadSpec};
+use fray_core::workload::{HostCosts, Job, Message, Op, WorkloadSpec, CONTROL_BYTES};
 
 const EXACT: FlowConfig = FlowConfig {
     seed: 1,
@@ -113,6 +113,105 @@ fn long_messages_register_instead_of_copying() {
     let (ends, _) = flow_ends(&f, phase(&f, &[(0, 1, 40_000.0)], host));
     let expected = (190e-9 + 3.9e-6) + 40_000.0 / 1e9 + (310e-9 + 3.9e-6);
     assert!((ends[0] - expected).abs() < 1e-12, "{ends:?}");
+}
+
+#[test]
+fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
+    let f = line(2);
+    let plain = phase(&f, &[(0, 1, 40_000.0), (1, 0, 7200.0)], HostCosts::NONE);
+    let dag = plain
+        .dag
+        .with_rendezvous(HostCosts::EMBER.eager_limit_bytes)
+        .unwrap();
+    let control = |src, dst| Op::Control { src, dst };
+    assert_eq!(
+        dag.ops(),
+        [
+            control(0, 1),
+            control(1, 0),
+            Op::Send {
+                src: 0,
+                dst: 1,
+                size_bytes: 40_000.0
+            },
+            control(1, 0),
+            Op::Send {
+                src: 1,
+                dst: 0,
+                size_bytes: 7200.0
+            },
+        ]
+    );
+    assert_eq!(dag.total_bytes(), plain.dag.total_bytes());
+    assert_eq!(dag.num_messages(), 2);
+    let job = Job::new("rendezvous", dag, plain.placement.clone(), &f)
+        .unwrap()
+        .with_host(HostCosts::EMBER);
+    let (ends, delivered) = flow_ends(&f, job);
+    // Control messages cost no host time: 64 bytes at 1 GB/s each way. The payload pays
+    // both sides' registration; the eager message from rank 1 goes at once, its copies on
+    // both cores.
+    let hop = CONTROL_BYTES / 1e9;
+    let payload = (190e-9 + 3.9e-6) + 40_000.0 / 1e9 + (310e-9 + 3.9e-6);
+    let eager = (190e-9 + 7200.0 * 344e-12) + 7200.0 / 1e9 + (310e-9 + 7200.0 * 344e-12);
+    let expected = [
+        hop,
+        2.0 * hop,
+        2.0 * hop + payload,
+        3.0 * hop + payload,
+        eager,
+    ];
+    for (got, want) in ends.iter().zip(expected) {
+        assert!((got - want).abs() < 1e-12, "{ends:?} against {expected:?}");
+    }
+    assert!(
+        (delivered - 47_200.0 - 3.0 * CONTROL_BYTES).abs() < 1e-6,
+        "{delivered}"
+    );
+}
+
+#[test]
+fn what_waited_for_a_long_message_waits_for_its_payload_or_its_ack() {
+    // Rank 0 sends 40 kB to rank 1; then each computes. The receiver's compute waits for
+    // the payload, the sender's for the acknowledgement (its send completes then).
+    let mut b = fray_core::workload::DagBuilder::new(2);
+    let msg = b.send(0, 1, 40_000.0, &[]).unwrap();
+    b.compute(0, 1e-6, &[msg]).unwrap();
+    b.compute(1, 1e-6, &[msg]).unwrap();
+    let dag = b.build(1).unwrap().with_rendezvous(12_000.0).unwrap();
+    // header, get, payload, ack, then the two computes.
+    assert_eq!(dag.successors(2), &[3, 5]);
+    assert_eq!(dag.successors(3), &[4]);
+    assert_eq!(dag.indegree(4), 1);
+    assert_eq!(dag.indegree(5), 1);
+}
+
+#[test]
+fn ember_halo_faces_above_the_eager_limit_cross_four_times() {
+    // nx = 40: a face is 40 x 40 x 8 = 12,800 bytes, above Ember's 12,000; edges and
+    // corners stay eager. nx = 30 (7,200-byte faces) has no control message.
+    let f = Fabric::parse("torus:4x4x4").unwrap();
+    let count = |spec: &str| {
+        let jobs = WorkloadSpec::parse(spec).unwrap().place(&f, 1).unwrap();
+        let ops = jobs[0].dag.ops();
+        let long = ops
+            .iter()
+            .filter(|op| matches!(op, Op::Send { size_bytes, .. } if *size_bytes > 12_000.0))
+            .count();
+        let control = ops
+            .iter()
+            .filter(|op| matches!(op, Op::Control { .. }))
+            .count();
+        (long, control, jobs[0].dag.total_bytes())
+    };
+    let (long, control, bytes) = count("halo3d26:nx=40,host=ember");
+    assert!(
+        long > 0 && control == 3 * long,
+        "{long} long, {control} control"
+    );
+    assert_eq!(bytes, count("halo3d26:nx=40").2);
+    assert_eq!(count("halo3d26:nx=30,host=ember").1, 0);
+    assert_eq!(count("halo3d26:nx=40").1, 0);
 }
 
 #[test]

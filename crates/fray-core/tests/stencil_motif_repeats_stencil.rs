@@ -46,7 +46,7 @@ fn each_iteration_is_one_exchange_after_one_compute_per_rank() {
                             assert_eq!(size_bytes, 100.0);
                             (src, dst)
                         }
-                        Op::Compute { .. } => panic!("compute among the messages"),
+                        other => panic!("{other:?} among the messages"),
                     })
                     .collect();
                 assert_eq!(sent, pairs);

@@ -11,7 +11,7 @@ use super::packet::{
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::{Routing, RoutingError};
-use crate::workload::{Job, Message, Op};
+use crate::workload::{Job, Message, Op, CONTROL_BYTES};
 
 /// The engines a workload can run on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -177,6 +177,11 @@ fn load_bound(
                     size_bytes,
                 });
             }
+            Op::Control { src, dst } => messages.push(Message {
+                src,
+                dst,
+                size_bytes: CONTROL_BYTES,
+            }),
             Op::Compute { rank, seconds } => compute[rank as usize] += seconds,
         }
     }

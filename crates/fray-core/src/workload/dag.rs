@@ -23,6 +23,16 @@ pub enum Op {
         /// Payload, in bytes.
         size_bytes: f64,
     },
+    /// A protocol message of [`CONTROL_BYTES`] from rank `src` to rank `dst` (a
+    /// rendezvous's header, get request or acknowledgement, see [`Dag::with_rendezvous`]):
+    /// it crosses the network as a message does but costs the ranks' cores nothing (the NIC
+    /// sends and takes it); it finishes when it has arrived at `dst`.
+    Control {
+        /// Sending rank.
+        src: u32,
+        /// Receiving rank.
+        dst: u32,
+    },
     /// Computation on `rank` lasting `seconds`.
     Compute {
         /// The rank that computes.
@@ -30,6 +40,34 @@ pub enum Op {
         /// Duration, in seconds.
         seconds: f64,
     },
+}
+
+/// Bytes of a protocol message on the wire ([`Op::Control`]): a match header or a NIC
+/// request, as SST Firefly sends them.
+pub const CONTROL_BYTES: f64 = 64.0;
+
+impl Op {
+    /// The message this operation puts on the network as `(src, dst, bytes)`: a send's
+    /// payload, a control message's [`CONTROL_BYTES`], `None` for compute.
+    pub fn message(&self) -> Option<(u32, u32, f64)> {
+        match *self {
+            Op::Send {
+                src,
+                dst,
+                size_bytes,
+            } => Some((src, dst, size_bytes)),
+            Op::Control { src, dst } => Some((src, dst, CONTROL_BYTES)),
+            Op::Compute { .. } => None,
+        }
+    }
+
+    /// The rank whose core does this operation's work: a compute's rank, a message's sender.
+    pub fn rank(&self) -> u32 {
+        match *self {
+            Op::Send { src, .. } | Op::Control { src, .. } => src,
+            Op::Compute { rank, .. } => rank,
+        }
+    }
 }
 
 /// Operations and their dependencies, with successors in CSR form.
@@ -77,12 +115,12 @@ impl Dag {
             .iter()
             .map(|op| match op {
                 Op::Send { size_bytes, .. } => *size_bytes,
-                Op::Compute { .. } => 0.0,
+                Op::Control { .. } | Op::Compute { .. } => 0.0,
             })
             .sum()
     }
 
-    /// Number of messages.
+    /// Number of messages (payload messages: control messages are not counted).
     pub fn num_messages(&self) -> usize {
         self.ops
             .iter()
@@ -109,7 +147,7 @@ impl Dag {
         // The new ops of old op `i`: first[i] .. first[i] + parts(i).
         let parts = |op: &Op| match op {
             Op::Send { .. } => chunks,
-            Op::Compute { .. } => 1,
+            Op::Control { .. } | Op::Compute { .. } => 1,
         };
         let mut b = DagBuilder::new(self.num_ranks);
         let mut first = Vec::with_capacity(self.ops.len());
@@ -132,10 +170,82 @@ impl Dag {
                         b.send(src, dst, size_bytes / f64::from(chunks), &deps)?;
                     }
                 }
+                Op::Control { src, dst } => {
+                    b.control(src, dst, &deps)?;
+                }
                 Op::Compute { rank, seconds } => {
                     b.compute(rank, seconds, &deps)?;
                 }
             }
+        }
+        b.build(self.iterations)
+    }
+
+    /// The same work with every message longer than `eager_limit_bytes` sent as SST
+    /// Firefly sends a long message: the sender posts a match header ([`Op::Control`]) to the
+    /// receiver, the receiver answers with a get request, the payload then flows from the
+    /// sender's buffer, and the receiver acknowledges it. What waited for the message waits
+    /// for the payload on the receiver's side and for the acknowledgement on the sender's
+    /// (an operation of the sender's rank), so each long message crosses the network four
+    /// times, three of them as small messages that queue behind other traffic. Shorter
+    /// messages are unchanged.
+    pub fn with_rendezvous(&self, eager_limit_bytes: f64) -> Result<Dag, WorkloadError> {
+        let mut preds: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
+        for a in 0..self.ops.len() as OpId {
+            for &next in self.successors(a) {
+                preds[next as usize].push(a);
+            }
+        }
+        // What a later operation waits for in place of old op `i`: (on its sender's rank,
+        // elsewhere).
+        let mut done: Vec<(OpId, OpId)> = Vec::with_capacity(self.ops.len());
+        let mut b = DagBuilder::new(self.num_ranks);
+        let mut deps = Vec::new();
+        for (i, op) in self.ops.iter().enumerate() {
+            let rank = op.rank();
+            deps.clear();
+            for &p in &preds[i] {
+                let (src, dst) = match self.ops[p as usize] {
+                    Op::Send { src, dst, .. } | Op::Control { src, dst } => (src, dst),
+                    Op::Compute { rank, .. } => (rank, rank),
+                };
+                let (on_sender, elsewhere) = done[p as usize];
+                deps.push(if rank == src && src != dst {
+                    on_sender
+                } else {
+                    elsewhere
+                });
+            }
+            let ids = match *op {
+                Op::Send {
+                    src,
+                    dst,
+                    size_bytes,
+                } if size_bytes > eager_limit_bytes => {
+                    let header = b.control(src, dst, &deps)?;
+                    let get = b.control(dst, src, &[header])?;
+                    let payload = b.send(src, dst, size_bytes, &[get])?;
+                    let ack = b.control(dst, src, &[payload])?;
+                    (ack, payload)
+                }
+                Op::Send {
+                    src,
+                    dst,
+                    size_bytes,
+                } => {
+                    let id = b.send(src, dst, size_bytes, &deps)?;
+                    (id, id)
+                }
+                Op::Control { src, dst } => {
+                    let id = b.control(src, dst, &deps)?;
+                    (id, id)
+                }
+                Op::Compute { rank, seconds } => {
+                    let id = b.compute(rank, seconds, &deps)?;
+                    (id, id)
+                }
+            };
+            done.push(ids);
         }
         b.build(self.iterations)
     }
@@ -226,6 +336,14 @@ impl DagBuilder {
             },
             after,
         )
+    }
+
+    /// Adds a control message ([`Op::Control`]) from `src` to `dst` that starts once every
+    /// operation in `after` has finished.
+    pub fn control(&mut self, src: u32, dst: u32, after: &[OpId]) -> Result<OpId, WorkloadError> {
+        self.check_rank(src)?;
+        self.check_rank(dst)?;
+        self.push(Op::Control { src, dst }, after)
     }
 
     /// Adds `seconds` of computation on `rank` that starts once every operation in `after`

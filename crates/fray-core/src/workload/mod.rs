@@ -29,7 +29,7 @@ mod sweep3d;
 mod uniform_random;
 
 pub use allreduce::allreduce_recursive_doubling;
-pub use dag::{Dag, DagBuilder, Op, OpId};
+pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES};
 pub use halo3d26::Halo3D26;
 pub use host::{HostCosts, HostTimeline};
 pub use job::Job;

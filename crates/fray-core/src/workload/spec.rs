@@ -52,7 +52,9 @@ pub const WORKLOADS: &[(&str, &[&str])] = &[
 /// `no`, default `yes`), `compute_s` (compute per rank per iteration in seconds, instead
 /// of Ember's flop-count derivation), `chunks` (1: every message cut into this many equal
 /// messages, each routed on its own when it starts) and `host` (`none` or `ember`: what each
-/// message costs the ranks' cores, [`HostCosts`]; default `none`).
+/// message costs the ranks' cores, [`HostCosts`]; default `none`; with `ember`, a message
+/// longer than Ember's 12,000-byte eager limit also crosses the network as Firefly's
+/// rendezvous, header, get request, payload and acknowledgement, [`Dag::with_rendezvous`]).
 const COMMON: &[&str] = &[
     "jobs",
     "budget",
@@ -319,10 +321,14 @@ impl WorkloadSpec {
             .min(endpoints);
         let per_job = ranks_per_job(budget, self.jobs)?;
         let motif = self.motif(per_job, seed)?;
-        let dag = match self.chunks {
+        let mut dag = match self.chunks {
             1 => motif.dag()?,
             k => motif.dag()?.split_messages(k)?,
         };
+        if self.host.eager_limit_bytes.is_finite() {
+            // Messages the host registers rather than copies go as Firefly's rendezvous.
+            dag = dag.with_rendezvous(self.host.eager_limit_bytes)?;
+        }
         let layout = linear_after_random_idle(
             fabric.num_endpoints(),
             &vec![dag.num_ranks(); self.jobs as usize],

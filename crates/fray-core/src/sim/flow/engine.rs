@@ -335,7 +335,8 @@ pub fn simulate(
     }
     if let Some(i) = s.rates.iter().position(|&r| r != LEFT) {
         let f = s.flows[s.active[i].flow as usize];
-        let (_, job, Op::Send { src, dst, .. }) = s.progress.op(f.op) else {
+        let (_, job, op) = s.progress.op(f.op);
+        let Some((src, dst, _)) = op.message() else {
             unreachable!("flows are messages")
         };
         return Err(RoutingError::Unroutable {
@@ -521,24 +522,26 @@ impl State<'_> {
                     self.post(g, t)?;
                 }
             }
+            Op::Control { .. } => self.post(g, t)?,
         }
         Ok(())
     }
 
     /// The last byte of message `g` arrived at `t`: it ends once its receiver's core has
-    /// paid its host costs.
+    /// paid its host costs (a control message ends at once).
     fn arrived(&mut self, g: u32, t: f64) {
-        if self.host.is_free() {
-            self.done_ops.push(g);
-            return;
-        }
         let (j, _, op) = self.progress.op(g);
         let Op::Send {
             dst, size_bytes, ..
         } = op
         else {
-            unreachable!("only messages arrive")
+            self.done_ops.push(g);
+            return;
         };
+        if self.host.is_free() {
+            self.done_ops.push(g);
+            return;
+        }
         let done = self.host.receive(j, dst, size_bytes, t);
         if done > t {
             self.push(done, Kind::Received(g));
@@ -550,16 +553,8 @@ impl State<'_> {
     /// Posts message `g` at `t`: it is routed now and becomes a flow once its path's latency
     /// has passed.
     fn post(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
-        let (
-            _,
-            job,
-            Op::Send {
-                src,
-                dst,
-                size_bytes,
-            },
-        ) = self.progress.op(g)
-        else {
+        let (_, job, op) = self.progress.op(g);
+        let Some((src, dst, size_bytes)) = op.message() else {
             unreachable!("only messages are posted")
         };
         let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);

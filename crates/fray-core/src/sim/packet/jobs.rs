@@ -75,6 +75,7 @@ pub fn simulate(
                         post(&mut engine, &mut posted, job, g, op)?;
                     }
                 }
+                (_, job, op @ Op::Control { .. }) => post(&mut engine, &mut posted, job, g, op)?,
             }
             arrived.append(&mut engine.finished);
         }
@@ -98,7 +99,8 @@ pub fn simulate(
                 dst, size_bytes, ..
             } = op
             else {
-                unreachable!("only messages arrive")
+                done.push(g); // a control message costs its receiver's core nothing
+                continue;
             };
             let now_s = engine.now_ps as f64 / PS_PER_S;
             let at_ps = to_ps(host.receive(j, dst, size_bytes, now_s));
@@ -144,12 +146,7 @@ fn post(
     g: u32,
     op: Op,
 ) -> Result<(), PacketError> {
-    let Op::Send {
-        src,
-        dst,
-        size_bytes,
-    } = op
-    else {
+    let Some((src, dst, size_bytes)) = op.message() else {
         unreachable!("only messages are posted")
     };
     if let Some(p) = posted.get_mut(g as usize) {
