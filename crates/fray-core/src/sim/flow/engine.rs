@@ -88,7 +88,8 @@ enum Kind {
     Delivered(u32),
     /// The sender's core has posted a message (its host costs paid): it is routed now.
     Post(u32),
-    /// The receiver's core has finished a message that arrived earlier: its operation ends.
+    /// The receiver's core has finished a message that arrived earlier, or a control
+    /// message has arrived: its operation ends.
     Received(u32),
 }
 
@@ -570,6 +571,28 @@ impl State<'_> {
             .iter()
             .map(|&c| self.fabric.channels().latency_s[c as usize])
             .sum();
+        if matches!(op, Op::Control { .. }) {
+            // A control message's few bytes take no share worth solving for: it pays its
+            // path's latency and its serialization on the slowest channel at full rate.
+            let slowest = self
+                .scratch
+                .iter()
+                .map(|&c| self.capacity[c as usize])
+                .fold(f64::INFINITY, f64::min);
+            if slowest <= 0.0 {
+                return Err(RoutingError::Unroutable {
+                    src: self.fabric.endpoint_name(a).to_string(),
+                    dst: self.fabric.endpoint_name(b).to_string(),
+                    reason: "a channel on the path has no bandwidth left (every lane lost)".into(),
+                });
+            }
+            for &c in &self.scratch {
+                self.channel_bytes[c as usize] += size_bytes;
+            }
+            self.delivered_bytes += size_bytes;
+            self.push(t + latency_s + size_bytes / slowest, Kind::Received(g));
+            return Ok(());
+        }
         for &c in &self.scratch {
             self.flows_on[c as usize] += 1;
         }
