@@ -130,6 +130,17 @@ impl Dag {
 }
 
 impl Dag {
+    /// The operations each operation waits for, in increasing order.
+    fn predecessors(&self) -> Vec<Vec<OpId>> {
+        let mut preds: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
+        for a in 0..self.ops.len() as OpId {
+            for &next in self.successors(a) {
+                preds[next as usize].push(a);
+            }
+        }
+        preds
+    }
+
     /// The same work with every message cut into `chunks` equal messages between the same
     /// ranks (compute unchanged): each chunk waits for what its message waited for, and what
     /// waited for the message waits for every chunk. An engine routes each chunk when it
@@ -138,12 +149,7 @@ impl Dag {
         if chunks == 0 {
             return Err(invalid("a message splits into at least one chunk".into()));
         }
-        let mut preds: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
-        for a in 0..self.ops.len() as OpId {
-            for &next in self.successors(a) {
-                preds[next as usize].push(a);
-            }
-        }
+        let preds = self.predecessors();
         // The new ops of old op `i`: first[i] .. first[i] + parts(i).
         let parts = |op: &Op| match op {
             Op::Send { .. } => chunks,
@@ -190,12 +196,7 @@ impl Dag {
     /// times, three of them as small messages that queue behind other traffic. Shorter
     /// messages are unchanged.
     pub fn with_rendezvous(&self, eager_limit_bytes: f64) -> Result<Dag, WorkloadError> {
-        let mut preds: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
-        for a in 0..self.ops.len() as OpId {
-            for &next in self.successors(a) {
-                preds[next as usize].push(a);
-            }
-        }
+        let preds = self.predecessors();
         // What a later operation waits for in place of old op `i`: (on its sender's rank,
         // elsewhere).
         let mut done: Vec<(OpId, OpId)> = Vec::with_capacity(self.ops.len());
