@@ -119,8 +119,8 @@ def _sweep_figure(table: pd.DataFrame, labels: dict[int, str], path: Path, title
     one panel per number of jobs."""
     cells = figures.links_cells(table)
     jobs = sorted(cells["jobs"].unique())
-    fig, axes = plt.subplots(1, len(jobs), figsize=(4.2 * len(jobs), 3.6), squeeze=False,
-                             sharey=True)
+    fig, axes = plt.subplots(1, len(jobs), figsize=(4.2 * len(jobs) + 3.5, 3.6),
+                             squeeze=False, sharey=True)
     points = sorted(cells["point"].unique())
     step = 0.6 / max(len(points), 1)  # points side by side around each share, bars apart
     for ax, j in zip(axes[0], jobs):
@@ -135,5 +135,6 @@ def _sweep_figure(table: pd.DataFrame, labels: dict[int, str], path: Path, title
         ax.set_xlabel("failed links (%)")
         ax.grid(True, alpha=0.3)
     axes[0][0].set_ylabel("throughput degradation (%)")
-    axes[0][-1].legend(fontsize="small")
+    # Beside the last panel, so that a sweep of many points hides no data.
+    axes[0][-1].legend(fontsize="small", loc="center left", bbox_to_anchor=(1.02, 0.5))
     return figures.save_figure(fig, path, title)
