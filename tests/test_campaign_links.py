@@ -197,3 +197,10 @@ def test_any_values_plan_or_fail_naming_a_key(values):
     jobs = plan.points[0].config["jobs"]["counts"]
     assert len(plan.tasks) == 2 * len(jobs)
     assert len({t.key for t in plan.tasks}) == len(plan.tasks)
+
+
+def test_swept_booleans_label_points_as_the_file_writes_them():
+    text = STUDY + "[sweep.grid]\nworkload.compute = [true, false]\n"
+    points = make_plan(parse_scenario(text, "study.toml")).points
+    assert [p.label for p in points] == ["workload.compute=true", "workload.compute=false"]
+    assert [p.config["workload"]["compute"] for p in points] == [True, False]

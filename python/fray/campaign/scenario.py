@@ -77,8 +77,10 @@ class Point:
 
     @property
     def label(self) -> str:
-        """``key=value, ...`` of the swept values (empty when nothing is swept)."""
-        return ", ".join(f"{k}={v}" for k, v in self.values.items())
+        """``key=value, ...`` of the swept values (empty when nothing is swept); a boolean
+        reads as the file writes it (``true``)."""
+        return ", ".join(f"{k}={describe(v) if isinstance(v, bool) else v}"
+                         for k, v in self.values.items())
 
 
 @dataclass(frozen=True)
