@@ -69,9 +69,10 @@ def test_the_merged_table_is_fray_links_for_the_same_seed(tmp_path):
                                   check_dtype=False)
     # One stored row per simulation: 3 cases (baseline, 10 %, 30 %) per task.
     rows = duckdb.connect(str(db), read_only=True).execute(
-        "SELECT count(*), count(*) FILTER (WHERE baseline), min(throughput) FROM small_links"
-    ).fetchone()
+        "SELECT count(*), count(*) FILTER (WHERE baseline), min(list_min(iteration_s)), "
+        "sum(len(ranks)) FROM small_links").fetchone()
     assert rows[0] == 18 and rows[1] == 6 and rows[2] > 0
+    assert rows[3] == 9 * 1 + 9 * 4  # 9 simulations per number of jobs, a rank count per job
 
 
 def test_a_sweep_gives_each_point_its_own_table_and_the_report_draws_them(tmp_path):

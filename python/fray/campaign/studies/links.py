@@ -28,7 +28,14 @@ from fray.campaign.schema import (
     whole,
 )
 from fray.campaign.tasks import Task
-from fray.links import EMBER_OPTIONS, MOTIFS, PAPER_FAILED_PCT, PAPER_JOBS, workload_spec
+from fray.links import (
+    EMBER_OPTIONS,
+    MOTIFS,
+    PAPER_FAILED_PCT,
+    PAPER_JOBS,
+    default_fail_class,
+    workload_spec,
+)
 from fray.units import parse_rate
 
 if TYPE_CHECKING:
@@ -163,7 +170,6 @@ _CASE_COLUMNS = [
     ("baseline", "BOOLEAN"),
     ("ranks", "INTEGER[]"),
     ("iteration_s", "DOUBLE[]"),
-    ("throughput", "DOUBLE"),
     ("unroutable", "VARCHAR"),
 ]
 
@@ -212,8 +218,6 @@ class LinksKind(StudyKind):
             rows["baseline"].append(baseline)
             rows["ranks"].append(ranks)
             rows["iteration_s"].append(iteration_s)
-            rows["throughput"].append(
-                None if ranks is None else sum(r / t for r, t in zip(ranks, iteration_s)))
             rows["unroutable"].append(unroutable)
         n = p["stop"] - p["start"]
         fixed = {"fabric": p["fabric"], "link_bandwidth_bytes_s": p["link_bandwidth"],
@@ -251,7 +255,7 @@ def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
             compute=w["compute"], host=w["host"], compute_s=w["compute_s"],
             **{key: w[key] for key, _ in EMBER_OPTIONS}),
         "routing": c["routing"]["algorithm"] or fab.default_routing,
-        "fail": c["faults"]["fail"] or ("global" if "global" in fab.class_names else "router"),
+        "fail": c["faults"]["fail"] or default_fail_class(fab),
         "jobs": list(c["jobs"]["counts"]),
         "failed_pct": list(c["faults"]["failed_pct"]),
         "seeds": scenario.replications,
