@@ -531,6 +531,10 @@ impl State<'_> {
     /// The last byte of message `g` arrived at `t`: it ends once its receiver's core has
     /// paid its host costs (a control message ends at once).
     fn arrived(&mut self, g: u32, t: f64) {
+        if self.host.is_free() {
+            self.done_ops.push(g);
+            return;
+        }
         let (j, _, op) = self.progress.op(g);
         let Op::Send {
             dst, size_bytes, ..
@@ -539,10 +543,6 @@ impl State<'_> {
             self.done_ops.push(g);
             return;
         };
-        if self.host.is_free() {
-            self.done_ops.push(g);
-            return;
-        }
         let done = self.host.receive(j, dst, size_bytes, t);
         if done > t {
             self.push(done, Kind::Received(g));
