@@ -354,3 +354,53 @@ def test_ctrl_c_caught_by_duckdb_stops_like_any_ctrl_c(where):
         if where == "body":
             raise RuntimeError("Query interrupted")
     assert con.rolled_back == (where == "body")
+
+
+class _Arrivals:
+    """A Dask ``as_completed`` stand-in: ``batches`` arrive one per poll, then none."""
+
+    def __init__(self, batches):
+        self.batches = list(batches)
+
+    def next_batch(self, block=True):
+        assert not block  # the runner polls, so that a swallowed Ctrl-C is still seen
+        return self.batches.pop(0) if self.batches else []
+
+    def is_empty(self):
+        return not self.batches
+
+
+class _SignalsOnCollection:
+    """Sends this process a SIGINT from its finalizer, as a Ctrl-C landing in a Dask
+    future's ``__del__`` does."""
+
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+
+
+def test_ctrl_c_inside_a_finalizer_stops_the_run_without_a_traceback(monkeypatch):
+    from fray.campaign.runner import _batches, _CtrlC
+
+    ignored = []
+    monkeypatch.setattr(sys, "unraisablehook", ignored.append)
+    monkeypatch.setattr(signal, "getsignal", lambda _: signal.default_int_handler)
+    interrupted = _CtrlC()
+    try:
+        assert interrupted.previous is not None
+        batches = _batches(_Arrivals([["a"], ["b"]]), interrupted)
+        assert next(batches) == ["a"]
+        obj = _SignalsOnCollection()
+        del obj  # the signal arrives inside __del__: nothing raised, nothing printed
+        assert interrupted.seen and ignored == []
+        with pytest.raises(KeyboardInterrupt):
+            next(batches)  # the next poll stops the run before batch "b"
+        with pytest.raises(KeyboardInterrupt):  # outside a finalizer it raises at once
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        interrupted.restore()
+
+
+def test_the_wait_ends_when_every_future_has_arrived():
+    from fray.campaign.runner import _batches, _CtrlC
+
+    assert list(_batches(_Arrivals([["a", "b"], ["c"]]), _CtrlC())) == [["a", "b"], ["c"]]

@@ -140,8 +140,8 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
                                      retries=0): t for t in pending}
             try:
                 # Every task finished since the last write goes in one transaction.
-                batches = as_completed(futures, with_results=True, raise_errors=False).batches()
-                for batch in batches:
+                arrivals = as_completed(futures, with_results=True, raise_errors=False)
+                for batch in _batches(arrivals, interrupted):
                     finished, failed = [], None
                     for future, result in batch:
                         task = futures.pop(future)
@@ -152,8 +152,6 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
                     results.write_many(s.name, s.hash, [(t.key, c) for t, c in finished])
                     for task, _ in finished:
                         bar.update(task.weight)
-                    if interrupted.seen:
-                        raise KeyboardInterrupt
                     if failed:
                         task, exc = failed
                         where = (f" at sweep point {task.point} ({labels[task.point]})"
@@ -169,10 +167,28 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
             bar.close()
 
 
+def _batches(arrivals, interrupted: _CtrlC) -> Iterator[list]:
+    """The finished (future, result) pairs of ``arrivals`` (a Dask ``as_completed``), in
+    batches, until every future has finished. Polls every 0.1 s rather than blocking, so
+    that a Ctrl-C whose KeyboardInterrupt was not raised (see :class:`_CtrlC`) still stops
+    the run."""
+    while True:
+        if interrupted.seen:
+            raise KeyboardInterrupt
+        batch = arrivals.next_batch(block=False)
+        if batch:
+            yield batch
+        elif arrivals.is_empty():
+            return
+        else:
+            time.sleep(0.1)
+
+
 class _CtrlC:
-    """Remembers a Ctrl-C during a run: the KeyboardInterrupt it raises can be swallowed when
-    it lands inside a finalizer (a Dask future's ``__del__``), so the runner also checks
-    ``seen`` after every batch. Installed only where Python's own handler is (the main
+    """Remembers a Ctrl-C during a run. Its KeyboardInterrupt is raised at once, except
+    inside a finalizer (a Dask future's ``__del__``), where Python would print it as an
+    ignored exception with a traceback and go on; there the handler only sets ``seen``, which
+    the runner's wait loop checks. Installed only where Python's own handler is (the main
     thread, SIGINT not ignored)."""
 
     def __init__(self) -> None:
@@ -184,10 +200,20 @@ class _CtrlC:
 
     def _on_sigint(self, signum, frame) -> None:
         self.seen = True
-        raise KeyboardInterrupt
+        if not _in_finalizer(frame):
+            raise KeyboardInterrupt
 
     def restore(self) -> None:
         """Puts the previous SIGINT handler back."""
         if self.previous is not None:
             signal.signal(signal.SIGINT, self.previous)
             self.previous = None
+
+
+def _in_finalizer(frame) -> bool:
+    """Whether ``frame`` runs inside a ``__del__`` method, at any depth."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
