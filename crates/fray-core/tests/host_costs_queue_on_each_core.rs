@@ -118,7 +118,7 @@ fn long_messages_register_instead_of_copying() {
 #[test]
 fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
     let f = line(2);
-    let plain = phase(&f, &[(0, 1, 40_000.0), (1, 0, 7200.0)], HostCosts::NONE);
+    let plain = phase(&f, &[(0, 1, 40_000.0), (1, 0, 12_000.0)], HostCosts::NONE);
     let dag = plain
         .dag
         .with_rendezvous(HostCosts::EMBER.eager_limit_bytes)
@@ -127,9 +127,13 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
     assert_eq!(
         dag.ops(),
         [
-            control(0, 1),
+            Op::Header {
+                src: 0,
+                dst: 1,
+                size_bytes: 40_000.0
+            },
             control(1, 0),
-            Op::Send {
+            Op::Payload {
                 src: 0,
                 dst: 1,
                 size_bytes: 40_000.0
@@ -138,7 +142,7 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
             Op::Send {
                 src: 1,
                 dst: 0,
-                size_bytes: 7200.0
+                size_bytes: 12_000.0
             },
         ]
     );
@@ -148,24 +152,26 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
         .unwrap()
         .with_host(HostCosts::EMBER);
     let (ends, delivered) = flow_ends(&f, job);
-    // Control messages cost no host time: 64 bytes at 1 GB/s each way. The payload pays
-    // both sides' registration; the eager message from rank 1 goes at once, its copies on
-    // both cores.
+    // Rank 0's core posts the long send (registering 40 kB: 3 us + 9 pages) before the
+    // header leaves; 64 bytes at 1 GB/s. Rank 1's core is still copying its own 12,000-byte
+    // eager send then, so it matches the header (310 ns) once that is done, and only then
+    // does the get go. The payload costs the sender's core nothing and the receiver's the
+    // release of its registration; the get and the ack cost no core anything.
     let hop = CONTROL_BYTES / 1e9;
-    let payload = (190e-9 + 3.9e-6) + 40_000.0 / 1e9 + (310e-9 + 3.9e-6);
-    let eager = (190e-9 + 7200.0 * 344e-12) + 7200.0 / 1e9 + (310e-9 + 7200.0 * 344e-12);
-    let expected = [
-        hop,
-        2.0 * hop,
-        2.0 * hop + payload,
-        3.0 * hop + payload,
-        eager,
-    ];
+    let register = 3e-6 + 9.0 * 100e-9;
+    let eager_posted = 190e-9 + 12_000.0 * 344e-12;
+    let header_arrives = 190e-9 + register + hop;
+    assert!(eager_posted > header_arrives);
+    let matched = eager_posted + 310e-9;
+    let get = matched + hop;
+    let payload = get + 40_000.0 / 1e9 + register;
+    let eager = eager_posted + 12_000.0 / 1e9 + (310e-9 + 12_000.0 * 344e-12);
+    let expected = [matched, get, payload, payload + hop, eager];
     for (got, want) in ends.iter().zip(expected) {
         assert!((got - want).abs() < 1e-12, "{ends:?} against {expected:?}");
     }
     assert!(
-        (delivered - 47_200.0 - 3.0 * CONTROL_BYTES).abs() < 1e-6,
+        (delivered - 52_000.0 - 3.0 * CONTROL_BYTES).abs() < 1e-6,
         "{delivered}"
     );
 }
@@ -196,19 +202,21 @@ fn ember_halo_faces_above_the_eager_limit_cross_four_times() {
         let ops = jobs[0].dag.ops();
         let long = ops
             .iter()
+            .filter(|op| matches!(op, Op::Payload { size_bytes, .. } if *size_bytes > 12_000.0))
+            .count();
+        let long_sends = ops
+            .iter()
             .filter(|op| matches!(op, Op::Send { size_bytes, .. } if *size_bytes > 12_000.0))
             .count();
-        let control = ops
-            .iter()
-            .filter(|op| matches!(op, Op::Control { .. }))
-            .count();
-        (long, control, jobs[0].dag.total_bytes())
+        let control = ops.iter().filter(|op| op.is_control()).count();
+        (long, control, jobs[0].dag.total_bytes(), long_sends)
     };
-    let (long, control, bytes) = count("halo3d26:nx=40,host=ember");
+    let (long, control, bytes, long_sends) = count("halo3d26:nx=40,host=ember");
     assert!(
-        long > 0 && control == 3 * long,
-        "{long} long, {control} control"
+        long > 0 && control == 3 * long && long_sends == 0,
+        "{long} long, {control} control, {long_sends} long sends"
     );
+    assert_eq!(count("halo3d26:nx=40").3, long);
     assert_eq!(bytes, count("halo3d26:nx=40").2);
     assert_eq!(count("halo3d26:nx=30,host=ember").1, 0);
     assert_eq!(count("halo3d26:nx=40").1, 0);

@@ -113,7 +113,7 @@ fn wavefront_dependencies() {
                     "send {src}->{dst} against sweep {sweep}"
                 );
             }
-            Op::Control { .. } => panic!("a motif's DAG holds no control message"),
+            other => panic!("a motif's DAG holds no protocol message: {other:?}"),
         }
     }
     // Per sweep: nz/kba blocks, each over (px-1)*py x links and px*(py-1) y links.

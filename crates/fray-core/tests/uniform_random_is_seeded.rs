@@ -21,7 +21,7 @@ fn destinations(seed: u64) -> Vec<(u32, u32)> {
         .iter()
         .filter_map(|op| match *op {
             Op::Send { src, dst, .. } => Some((src, dst)),
-            Op::Control { .. } | Op::Compute { .. } => None,
+            _ => None,
         })
         .collect()
 }

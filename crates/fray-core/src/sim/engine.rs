@@ -11,7 +11,7 @@ use super::packet::{
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::{Routing, RoutingError};
-use crate::workload::{Job, Message, Op, CONTROL_BYTES};
+use crate::workload::{Job, Message, Op};
 
 /// The engines a workload can run on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -163,26 +163,16 @@ fn load_bound(
         vec![0.0f64; ranks],
     );
     for op in job.dag.ops() {
-        match *op {
-            Op::Send {
+        if let Some((src, dst, size_bytes)) = op.message() {
+            sending[src as usize] += job.host.before_s(op);
+            receiving[dst as usize] += job.host.after_s(op);
+            messages.push(Message {
                 src,
                 dst,
                 size_bytes,
-            } => {
-                sending[src as usize] += job.host.send_cost_s(size_bytes);
-                receiving[dst as usize] += job.host.recv_cost_s(size_bytes);
-                messages.push(Message {
-                    src,
-                    dst,
-                    size_bytes,
-                });
-            }
-            Op::Control { src, dst } => messages.push(Message {
-                src,
-                dst,
-                size_bytes: CONTROL_BYTES,
-            }),
-            Op::Compute { rank, seconds } => compute[rank as usize] += seconds,
+            });
+        } else if let Op::Compute { rank, seconds } = *op {
+            compute[rank as usize] += seconds;
         }
     }
     let load = static_load(fabric, faults, routing, &job.placement, &messages, seed)?;

@@ -23,10 +23,34 @@ pub enum Op {
         /// Payload, in bytes.
         size_bytes: f64,
     },
+    /// The match header of a long message of `size_bytes` from rank `src` to rank `dst`
+    /// (see [`Dag::with_rendezvous`]): [`CONTROL_BYTES`] on the wire. The sender's core
+    /// pays the message's send costs (its buffer's registration included) before it leaves,
+    /// and the receiver's core matches it against its posted receives once it has arrived.
+    Header {
+        /// Sending rank.
+        src: u32,
+        /// Receiving rank.
+        dst: u32,
+        /// The long message's payload, in bytes.
+        size_bytes: f64,
+    },
+    /// The payload of a long message of `size_bytes` from rank `src` to rank `dst`, pulled
+    /// by the receiver's NIC from the sender's registered buffer (see
+    /// [`Dag::with_rendezvous`]): the sender's core pays nothing, the receiver's core
+    /// releases the registration of its buffer once the last byte has arrived.
+    Payload {
+        /// Sending rank.
+        src: u32,
+        /// Receiving rank.
+        dst: u32,
+        /// Payload, in bytes.
+        size_bytes: f64,
+    },
     /// A protocol message of [`CONTROL_BYTES`] from rank `src` to rank `dst` (a
-    /// rendezvous's header, get request or acknowledgement, see [`Dag::with_rendezvous`]):
-    /// it crosses the network as a message does but costs the ranks' cores nothing (the NIC
-    /// sends and takes it); it finishes when it has arrived at `dst`.
+    /// rendezvous's get request or acknowledgement, see [`Dag::with_rendezvous`]): it
+    /// crosses the network as a message does but costs the ranks' cores nothing (the NICs
+    /// send and take it); it finishes when it has arrived at `dst`.
     Control {
         /// Sending rank.
         src: u32,
@@ -47,24 +71,49 @@ pub enum Op {
 pub const CONTROL_BYTES: f64 = 64.0;
 
 impl Op {
-    /// The message this operation puts on the network as `(src, dst, bytes)`: a send's
-    /// payload, a control message's [`CONTROL_BYTES`], `None` for compute.
+    /// The message this operation puts on the network as `(src, dst, bytes)`: a send's or
+    /// a payload's bytes, a header's or control message's [`CONTROL_BYTES`], `None` for
+    /// compute.
     pub fn message(&self) -> Option<(u32, u32, f64)> {
         match *self {
             Op::Send {
                 src,
                 dst,
                 size_bytes,
+            }
+            | Op::Payload {
+                src,
+                dst,
+                size_bytes,
             } => Some((src, dst, size_bytes)),
-            Op::Control { src, dst } => Some((src, dst, CONTROL_BYTES)),
+            Op::Header { src, dst, .. } | Op::Control { src, dst } => {
+                Some((src, dst, CONTROL_BYTES))
+            }
             Op::Compute { .. } => None,
+        }
+    }
+
+    /// Whether this is a protocol message of [`CONTROL_BYTES`] (a header, a get request or
+    /// an acknowledgement) rather than data.
+    pub fn is_control(&self) -> bool {
+        matches!(self, Op::Header { .. } | Op::Control { .. })
+    }
+
+    /// Bytes of data this operation delivers: a send's or a payload's size, 0 otherwise.
+    pub fn data_bytes(&self) -> f64 {
+        match *self {
+            Op::Send { size_bytes, .. } | Op::Payload { size_bytes, .. } => size_bytes,
+            Op::Header { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
         }
     }
 
     /// The rank whose core does this operation's work: a compute's rank, a message's sender.
     pub fn rank(&self) -> u32 {
         match *self {
-            Op::Send { src, .. } | Op::Control { src, .. } => src,
+            Op::Send { src, .. }
+            | Op::Header { src, .. }
+            | Op::Payload { src, .. }
+            | Op::Control { src, .. } => src,
             Op::Compute { rank, .. } => rank,
         }
     }
@@ -111,20 +160,15 @@ impl Dag {
 
     /// Total bytes of every message.
     pub fn total_bytes(&self) -> f64 {
-        self.ops
-            .iter()
-            .map(|op| match op {
-                Op::Send { size_bytes, .. } => *size_bytes,
-                Op::Control { .. } | Op::Compute { .. } => 0.0,
-            })
-            .sum()
+        self.ops.iter().map(Op::data_bytes).sum()
     }
 
-    /// Number of messages (payload messages: control messages are not counted).
+    /// Number of messages of data (sends and long messages' payloads; headers, get
+    /// requests and acknowledgements are not counted).
     pub fn num_messages(&self) -> usize {
         self.ops
             .iter()
-            .filter(|op| matches!(op, Op::Send { .. }))
+            .filter(|op| matches!(op, Op::Send { .. } | Op::Payload { .. }))
             .count()
     }
 }
@@ -151,10 +195,7 @@ impl Dag {
         }
         let preds = self.predecessors();
         // The new ops of old op `i`: first[i] .. first[i] + parts(i).
-        let parts = |op: &Op| match op {
-            Op::Send { .. } => chunks,
-            Op::Control { .. } | Op::Compute { .. } => 1,
-        };
+        let parts = |op: &Op| if matches!(op, Op::Send { .. }) { chunks } else { 1 };
         let mut b = DagBuilder::new(self.num_ranks);
         let mut first = Vec::with_capacity(self.ops.len());
         let mut deps = Vec::new();
@@ -176,11 +217,8 @@ impl Dag {
                         b.send(src, dst, size_bytes / f64::from(chunks), &deps)?;
                     }
                 }
-                Op::Control { src, dst } => {
-                    b.control(src, dst, &deps)?;
-                }
-                Op::Compute { rank, seconds } => {
-                    b.compute(rank, seconds, &deps)?;
+                other => {
+                    b.push(other, &deps)?;
                 }
             }
         }
@@ -188,13 +226,14 @@ impl Dag {
     }
 
     /// The same work with every message longer than `eager_limit_bytes` sent as SST
-    /// Firefly sends a long message: the sender posts a match header ([`Op::Control`]) to the
-    /// receiver, the receiver answers with a get request, the payload then flows from the
-    /// sender's buffer, and the receiver acknowledges it. What waited for the message waits
-    /// for the payload on the receiver's side and for the acknowledgement on the sender's
-    /// (an operation of the sender's rank), so each long message crosses the network four
-    /// times, three of them as small messages that queue behind other traffic. Shorter
-    /// messages are unchanged.
+    /// Firefly sends a long message: the sender's core posts it (registering its buffer)
+    /// and sends a match header ([`Op::Header`]); the receiver's core matches the header,
+    /// and its NIC sends a get request ([`Op::Control`]); the sender's NIC answers with the
+    /// payload ([`Op::Payload`]) straight from the registered buffer, and the receiver's
+    /// NIC acknowledges it. What waited for the message waits for the payload on the
+    /// receiver's side and for the acknowledgement on the sender's (an operation of the
+    /// sender's rank), so each long message crosses the network four times, three of them
+    /// as small messages that queue behind other traffic. Shorter messages are unchanged.
     pub fn with_rendezvous(&self, eager_limit_bytes: f64) -> Result<Dag, WorkloadError> {
         let preds = self.predecessors();
         // What a later operation waits for in place of old op `i`: (on its sender's rank,
@@ -206,10 +245,10 @@ impl Dag {
             let rank = op.rank();
             deps.clear();
             for &p in &preds[i] {
-                let (src, dst) = match self.ops[p as usize] {
-                    Op::Send { src, dst, .. } | Op::Control { src, dst } => (src, dst),
-                    Op::Compute { rank, .. } => (rank, rank),
-                };
+                let prev = &self.ops[p as usize];
+                let (src, dst) = prev
+                    .message()
+                    .map_or((prev.rank(), prev.rank()), |(s, d, _)| (s, d));
                 let (on_sender, elsewhere) = done[p as usize];
                 deps.push(if rank == src && src != dst {
                     on_sender
@@ -223,26 +262,28 @@ impl Dag {
                     dst,
                     size_bytes,
                 } if size_bytes > eager_limit_bytes => {
-                    let header = b.control(src, dst, &deps)?;
+                    let header = b.push(
+                        Op::Header {
+                            src,
+                            dst,
+                            size_bytes,
+                        },
+                        &deps,
+                    )?;
                     let get = b.control(dst, src, &[header])?;
-                    let payload = b.send(src, dst, size_bytes, &[get])?;
+                    let payload = b.push(
+                        Op::Payload {
+                            src,
+                            dst,
+                            size_bytes,
+                        },
+                        &[get],
+                    )?;
                     let ack = b.control(dst, src, &[payload])?;
                     (ack, payload)
                 }
-                Op::Send {
-                    src,
-                    dst,
-                    size_bytes,
-                } => {
-                    let id = b.send(src, dst, size_bytes, &deps)?;
-                    (id, id)
-                }
-                Op::Control { src, dst } => {
-                    let id = b.control(src, dst, &deps)?;
-                    (id, id)
-                }
-                Op::Compute { rank, seconds } => {
-                    let id = b.compute(rank, seconds, &deps)?;
+                other => {
+                    let id = b.push(other, &deps)?;
                     (id, id)
                 }
             };

@@ -7,7 +7,7 @@
 use std::str::FromStr;
 
 use super::lqcd::EMBER_SHORT_MSG_LENGTH_BYTES;
-use super::Job;
+use super::{Job, Op};
 
 /// Host costs of messaging, per message, on the sending and on the receiving rank.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -88,10 +88,36 @@ impl HostCosts {
         self.send_s + self.per_side_s(bytes)
     }
 
-    /// Host time the receiver spends on a message of `bytes` after its last byte arrived,
-    /// in seconds.
+    /// Host time the receiver spends on a message of `bytes`, in seconds: after its last
+    /// byte arrived for an eager one; for a long one, split between matching its header
+    /// (`recv_s`) and releasing its buffer's registration after the payload.
     pub fn recv_cost_s(&self, bytes: f64) -> f64 {
         self.recv_s + self.per_side_s(bytes)
+    }
+
+    /// Host time the sending rank's core spends on `op` before it enters the network, in
+    /// seconds: a send's or a long message's header's [`Self::send_cost_s`]; nothing for a
+    /// payload, a get request or an acknowledgement, which the NICs handle, or compute.
+    pub fn before_s(&self, op: &Op) -> f64 {
+        match *op {
+            Op::Send { size_bytes, .. } | Op::Header { size_bytes, .. } => {
+                self.send_cost_s(size_bytes)
+            }
+            Op::Payload { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
+        }
+    }
+
+    /// Host time the receiving rank's core spends on `op` once it has arrived, in seconds:
+    /// an eager send's [`Self::recv_cost_s`]; matching a long message's header (`recv_s`);
+    /// releasing the registration of its payload's buffer; nothing for a get request, an
+    /// acknowledgement or compute.
+    pub fn after_s(&self, op: &Op) -> f64 {
+        match *op {
+            Op::Send { size_bytes, .. } => self.recv_cost_s(size_bytes),
+            Op::Header { .. } => self.recv_s,
+            Op::Payload { size_bytes, .. } => self.per_side_s(size_bytes),
+            Op::Control { .. } | Op::Compute { .. } => 0.0,
+        }
     }
 }
 
@@ -147,25 +173,28 @@ impl HostTimeline {
         self.free_s.is_empty()
     }
 
-    /// Rank `rank` of job `job` is released to send `bytes` at `t`: returns when the message
-    /// enters the network, once the core has finished what it queued before and then posted
-    /// this send (seconds).
-    pub fn send(&mut self, job: usize, rank: u32, bytes: f64, t: f64) -> f64 {
+    /// Message `op` of job `job` is released at `t`: returns when it enters the network,
+    /// once its sender's core has finished what it queued before and then paid
+    /// [`HostCosts::before_s`] (seconds).
+    pub fn depart(&mut self, job: usize, op: &Op, t: f64) -> f64 {
         if self.is_free() {
             return t;
         }
-        let cost = self.costs[job].send_cost_s(bytes);
-        self.occupy(job, rank, cost, t)
+        let cost = self.costs[job].before_s(op);
+        self.occupy(job, op.rank(), cost, t)
     }
 
-    /// The last byte of a message of `bytes` to rank `rank` of job `job` arrived at `t`:
-    /// returns when the receive is done (seconds).
-    pub fn receive(&mut self, job: usize, rank: u32, bytes: f64, t: f64) -> f64 {
+    /// The last byte of message `op` of job `job` arrived at `t`: returns when it is done,
+    /// once its receiver's core has paid [`HostCosts::after_s`] (seconds).
+    pub fn arrive(&mut self, job: usize, op: &Op, t: f64) -> f64 {
+        let Some((_, dst, _)) = op.message() else {
+            return t;
+        };
         if self.is_free() {
             return t;
         }
-        let cost = self.costs[job].recv_cost_s(bytes);
-        self.occupy(job, rank, cost, t)
+        let cost = self.costs[job].after_s(op);
+        self.occupy(job, dst, cost, t)
     }
 
     fn occupy(&mut self, job: usize, rank: u32, cost: f64, t: f64) -> f64 {

@@ -39,7 +39,7 @@ pub fn involves(op: &Op, rank: u32) -> bool {
 pub fn compute_rank(op: &Op) -> Option<u32> {
     match *op {
         Op::Compute { rank, .. } => Some(rank),
-        Op::Send { .. } | Op::Control { .. } => None,
+        _ => None,
     }
 }
 

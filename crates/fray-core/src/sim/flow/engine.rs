@@ -83,13 +83,12 @@ enum Kind {
     ComputeDone(u32),
     /// A message has paid its latency: its flow joins the active set.
     Activate(u32),
-    /// The message of a flow that left the network early (within the time tolerance) is
-    /// delivered: its last byte arrives now, at the flow's predicted end.
+    /// A message's last byte arrives now: a control message's, or that of a flow that left
+    /// the network early (within the time tolerance), at its predicted end.
     Delivered(u32),
     /// The sender's core has posted a message (its host costs paid): it is routed now.
     Post(u32),
-    /// The receiver's core has finished a message that arrived earlier, or a control
-    /// message has arrived: its operation ends.
+    /// The receiver's core has finished a message that arrived earlier: its operation ends.
     Received(u32),
 }
 
@@ -513,37 +512,27 @@ impl State<'_> {
             Op::Compute { seconds, .. } => {
                 self.push(t + seconds, Kind::ComputeDone(g));
             }
-            Op::Send {
-                src, size_bytes, ..
-            } => {
-                let posted = self.host.send(j, src, size_bytes, t);
+            _ => {
+                let posted = self.host.depart(j, &op, t);
                 if posted > t {
                     self.push(posted, Kind::Post(g));
                 } else {
                     self.post(g, t)?;
                 }
             }
-            Op::Control { .. } => self.post(g, t)?,
         }
         Ok(())
     }
 
     /// The last byte of message `g` arrived at `t`: it ends once its receiver's core has
-    /// paid its host costs (a control message ends at once).
+    /// paid its host costs ([`HostTimeline::arrive`]).
     fn arrived(&mut self, g: u32, t: f64) {
         if self.host.is_free() {
             self.done_ops.push(g);
             return;
         }
         let (j, _, op) = self.progress.op(g);
-        let Op::Send {
-            dst, size_bytes, ..
-        } = op
-        else {
-            self.done_ops.push(g);
-            return;
-        };
-        let done = self.host.receive(j, dst, size_bytes, t);
+        let done = self.host.arrive(j, &op, t);
         if done > t {
             self.push(done, Kind::Received(g));
         } else {
@@ -571,7 +560,7 @@ impl State<'_> {
             .iter()
             .map(|&c| self.fabric.channels().latency_s[c as usize])
             .sum();
-        if matches!(op, Op::Control { .. }) {
+        if op.is_control() {
             // A control message's few bytes take no share worth solving for: it pays its
             // path's latency and its serialization on the slowest channel at full rate.
             let slowest = self
@@ -590,7 +579,7 @@ impl State<'_> {
                 self.channel_bytes[c as usize] += size_bytes;
             }
             self.delivered_bytes += size_bytes;
-            self.push(t + latency_s + size_bytes / slowest, Kind::Received(g));
+            self.push(t + latency_s + size_bytes / slowest, Kind::Delivered(g));
             return Ok(());
         }
         for &c in &self.scratch {

@@ -60,29 +60,22 @@ pub fn simulate(
                 (_, _, Op::Compute { seconds, .. }) => {
                     engine.schedule_external(engine.now_ps + to_ps(seconds), g);
                 }
-                (
-                    j,
-                    job,
-                    op @ Op::Send {
-                        src, size_bytes, ..
-                    },
-                ) => {
+                (j, job, op) => {
                     let now_s = engine.now_ps as f64 / PS_PER_S;
-                    let at_ps = to_ps(host.send(j, src, size_bytes, now_s));
+                    let at_ps = to_ps(host.depart(j, &op, now_s));
                     if at_ps > engine.now_ps {
                         engine.schedule_external(at_ps, g);
                     } else {
                         post(&mut engine, &mut posted, job, g, op)?;
                     }
                 }
-                (_, job, op @ Op::Control { .. }) => post(&mut engine, &mut posted, job, g, op)?,
             }
             arrived.append(&mut engine.finished);
         }
         if arrived.is_empty() && done.is_empty() {
             match engine.next() {
                 Some(Step::Timer(g)) => match progress.op(g) {
-                    (_, job, op @ Op::Send { .. }) if !host.is_free() && !posted[g as usize] => {
+                    (_, job, op) if !host.is_free() && op.message().is_some() && !posted[g as usize] => {
                         post(&mut engine, &mut posted, job, g, op)?;
                         arrived.append(&mut engine.finished);
                     }
@@ -95,15 +88,8 @@ pub fn simulate(
         // Messages whose last byte arrived end once their receivers' cores are done.
         for g in arrived.drain(..) {
             let (j, _, op) = progress.op(g);
-            let Op::Send {
-                dst, size_bytes, ..
-            } = op
-            else {
-                done.push(g); // a control message costs its receiver's core nothing
-                continue;
-            };
             let now_s = engine.now_ps as f64 / PS_PER_S;
-            let at_ps = to_ps(host.receive(j, dst, size_bytes, now_s));
+            let at_ps = to_ps(host.arrive(j, &op, now_s));
             if at_ps > engine.now_ps {
                 engine.schedule_external(at_ps, g);
             } else {
