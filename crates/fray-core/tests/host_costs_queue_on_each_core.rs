@@ -11,7 +11,9 @@ use fray_core::routing::build;
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::{run, Engine};
-use fray_core::workload::{HostCosts, Job, Message, Op, WorkloadSpec, CONTROL_BYTES};
+use fray_core::workload::{
+    DagBuilder, HostCosts, Job, Message, Op, WorkloadSpec, CONTROL_BYTES,
+};
 
 const EXACT: FlowConfig = FlowConfig {
     seed: 1,
@@ -117,16 +119,29 @@ fn long_messages_register_instead_of_copying() {
 
 #[test]
 fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
+    // Each rank computes (no time), then rank 0 sends 40 kB to rank 1 and rank 1 sends
+    // 12,000 bytes (eager) to rank 0.
     let f = line(2);
-    let plain = phase(&f, &[(0, 1, 40_000.0), (1, 0, 12_000.0)], HostCosts::NONE);
+    let mut b = DagBuilder::new(2);
+    let c0 = b.compute(0, 0.0, &[]).unwrap();
+    let c1 = b.compute(1, 0.0, &[]).unwrap();
+    b.send(0, 1, 40_000.0, &[c0]).unwrap();
+    b.send(1, 0, 12_000.0, &[c1]).unwrap();
+    let plain = b.build(1).unwrap();
     let dag = plain
-        .dag
         .with_rendezvous(HostCosts::EMBER.eager_limit_bytes)
         .unwrap();
     let control = |src, dst| Op::Control { src, dst };
+    let compute = |rank| Op::Compute { rank, seconds: 0.0 };
     assert_eq!(
         dag.ops(),
         [
+            compute(0),
+            compute(1),
+            Op::PostReceive {
+                rank: 1,
+                size_bytes: 40_000.0
+            },
             Op::Header {
                 src: 0,
                 dst: 1,
@@ -146,27 +161,31 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
             },
         ]
     );
-    assert_eq!(dag.total_bytes(), plain.dag.total_bytes());
+    // Rank 1 posts its receive before it sends; the get waits for the header and for the
+    // posted receive.
+    assert_eq!(dag.successors(2), &[4, 7]);
+    assert_eq!(dag.indegree(4), 2);
+    assert_eq!(dag.total_bytes(), plain.total_bytes());
     assert_eq!(dag.num_messages(), 2);
-    let job = Job::new("rendezvous", dag, plain.placement.clone(), &f)
+    let placement = vec![0, 1];
+    let job = Job::new("rendezvous", dag, placement, &f)
         .unwrap()
         .with_host(HostCosts::EMBER);
     let (ends, delivered) = flow_ends(&f, job);
-    // Rank 0's core posts the long send (registering 40 kB: 3 us + 9 pages) before the
-    // header leaves; 64 bytes at 1 GB/s. Rank 1's core is still copying its own 12,000-byte
-    // eager send then, so it matches the header (310 ns) once that is done, and only then
-    // does the get go. The payload costs the sender's core nothing and the receiver's the
-    // release of its registration; the get and the ack cost no core anything.
+    // Rank 1's core registers the receive buffer (3 us + 9 pages), then copies its eager
+    // send. Rank 0's core registers its send buffer before the header leaves; 64 bytes at
+    // 1 GB/s. Rank 1's core, busy until its copy is done, matches the header (310 ns) only
+    // then, and the get goes. The payload costs the sender's core nothing and the
+    // receiver's the release of its registration; the get and the ack cost no core anything.
     let hop = CONTROL_BYTES / 1e9;
     let register = 3e-6 + 9.0 * 100e-9;
-    let eager_posted = 190e-9 + 12_000.0 * 344e-12;
-    let header_arrives = 190e-9 + register + hop;
-    assert!(eager_posted > header_arrives);
+    let eager_posted = register + 190e-9 + 12_000.0 * 344e-12;
+    assert!(eager_posted > 190e-9 + register + hop);
     let matched = eager_posted + 310e-9;
     let get = matched + hop;
     let payload = get + 40_000.0 / 1e9 + register;
     let eager = eager_posted + 12_000.0 / 1e9 + (310e-9 + 12_000.0 * 344e-12);
-    let expected = [matched, get, payload, payload + hop, eager];
+    let expected = [0.0, 0.0, register, matched, get, payload, payload + hop, eager];
     for (got, want) in ends.iter().zip(expected) {
         assert!((got - want).abs() < 1e-12, "{ends:?} against {expected:?}");
     }
@@ -180,16 +199,19 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
 fn what_waited_for_a_long_message_waits_for_its_payload_or_its_ack() {
     // Rank 0 sends 40 kB to rank 1; then each computes. The receiver's compute waits for
     // the payload, the sender's for the acknowledgement (its send completes then).
-    let mut b = fray_core::workload::DagBuilder::new(2);
+    let mut b = DagBuilder::new(2);
     let msg = b.send(0, 1, 40_000.0, &[]).unwrap();
     b.compute(0, 1e-6, &[msg]).unwrap();
     b.compute(1, 1e-6, &[msg]).unwrap();
     let dag = b.build(1).unwrap().with_rendezvous(12_000.0).unwrap();
-    // header, get, payload, ack, then the two computes.
-    assert_eq!(dag.successors(2), &[3, 5]);
-    assert_eq!(dag.successors(3), &[4]);
-    assert_eq!(dag.indegree(4), 1);
+    // Rank 1 computes nothing before the message, so it posts the receive first; then
+    // header, get, payload, ack, and the two computes.
+    assert!(matches!(dag.ops()[0], Op::PostReceive { rank: 1, .. }));
+    assert_eq!(dag.indegree(0), 0);
+    assert_eq!(dag.successors(3), &[4, 6]);
+    assert_eq!(dag.successors(4), &[5]);
     assert_eq!(dag.indegree(5), 1);
+    assert_eq!(dag.indegree(6), 1);
 }
 
 #[test]
@@ -243,6 +265,38 @@ fn every_engine_adds_the_same_costs_to_one_message() {
         Engine::Packet(PacketConfig::default()),
         Engine::Load,
     ] {
+        let added = time(engine, host) - time(engine, HostCosts::NONE);
+        assert!(
+            (added - extra).abs() < 3e-12,
+            "{engine}: added {added} s, expected {extra} s"
+        );
+    }
+}
+
+#[test]
+fn flow_and_packet_engines_add_the_same_costs_to_one_long_message() {
+    // One 40 kB rendezvous alone: the receiver posts its receive (3.9 us of registration)
+    // while the sender registers its buffer (190 ns + 3.9 us), so only the sender's cost,
+    // the match (310 ns) and the release of the receive's registration (3.9 us) lengthen
+    // the run; the header, get, payload and ack cross the network either way.
+    let f = Fabric::parse("torus:4x4").unwrap();
+    let faults = Faults::none(&f);
+    let routing = build("dor", &f, &faults).unwrap();
+    let host = HostCosts::EMBER;
+    let register = 3e-6 + 9.0 * 100e-9;
+    let extra = (190e-9 + register) + 310e-9 + register;
+    let time = |engine: Engine, host: HostCosts| {
+        let plain = phase(&f, &[(0, 10, 40_000.0)], HostCosts::NONE);
+        let dag = plain.dag.with_rendezvous(12_000.0).unwrap();
+        let job = Job::new("long", dag, plain.placement.clone(), &f)
+            .unwrap()
+            .with_host(host);
+        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT)
+            .unwrap()
+            .jobs[0]
+            .makespan_s
+    };
+    for engine in [Engine::Flow, Engine::Packet(PacketConfig::default())] {
         let added = time(engine, host) - time(engine, HostCosts::NONE);
         assert!(
             (added - extra).abs() < 3e-12,

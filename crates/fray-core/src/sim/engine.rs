@@ -173,6 +173,8 @@ fn load_bound(
             });
         } else if let Op::Compute { rank, seconds } = *op {
             compute[rank as usize] += seconds;
+        } else {
+            receiving[op.rank() as usize] += job.host.before_s(op);
         }
     }
     let load = static_load(fabric, faults, routing, &job.placement, &messages, seed)?;

@@ -57,6 +57,15 @@ pub enum Op {
         /// Receiving rank.
         dst: u32,
     },
+    /// Rank `rank` posts the receive of a long message of `size_bytes` (see
+    /// [`Dag::with_rendezvous`]): its core registers the receive buffer; nothing crosses the
+    /// network.
+    PostReceive {
+        /// The receiving rank.
+        rank: u32,
+        /// The long message's payload, in bytes.
+        size_bytes: f64,
+    },
     /// Computation on `rank` lasting `seconds`.
     Compute {
         /// The rank that computes.
@@ -89,7 +98,7 @@ impl Op {
             Op::Header { src, dst, .. } | Op::Control { src, dst } => {
                 Some((src, dst, CONTROL_BYTES))
             }
-            Op::Compute { .. } => None,
+            Op::PostReceive { .. } | Op::Compute { .. } => None,
         }
     }
 
@@ -103,18 +112,19 @@ impl Op {
     pub fn data_bytes(&self) -> f64 {
         match *self {
             Op::Send { size_bytes, .. } | Op::Payload { size_bytes, .. } => size_bytes,
-            Op::Header { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
+            _ => 0.0,
         }
     }
 
-    /// The rank whose core does this operation's work: a compute's rank, a message's sender.
+    /// The rank whose core does this operation's work: a compute's or a posted receive's
+    /// rank, a message's sender.
     pub fn rank(&self) -> u32 {
         match *self {
             Op::Send { src, .. }
             | Op::Header { src, .. }
             | Op::Payload { src, .. }
             | Op::Control { src, .. } => src,
-            Op::Compute { rank, .. } => rank,
+            Op::PostReceive { rank, .. } | Op::Compute { rank, .. } => rank,
         }
     }
 }
@@ -226,20 +236,63 @@ impl Dag {
     }
 
     /// The same work with every message longer than `eager_limit_bytes` sent as SST
-    /// Firefly sends a long message: the sender's core posts it (registering its buffer)
-    /// and sends a match header ([`Op::Header`]); the receiver's core matches the header,
-    /// and its NIC sends a get request ([`Op::Control`]); the sender's NIC answers with the
-    /// payload ([`Op::Payload`]) straight from the registered buffer, and the receiver's
-    /// NIC acknowledges it. What waited for the message waits for the payload on the
-    /// receiver's side and for the acknowledgement on the sender's (an operation of the
-    /// sender's rank), so each long message crosses the network four times, three of them
-    /// as small messages that queue behind other traffic. Shorter messages are unchanged.
+    /// Firefly sends a long message: the receiver's core posts the receive, registering its
+    /// buffer ([`Op::PostReceive`]); the sender's core posts the send, registering its own,
+    /// and sends a match header ([`Op::Header`]); the receiver's core matches the header
+    /// with the posted receive, and its NIC sends a get request ([`Op::Control`]); the
+    /// sender's NIC answers with the payload ([`Op::Payload`]) straight from the registered
+    /// buffer, and the receiver's NIC acknowledges it. What waited for the message waits
+    /// for the payload on the receiver's side and for the acknowledgement on the sender's
+    /// (an operation of the sender's rank), so each long message crosses the network four
+    /// times, three of them as small messages that queue behind other traffic. Shorter
+    /// messages are unchanged.
+    ///
+    /// A rank posts its receives as Ember's motifs do: right after its latest computation
+    /// before the message (at the start if it has none), and before the messages it sends
+    /// after that computation.
     pub fn with_rendezvous(&self, eager_limit_bytes: f64) -> Result<Dag, WorkloadError> {
         let preds = self.predecessors();
-        // What a later operation waits for in place of old op `i`: (on its sender's rank,
-        // elsewhere).
-        let mut done: Vec<(OpId, OpId)> = Vec::with_capacity(self.ops.len());
+        let is_long = |op: &Op| matches!(*op, Op::Send { size_bytes, .. } if size_bytes > eager_limit_bytes);
+        // The long messages whose receives each compute posts (old ids), and those whose
+        // receiver computes nothing before them.
+        let mut posted_by: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
+        let mut posted_first = Vec::new();
+        let mut last_compute: Vec<Option<OpId>> = vec![None; self.num_ranks as usize];
+        for (i, op) in self.ops.iter().enumerate() {
+            match *op {
+                Op::Compute { rank, .. } => last_compute[rank as usize] = Some(i as OpId),
+                Op::Send { dst, .. } if is_long(op) => match last_compute[dst as usize] {
+                    Some(c) => posted_by[c as usize].push(i as OpId),
+                    None => posted_first.push(i as OpId),
+                },
+                _ => {}
+            }
+        }
         let mut b = DagBuilder::new(self.num_ranks);
+        // The new id of the posted receive of each long message (old id).
+        let mut receive = vec![OpId::MAX; self.ops.len()];
+        let post = |b: &mut DagBuilder, m: OpId, after: &[OpId]| {
+            let Op::Send {
+                dst, size_bytes, ..
+            } = self.ops[m as usize]
+            else {
+                unreachable!("only sends are long messages")
+            };
+            b.push(
+                Op::PostReceive {
+                    rank: dst,
+                    size_bytes,
+                },
+                after,
+            )
+        };
+        for &m in &posted_first {
+            receive[m as usize] = post(&mut b, m, &[])?;
+        }
+        // What a later operation waits for in place of old op `i`: (on its sender's rank,
+        // elsewhere), and the receives a compute posted (new ids).
+        let mut done: Vec<(OpId, OpId)> = Vec::with_capacity(self.ops.len());
+        let mut posts: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
         let mut deps = Vec::new();
         for (i, op) in self.ops.iter().enumerate() {
             let rank = op.rank();
@@ -255,13 +308,17 @@ impl Dag {
                 } else {
                     elsewhere
                 });
+                // A rank sends only after posting the receives its computation posted.
+                if op.message().is_some() && src == rank && dst == rank {
+                    deps.extend_from_slice(&posts[p as usize]);
+                }
             }
             let ids = match *op {
                 Op::Send {
                     src,
                     dst,
                     size_bytes,
-                } if size_bytes > eager_limit_bytes => {
+                } if is_long(op) => {
                     let header = b.push(
                         Op::Header {
                             src,
@@ -270,7 +327,7 @@ impl Dag {
                         },
                         &deps,
                     )?;
-                    let get = b.control(dst, src, &[header])?;
+                    let get = b.control(dst, src, &[header, receive[i]])?;
                     let payload = b.push(
                         Op::Payload {
                             src,
@@ -284,6 +341,10 @@ impl Dag {
                 }
                 other => {
                     let id = b.push(other, &deps)?;
+                    for &m in &posted_by[i] {
+                        receive[m as usize] = post(&mut b, m, &[id])?;
+                        posts[i].push(receive[m as usize]);
+                    }
                     (id, id)
                 }
             };

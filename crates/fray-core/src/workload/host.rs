@@ -95,14 +95,17 @@ impl HostCosts {
         self.recv_s + self.per_side_s(bytes)
     }
 
-    /// Host time the sending rank's core spends on `op` before it enters the network, in
-    /// seconds: a send's or a long message's header's [`Self::send_cost_s`]; nothing for a
-    /// payload, a get request or an acknowledgement, which the NICs handle, or compute.
+    /// Host time the core of `op`'s rank spends on it before it enters the network (or,
+    /// for a posted receive, before it is done), in seconds: a send's or a long message's
+    /// header's [`Self::send_cost_s`]; the registration of a long receive's buffer; nothing
+    /// for a payload, a get request or an acknowledgement, which the NICs handle, or
+    /// compute.
     pub fn before_s(&self, op: &Op) -> f64 {
         match *op {
             Op::Send { size_bytes, .. } | Op::Header { size_bytes, .. } => {
                 self.send_cost_s(size_bytes)
             }
+            Op::PostReceive { size_bytes, .. } => self.per_side_s(size_bytes),
             Op::Payload { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
         }
     }
@@ -116,7 +119,7 @@ impl HostCosts {
             Op::Send { size_bytes, .. } => self.recv_cost_s(size_bytes),
             Op::Header { .. } => self.recv_s,
             Op::Payload { size_bytes, .. } => self.per_side_s(size_bytes),
-            Op::Control { .. } | Op::Compute { .. } => 0.0,
+            Op::PostReceive { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
         }
     }
 }
@@ -173,9 +176,9 @@ impl HostTimeline {
         self.free_s.is_empty()
     }
 
-    /// Message `op` of job `job` is released at `t`: returns when it enters the network,
-    /// once its sender's core has finished what it queued before and then paid
-    /// [`HostCosts::before_s`] (seconds).
+    /// Message or posted receive `op` of job `job` is released at `t`: returns when it
+    /// enters the network (when the receive is posted), once the core of its rank has
+    /// finished what it queued before and then paid [`HostCosts::before_s`] (seconds).
     pub fn depart(&mut self, job: usize, op: &Op, t: f64) -> f64 {
         if self.is_free() {
             return t;

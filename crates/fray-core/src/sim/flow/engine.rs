@@ -79,7 +79,7 @@ pub struct FlowResult {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Kind {
-    /// A compute operation ends.
+    /// A compute operation, or the posting of a receive, ends.
     ComputeDone(u32),
     /// A message has paid its latency: its flow joins the active set.
     Activate(u32),
@@ -504,13 +504,18 @@ impl State<'_> {
         });
     }
 
-    /// Starts global op `g` at `t`: a compute schedules its end; a message is posted once its
+    /// Starts global op `g` at `t`: a compute schedules its end, and so does a posted
+    /// receive once its rank's core has registered the buffer; a message is posted once its
     /// sender's core has paid its host costs ([`Self::post`]).
     fn start(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
         let (j, _, op) = self.progress.op(g);
         match op {
             Op::Compute { seconds, .. } => {
                 self.push(t + seconds, Kind::ComputeDone(g));
+            }
+            Op::PostReceive { .. } => {
+                let posted = self.host.depart(j, &op, t);
+                self.push(posted, Kind::ComputeDone(g));
             }
             _ => {
                 let posted = self.host.depart(j, &op, t);

@@ -60,6 +60,10 @@ pub fn simulate(
                 (_, _, Op::Compute { seconds, .. }) => {
                     engine.schedule_external(engine.now_ps + to_ps(seconds), g);
                 }
+                (j, _, op @ Op::PostReceive { .. }) => {
+                    let now_s = engine.now_ps as f64 / PS_PER_S;
+                    engine.schedule_external(to_ps(host.depart(j, &op, now_s)), g);
+                }
                 (j, job, op) => {
                     let now_s = engine.now_ps as f64 / PS_PER_S;
                     let at_ps = to_ps(host.depart(j, &op, now_s));
