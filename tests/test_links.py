@@ -250,7 +250,7 @@ def test_host_costs_add_ember_copies_to_every_engine():
         plain = fray.simulate(SMALL, "halo3d26:nx=8,compute=no", engine=engine, seed=4)
         host = fray.simulate(SMALL, "halo3d26:nx=8,compute=no,host=ember", engine=engine, seed=4)
         assert host.engine == engine
-        assert host.iteration_s[0] >= per_rank, engine
+        assert host.iteration_s[0] >= per_rank * (1 - 1e-12), engine  # sums round
         assert host.iteration_s[0] > plain.iteration_s[0], engine
     with pytest.raises(SpecError, match="host: unknown host costs"):
         fray.simulate(SMALL, "halo3d26:host=sst")

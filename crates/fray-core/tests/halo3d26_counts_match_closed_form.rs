@@ -94,3 +94,25 @@ fn every_compute_lasts_compute_s() {
         }
     }
 }
+
+#[test]
+fn each_rank_sends_faces_first_as_ember_posts_them() {
+    // The centre rank of a 3x3x3 grid (rank 13) sends x down, x up, y down, y up, z down,
+    // z up (ranks 12, 14, 10, 16, 4, 22), then its 12 edges, then its 8 corners.
+    let m = motif([3, 3, 3], [5, 6, 7]);
+    let sent: Vec<(u32, f64)> = m
+        .messages()
+        .unwrap()
+        .into_iter()
+        .filter(|msg| msg.src == 13)
+        .map(|msg| (msg.dst, msg.size_bytes))
+        .collect();
+    assert_eq!(sent.len(), 26);
+    let dsts: Vec<u32> = sent.iter().map(|&(d, _)| d).collect();
+    assert_eq!(dsts[..6], [12, 14, 10, 16, 4, 22]);
+    // Faces, then edges (one row of cells: 5, 6 or 7 cells of 16 bytes), then corners.
+    let cells: Vec<f64> = sent.iter().map(|&(_, b)| b / 16.0).collect();
+    assert!(cells[..6].iter().all(|&c| c >= 30.0), "{cells:?}");
+    assert!(cells[6..18].iter().all(|&c| (5.0..=7.0).contains(&c)), "{cells:?}");
+    assert!(cells[18..].iter().all(|&c| c == 1.0), "{cells:?}");
+}

@@ -16,7 +16,9 @@ const NAME: &str = "halo3d26";
 ///
 /// Each iteration, on every rank:
 /// 1. compute for `compute_s` seconds;
-/// 2. send one message to each neighbour (and receive one from each), all at once:
+/// 2. send one message to each neighbour (and receive one from each), all at once, in
+///    Ember's order: the six faces (x down, x up, y down, y up, z down, z up), then the
+///    edges, then the corners;
 ///    - to a face neighbour (one coordinate differs): the face's cells, `ny * nz` towards
 ///      x, `nx * nz` towards y, `nx * ny` towards z;
 ///    - to an edge neighbour (two coordinates differ): the cells of the edge along the
@@ -89,7 +91,8 @@ impl Halo3D26 {
         RankGrid::new(NAME, ["pex", "pey", "pez"], [self.pex, self.pey, self.pez])
     }
 
-    /// The messages of one exchange: for each rank in order, one per existing neighbour.
+    /// The messages of one exchange: for each rank in order, one per existing neighbour, in
+    /// the order Ember posts them (faces x down to z up, then edges, then corners).
     pub fn messages(&self) -> Result<Vec<Message>, WorkloadError> {
         let grid = self.grid()?;
         let cells = [self.nx, self.ny, self.nz];
@@ -98,7 +101,19 @@ impl Halo3D26 {
             kind: StencilKind::TwentySevenP,
             periodic: false,
         };
-        let pairs = stencil.pairs(&[self.pex as usize, self.pey as usize, self.pez as usize])?;
+        let mut pairs =
+            stencil.pairs(&[self.pex as usize, self.pey as usize, self.pez as usize])?;
+        // Pairs come rank by rank; within a rank, faces first, each dimension down then up,
+        // then edges and corners (in the stencil's order, which the sort keeps).
+        pairs.sort_by_key(|&(src, dst)| {
+            let (a, b) = (grid.coords(src), grid.coords(dst));
+            let (mut differing, mut face) = (0, 0);
+            for d in (0..3).filter(|&d| a[d] != b[d]) {
+                differing += 1;
+                face = 2 * d + usize::from(b[d] > a[d]);
+            }
+            (src, differing, if differing == 1 { face } else { 0 })
+        });
         Ok(pairs
             .into_iter()
             .map(|(src, dst)| {

@@ -52,10 +52,14 @@ pub fn simulate(
         }
     ];
     let mut ready = progress.initially_ready();
+    let mut starting: Vec<u32> = Vec::new();
     let mut arrived: Vec<u32> = Vec::new();
     let mut done: Vec<u32> = Vec::new();
     loop {
-        while let Some(g) = ready.pop() {
+        // Released operations start in the order they were released (a rank's sends in
+        // its DAG's order, as the flow engine starts them).
+        std::mem::swap(&mut ready, &mut starting);
+        for g in starting.drain(..) {
             match progress.op(g) {
                 (_, _, Op::Compute { seconds, .. }) => {
                     engine.schedule_external(engine.now_ps + to_ps(seconds), g);
