@@ -88,9 +88,11 @@ impl HostCosts {
         self.send_s + self.per_side_s(bytes)
     }
 
-    /// Host time the receiver spends on a message of `bytes`, in seconds: after its last
-    /// byte arrived for an eager one; for a long one, split between matching its header
-    /// (`recv_s`) and releasing its buffer's registration after the payload.
+    /// Host time the receiver spends on a message of `bytes` that arrives whole, after its
+    /// last byte (an eager one, or a long one sent without [`super::Dag::with_rendezvous`]),
+    /// in seconds. With the rendezvous a long message's receiver pays instead a registration
+    /// when it posts the receive, `recv_s` to match the header and the registration's
+    /// release after the payload ([`Self::before_s`], [`Self::after_s`]).
     pub fn recv_cost_s(&self, bytes: f64) -> f64 {
         self.recv_s + self.per_side_s(bytes)
     }
