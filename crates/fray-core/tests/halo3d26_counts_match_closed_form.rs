@@ -113,6 +113,9 @@ fn each_rank_sends_faces_first_as_ember_posts_them() {
     // Faces, then edges (one row of cells: 5, 6 or 7 cells of 16 bytes), then corners.
     let cells: Vec<f64> = sent.iter().map(|&(_, b)| b / 16.0).collect();
     assert!(cells[..6].iter().all(|&c| c >= 30.0), "{cells:?}");
-    assert!(cells[6..18].iter().all(|&c| (5.0..=7.0).contains(&c)), "{cells:?}");
+    assert!(
+        cells[6..18].iter().all(|&c| (5.0..=7.0).contains(&c)),
+        "{cells:?}"
+    );
     assert!(cells[18..].iter().all(|&c| c == 1.0), "{cells:?}");
 }

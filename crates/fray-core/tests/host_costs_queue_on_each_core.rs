@@ -11,9 +11,7 @@ use fray_core::routing::build;
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::{run, Engine};
-use fray_core::workload::{
-    DagBuilder, HostCosts, Job, Message, Op, WorkloadSpec, CONTROL_BYTES,
-};
+use fray_core::workload::{DagBuilder, HostCosts, Job, Message, Op, WorkloadSpec, CONTROL_BYTES};
 
 const EXACT: FlowConfig = FlowConfig {
     seed: 1,
@@ -185,7 +183,16 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
     let get = matched + hop;
     let payload = get + 40_000.0 / 1e9 + register;
     let eager = eager_posted + 12_000.0 / 1e9 + (310e-9 + 12_000.0 * 344e-12);
-    let expected = [0.0, 0.0, register, matched, get, payload, payload + hop, eager];
+    let expected = [
+        0.0,
+        0.0,
+        register,
+        matched,
+        get,
+        payload,
+        payload + hop,
+        eager,
+    ];
     for (got, want) in ends.iter().zip(expected) {
         assert!((got - want).abs() < 1e-12, "{ends:?} against {expected:?}");
     }

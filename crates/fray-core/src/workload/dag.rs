@@ -205,7 +205,13 @@ impl Dag {
         }
         let preds = self.predecessors();
         // The new ops of old op `i`: first[i] .. first[i] + parts(i).
-        let parts = |op: &Op| if matches!(op, Op::Send { .. }) { chunks } else { 1 };
+        let parts = |op: &Op| {
+            if matches!(op, Op::Send { .. }) {
+                chunks
+            } else {
+                1
+            }
+        };
         let mut b = DagBuilder::new(self.num_ranks);
         let mut first = Vec::with_capacity(self.ops.len());
         let mut deps = Vec::new();
@@ -252,7 +258,8 @@ impl Dag {
     /// after that computation.
     pub fn with_rendezvous(&self, eager_limit_bytes: f64) -> Result<Dag, WorkloadError> {
         let preds = self.predecessors();
-        let is_long = |op: &Op| matches!(*op, Op::Send { size_bytes, .. } if size_bytes > eager_limit_bytes);
+        let is_long =
+            |op: &Op| matches!(*op, Op::Send { size_bytes, .. } if size_bytes > eager_limit_bytes);
         // The long messages whose receives each compute posts (old ids), and those whose
         // receiver computes nothing before them.
         let mut posted_by: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
@@ -290,9 +297,8 @@ impl Dag {
             receive[m as usize] = post(&mut b, m, &[])?;
         }
         // What a later operation waits for in place of old op `i`: (on its sender's rank,
-        // elsewhere), and the receives a compute posted (new ids).
+        // elsewhere).
         let mut done: Vec<(OpId, OpId)> = Vec::with_capacity(self.ops.len());
-        let mut posts: Vec<Vec<OpId>> = vec![Vec::new(); self.ops.len()];
         let mut deps = Vec::new();
         for (i, op) in self.ops.iter().enumerate() {
             let rank = op.rank();
@@ -310,7 +316,7 @@ impl Dag {
                 });
                 // A rank sends only after posting the receives its computation posted.
                 if op.message().is_some() && src == rank && dst == rank {
-                    deps.extend_from_slice(&posts[p as usize]);
+                    deps.extend(posted_by[p as usize].iter().map(|&m| receive[m as usize]));
                 }
             }
             let ids = match *op {
@@ -343,7 +349,6 @@ impl Dag {
                     let id = b.push(other, &deps)?;
                     for &m in &posted_by[i] {
                         receive[m as usize] = post(&mut b, m, &[id])?;
-                        posts[i].push(receive[m as usize]);
                     }
                     (id, id)
                 }

@@ -83,7 +83,9 @@ pub fn simulate(
         if arrived.is_empty() && done.is_empty() {
             match engine.next() {
                 Some(Step::Timer(g)) => match progress.op(g) {
-                    (_, job, op) if !host.is_free() && op.message().is_some() && !posted[g as usize] => {
+                    (_, job, op)
+                        if !host.is_free() && op.message().is_some() && !posted[g as usize] =>
+                    {
                         post(&mut engine, &mut posted, job, g, op)?;
                         arrived.append(&mut engine.finished);
                     }
