@@ -65,8 +65,11 @@ struct Message {
     next: u32,
 }
 
-/// The packet engine's congestion signal: bytes holding buffer space downstream of each
-/// channel (sent and not yet credited back).
+/// The packet engine's congestion signal, per channel: bytes of the packets that will be
+/// sent on it and have left for the router that sends them (on their way there, or waiting
+/// in its input buffers: the view of an output queue), plus the bytes it has sent that hold
+/// buffer space downstream (not yet credited back). So a router that routes many packets to
+/// one port at once sees that port fill at once, not one packet later.
 pub struct QueuedBytes<'a>(pub &'a [u64]);
 
 impl Congestion for QueuedBytes<'_> {
@@ -117,6 +120,7 @@ pub(crate) struct Engine<'a> {
     wake_pending: Vec<bool>,
     /// Free bytes of every input buffer as its upstream sees them, `channel * vcs + vc`.
     credits: Vec<u32>,
+    /// The congestion signal per channel (see [`QueuedBytes`]).
     queued_bytes: Vec<u64>,
     /// Buffers whose head waits for each output channel, in request order.
     waiting: Vec<Vec<Request>>,
@@ -473,23 +477,27 @@ impl<'a> Engine<'a> {
     fn transmit(&mut self, buffer: u32, out: ChannelId, vc: u16) {
         let now = self.now_ps;
         let p = if self.is_source_queue(buffer) {
-            let (path, _, bytes) = self.head_item(buffer);
+            let (posted, _, bytes) = self.head_item(buffer);
             let m = self.head[buffer as usize];
             let msg = &mut self.messages[m as usize];
             msg.unsent_bytes -= u64::from(bytes);
             msg.in_flight += 1;
             let (src, dst, rest) = (msg.src, msg.dst, msg.unsent_bytes);
-            // The packet takes the message's route; the message's next packet is routed
-            // again now (when the engine routes per packet) or keeps it.
-            self.path_users[path as usize] += 1;
+            // The packet takes the message's route, or, when the engine routes per packet,
+            // one chosen now from the queues as it leaves (the message's route, chosen when
+            // it was posted, only proved it routable and named the injection channel,
+            // whose virtual channels do not depend on the route).
+            let fresh = match self.config.route_per_packet {
+                true => self.route(src, dst).ok(),
+                false => None,
+            };
+            let path = fresh.unwrap_or_else(|| {
+                self.path_users[posted as usize] += 1;
+                posted
+            });
             if rest == 0 {
                 self.pop_head(buffer as usize);
-                self.release_path(path);
-            } else if self.config.route_per_packet {
-                if let Ok(next) = self.route(src, dst) {
-                    self.messages[m as usize].path = next;
-                    self.release_path(path);
-                }
+                self.release_path(posted);
             }
             let packet = Packet {
                 msg: m,
@@ -525,10 +533,21 @@ impl<'a> Engine<'a> {
             self.packets[p as usize].vc = vc;
             p
         };
-        let bytes = self.packets[p as usize].bytes;
+        let Packet {
+            bytes, path, hop, ..
+        } = self.packets[p as usize];
         let slot = out as usize * self.vcs + usize::from(vc);
         self.credits[slot] -= bytes;
-        self.queued_bytes[out as usize] += u64::from(bytes);
+        // The packet counts on its next channel from now on (it is on its way to the router
+        // that will send it there, then waits in it), and on this one until its credit is
+        // back; only the injection channel was not counted before.
+        let hop = usize::from(hop);
+        if hop == 0 {
+            self.queued_bytes[out as usize] += u64::from(bytes);
+        }
+        if let Some(&next) = self.paths[path as usize].get(hop + 1) {
+            self.queued_bytes[next as usize] += u64::from(bytes);
+        }
         self.send_on(p, out, now);
         // The next head asks only now that `out` is busy.
         if self.head[buffer as usize] != NIL {

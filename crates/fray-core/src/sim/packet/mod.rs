@@ -17,9 +17,10 @@
 //!   channel that goes free serves the waiting heads by [`Arbitration`]. A head may leave as
 //!   soon as it is in (cut-through), but never so early that a faster next link would
 //!   overtake its tail.
-//! - Paths come from any [`Routing`](crate::routing::Routing), once per message at its
-//!   source; adaptive routings read [`QueuedBytes`], the bytes holding buffer space beyond
-//!   each channel.
+//! - Paths come from any [`Routing`](crate::routing::Routing), once per message when it is
+//!   posted, or per packet as it leaves its source ([`PacketConfig::route_per_packet`]);
+//!   adaptive routings read [`QueuedBytes`], the bytes bound for each channel: on their way
+//!   to it, waiting for it, or holding buffer space beyond it.
 //! - Soft errors ([`SoftErrors`]) corrupt transmissions; the receiver finds the bad CRC as
 //!   the tail arrives and drops the packet, the NAK travels back over the wire (the
 //!   channel's latency, plus [`PacketConfig::nak_ps`]), and the sender's link resends the
