@@ -132,6 +132,8 @@ def test_cables_already_down_are_the_study_with_a_down_file(tmp_path):
         ("nx = 8", "nx = -1", "workload.nx", "expected a number >= 0"),
         ("nx = 8", "nz = 8\nnxx = 8", "workload.nxx", 'did you mean "nx"'),
         ("nx = 8", 'motif = "halo3d27"', "workload.motif", '"halo3d26", "sweep3d"'),
+        ("nx = 8", 'nx = 8\nhost = "ember*-1"', "workload.host", '"ember*K" (those times K'),
+        ("nx = 8", 'nx = 8\nhost = "firefly"', "workload.host", '"none", "ember"'),
         ("counts = [1, 4]", "counts = [1, 1]", "jobs.counts", "a number of jobs repeated"),
         ("counts = [1, 4]", "counts = [0]", "jobs.counts", "positive whole numbers"),
         ("failed_pct = [0, 10, 30]", "failed_pct = [0, 101]", "faults.failed_pct",
@@ -156,6 +158,13 @@ def test_bad_files_name_the_key(tmp_path, old, new, key, needle):
     assert err.value.key == key
     assert str(err.value).startswith(f"{path}: {key}: ")
     assert needle in str(err.value)
+
+
+def test_scaled_host_costs_reach_every_task(tmp_path):
+    text = STUDY.replace("nx = 8", 'nx = 8\nhost = "ember*0.5"')
+    plan = make_plan(load_scenario(write(tmp_path, text)))
+    assert {t.params["workload"] for t in plan.tasks} == {
+        "halo3d26:iterations=1,host=ember*0.5,nx=8"}
 
 
 def test_the_command_line_runs_reports_and_exports_a_links_study(tmp_path, capsys):

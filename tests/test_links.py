@@ -256,6 +256,21 @@ def test_host_costs_add_ember_copies_to_every_engine():
         fray.simulate(SMALL, "halo3d26:host=sst")
 
 
+def test_scaled_host_costs_scale_the_cores_share_of_the_bound():
+    # The load engine's bound is the network's share plus the busiest core's host time, so
+    # Ember's costs times K move it by K times the host share: ember*0 leaves the network.
+    def bound(host):
+        return fray.simulate(SMALL, f"halo3d26:nx=8,compute=no,host={host}",
+                             engine="load").iteration_s[0]
+
+    network, ember = bound("ember*0"), bound("ember")
+    assert network == bound("none")
+    for k in (0.5, 2.0):
+        assert bound(f"ember*{k}") - network == pytest.approx(k * (ember - network), rel=1e-12)
+    with pytest.raises(SpecError, match=r"host: .*must be a number at least 0, got \"-1\""):
+        fray.simulate(SMALL, "halo3d26:host=ember*-1")
+
+
 def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
     out = tmp_path / "t.csv"
     args = ["links", "--fabric", SMALL, "--jobs", "1", "--failed", "0,20", "--seeds", "2",

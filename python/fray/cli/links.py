@@ -82,8 +82,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--host",
         default="none",
-        help="what each message costs the ranks' cores: none, or SST Ember's defaults "
-        "(setup, 344 ps/B copies of eager messages, registration of long ones; default none)",
+        help="what each message costs the ranks' cores: none, SST Ember's defaults: ember "
+        "(setup, 344 ps/B copies of eager messages, registration of long ones), or those "
+        "times K: 'ember*K' (default none)",
     )
     for key, text in links.EMBER_OPTIONS:
         p.add_argument("--" + key.replace("_", "-"), type=float, help=text)

@@ -58,6 +58,19 @@ impl HostCosts {
         register_s_per_page: 100e-9,
     };
 
+    /// These costs times `factor` (at least 0), every time and time per byte or page alike;
+    /// the eager limit stays.
+    pub fn scaled(&self, factor: f64) -> Self {
+        Self {
+            send_s: self.send_s * factor,
+            recv_s: self.recv_s * factor,
+            copy_s_per_byte: self.copy_s_per_byte * factor,
+            eager_limit_bytes: self.eager_limit_bytes,
+            register_s: self.register_s * factor,
+            register_s_per_page: self.register_s_per_page * factor,
+        }
+    }
+
     /// Whether every cost is zero.
     pub fn is_free(&self) -> bool {
         self.send_s == 0.0
@@ -135,12 +148,24 @@ impl Default for HostCosts {
 impl FromStr for HostCosts {
     type Err = String;
 
-    /// Reads `none` or `ember`.
+    /// Reads `none`, `ember`, or `ember*K`: Ember's costs times `K` (a number at least 0),
+    /// to ask how much a faster or slower MPI stack would hide or show.
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
             "none" => Ok(Self::NONE),
             "ember" => Ok(Self::EMBER),
-            other => Err(format!("unknown host costs {other:?} (known: none, ember)")),
+            other => match other.strip_prefix("ember*") {
+                Some(factor) => match factor.parse::<f64>() {
+                    Ok(k) if k.is_finite() && k >= 0.0 => Ok(Self::EMBER.scaled(k)),
+                    _ => Err(format!(
+                        "host costs {other:?}: the factor after ember* must be a number at \
+                         least 0, got {factor:?}"
+                    )),
+                },
+                None => Err(format!(
+                    "unknown host costs {other:?} (known: none, ember, ember*K)"
+                )),
+            },
         }
     }
 }
@@ -229,6 +254,23 @@ mod tests {
         assert!("firefly"
             .parse::<HostCosts>()
             .unwrap_err()
-            .contains("none, ember"));
+            .contains("none, ember, ember*K"));
+    }
+
+    #[test]
+    fn scaled_ember_costs_scale_every_cost_and_keep_the_eager_limit() {
+        let half: HostCosts = "ember*0.5".parse().unwrap();
+        let e = HostCosts::EMBER;
+        for bytes in [64.0, 7200.0, 12_000.0, 12_001.0, 40_000.0] {
+            assert!((half.send_cost_s(bytes) - 0.5 * e.send_cost_s(bytes)).abs() < 1e-18);
+            assert!((half.recv_cost_s(bytes) - 0.5 * e.recv_cost_s(bytes)).abs() < 1e-18);
+        }
+        assert_eq!(half.eager_limit_bytes, e.eager_limit_bytes);
+        assert_eq!("ember*1".parse::<HostCosts>(), Ok(e));
+        assert!("ember*0".parse::<HostCosts>().unwrap().is_free());
+        for bad in ["ember*", "ember*-1", "ember*x", "ember*inf", "ember*NaN"] {
+            let err = bad.parse::<HostCosts>().unwrap_err();
+            assert!(err.contains("at least 0"), "{bad}: {err}");
+        }
     }
 }

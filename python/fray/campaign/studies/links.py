@@ -11,6 +11,7 @@ of every job, or why it was unroutable), so the merged table is the one ``fray l
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -90,6 +91,16 @@ def _quantity(value: Any) -> float | int:
     return number(value) if isinstance(value, bool) or not isinstance(value, int) else value
 
 
+def _host(value: Any) -> str:
+    """``none``, ``ember``, or ``ember*K``: SST Ember's host costs times ``K`` (at least 0)."""
+    if value in ("none", "ember"):
+        return value
+    factor = value.removeprefix("ember*") if isinstance(value, str) else ""
+    if factor == value or not 0.0 <= float(factor or "nan") < math.inf:
+        raise ValueError("")
+    return value
+
+
 def _positive(value: Any) -> float:
     v = number(value)
     if v <= 0:
@@ -100,8 +111,8 @@ def _positive(value: Any) -> float:
 _WORKLOAD: dict[str, Field] = {
     "motif": Field('one of "' + '", "'.join(MOTIFS) + '"', choice(*MOTIFS), "halo3d26"),
     "compute": Field("true or false (false leaves the compute time out)", boolean, True),
-    "host": Field('"none" or "ember" (SST Ember\'s host costs per message)',
-                  choice("none", "ember"), "none"),
+    "host": Field('"none", "ember" (SST Ember\'s host costs per message) or "ember*K" (those '
+                  "times K, a number at least 0)", _host, "none"),
     "iterations": Field("a positive whole number of iterations per job", whole(1), 1),
     "chunks": Field("a positive whole number of chunks per message", whole(1), 1),
     "budget": Field("a positive whole number of endpoints shared by the jobs", whole(1)),
