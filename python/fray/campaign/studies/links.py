@@ -95,10 +95,11 @@ def _host(value: Any) -> str:
     """``none``, ``ember``, or ``ember*K``: SST Ember's host costs times ``K`` (at least 0)."""
     if value in ("none", "ember"):
         return value
-    factor = value.removeprefix("ember*") if isinstance(value, str) else ""
-    if factor == value or not 0.0 <= float(factor or "nan") < math.inf:
-        raise ValueError("")
-    return value
+    if isinstance(value, str) and value.startswith("ember*"):
+        factor = float(value.removeprefix("ember*"))  # ValueError when not a number
+        if 0.0 <= factor < math.inf:
+            return value
+    raise ValueError("")
 
 
 def _positive(value: Any) -> float:

@@ -487,9 +487,10 @@ impl<'a> Engine<'a> {
             // one chosen now from the queues as it leaves (the message's route, chosen when
             // it was posted, only proved it routable and named the injection channel,
             // whose virtual channels do not depend on the route).
-            let fresh = match self.config.route_per_packet {
-                true => self.route(src, dst).ok(),
-                false => None,
+            let fresh = if self.config.route_per_packet {
+                self.route(src, dst).ok()
+            } else {
+                None
             };
             let path = fresh.unwrap_or_else(|| {
                 self.path_users[posted as usize] += 1;
