@@ -166,9 +166,15 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
     assert_eq!(dag.total_bytes(), plain.total_bytes());
     assert_eq!(dag.num_messages(), 2);
     let placement = vec![0, 1];
+    // Ember's costs with a copy of eager messages (344 ps per byte on each side), so that
+    // rank 1's eager send keeps its core busy past the header's arrival.
+    let host = HostCosts {
+        copy_s_per_byte: 344e-12,
+        ..HostCosts::EMBER
+    };
     let job = Job::new("rendezvous", dag, placement, &f)
         .unwrap()
-        .with_host(HostCosts::EMBER);
+        .with_host(host);
     let (ends, delivered) = flow_ends(&f, job);
     // Rank 1's core registers the receive buffer (3 us + 9 pages), then copies its eager
     // send. Rank 0's core registers its send buffer before the header leaves; 64 bytes at
@@ -200,6 +206,49 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
         (delivered - 52_000.0 - 3.0 * CONTROL_BYTES).abs() < 1e-6,
         "{delivered}"
     );
+}
+
+#[test]
+fn a_message_that_arrives_while_its_receiver_computes_completes_after_the_compute() {
+    // Rank 0 sends 1 kB to rank 1 (posted after 1 ms of send cost, 1 us on the cable);
+    // rank 1 computes for 3 ms meanwhile, so its core completes the receive (0.5 ms) only
+    // after the compute, as an Ember rank handles arrivals only inside its MPI calls.
+    let f = line(2);
+    let faults = Faults::none(&f);
+    let routing = build("table", &f, &faults).unwrap();
+    let mut b = DagBuilder::new(2);
+    b.send(0, 1, 1e3, &[]).unwrap();
+    b.compute(1, 3e-3, &[]).unwrap();
+    let job = Job::new("overlap", b.build(1).unwrap(), vec![0, 1], &f)
+        .unwrap()
+        .with_host(SLOW_CORE);
+    let expected = 3e-3 + 0.5e-3;
+    for engine in [Engine::Flow, Engine::Packet(PacketConfig::default())] {
+        let r = run(engine, &f, &faults, routing.as_ref(), &[job.clone()], EXACT).unwrap();
+        let end = r.jobs[0].makespan_s;
+        assert!((end - expected).abs() < 1e-9, "{engine}: {end} s, expected {expected} s");
+    }
+    // Without host costs the compute and the message overlap: the run is the compute.
+    let free = job.clone().with_host(HostCosts::NONE);
+    let r = run(Engine::Flow, &f, &faults, routing.as_ref(), &[free], EXACT).unwrap();
+    assert!((r.jobs[0].makespan_s - 3e-3).abs() < 1e-12);
+}
+
+#[test]
+fn a_compute_waits_for_the_messaging_its_core_queued_before_it() {
+    // Rank 0 posts a send (1 ms on its core) and, independently, 2 ms of compute: one core
+    // does one after the other, so the compute ends at 3 ms.
+    let f = line(2);
+    let faults = Faults::none(&f);
+    let routing = build("table", &f, &faults).unwrap();
+    let mut b = DagBuilder::new(2);
+    b.send(0, 1, 1e3, &[]).unwrap();
+    let c = b.compute(0, 2e-3, &[]).unwrap();
+    let job = Job::new("queued", b.build(1).unwrap(), vec![0, 1], &f)
+        .unwrap()
+        .with_host(SLOW_CORE);
+    let r = simulate(&f, &faults, routing.as_ref(), &[job], EXACT).unwrap();
+    assert!((r.op_end_s[c as usize] - 3e-3).abs() < 1e-12, "{:?}", r.op_end_s);
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! What messaging costs a rank's own core: the host time to post a send and to complete a
 //! receive, copies of eager messages included (LogGP's overhead `o`, SST Firefly's host
-//! delays). A rank's core does one such thing at a time, so its sends and receives queue
-//! behind each other; the time is the host's, not the network's, and failed links do not
-//! change it.
+//! delays). A rank's core does one such thing at a time, computing included, so its sends,
+//! receives and compute queue behind each other; the time is the host's, not the network's,
+//! and failed links do not change it.
 
 use std::str::FromStr;
 
@@ -43,16 +43,19 @@ impl HostCosts {
         register_s_per_page: 0.0,
     };
 
-    /// The defaults of SST's Ember jobs (Firefly's `ctrlMsg` and `functionSM` parameters as
-    /// `EmberMPIJob` sets them): posting a send costs `txSetup` 130 ns plus 60 ns to enter
-    /// and leave the MPI call; completing a receive costs `rxSetup` 100 ns, `matchDelay`
-    /// 150 ns and the same 60 ns; a message up to `shortMsgLength` (12,000 bytes) is copied
-    /// on both sides at 344 ps per byte (about 2.9 GB/s); a longer one registers its buffer
-    /// on both sides, 3 us plus 100 ns per 4 KiB page.
+    /// What SST's Ember jobs charge with Firefly's defaults as `EmberMPIJob` sets them
+    /// (the `ember.ctrl` and `ember.functionsm` parameter sets): posting a send costs
+    /// `txSetup` 130 ns plus 60 ns to enter and leave the MPI call; completing a receive
+    /// costs `rxSetup` 100 ns, `matchDelay` 150 ns and the same 60 ns; a message up to
+    /// `shortMsgLength` (12,000 bytes) goes eager and its copies cost nothing: those
+    /// parameter sets give the copy modules (`txMemcpyMod`, `rxMemcpyMod`) 344 ps as their
+    /// `base`, which Firefly's `LatencyMod` adds once per copy, not per byte, and rounds to
+    /// whole nanoseconds, so 0 ns; a longer message registers its buffer on both sides,
+    /// 3 us plus 100 ns per 4 KiB page.
     pub const EMBER: Self = Self {
         send_s: 190e-9,
         recv_s: 310e-9,
-        copy_s_per_byte: 344e-12,
+        copy_s_per_byte: 0.0,
         eager_limit_bytes: EMBER_SHORT_MSG_LENGTH_BYTES,
         register_s: 3e-6,
         register_s_per_page: 100e-9,
@@ -214,6 +217,18 @@ impl HostTimeline {
         self.occupy(job, op.rank(), cost, t)
     }
 
+    /// Compute of `seconds` on rank `rank` of job `job` is released at `t`: returns when it
+    /// ends. With host costs the compute holds its rank's core like any messaging work: it
+    /// starts once the core has finished what it queued before, and a message that arrives
+    /// meanwhile is completed after it (an Ember rank handles arrivals only inside its MPI
+    /// calls, not while it computes). Without host costs it ends at `t + seconds`.
+    pub fn compute(&mut self, job: usize, rank: u32, seconds: f64, t: f64) -> f64 {
+        if self.is_free() {
+            return t + seconds;
+        }
+        self.occupy(job, rank, seconds, t)
+    }
+
     /// The last byte of message `op` of job `job` arrived at `t`: returns when it is done,
     /// once its receiver's core has paid [`HostCosts::after_s`] (seconds).
     pub fn arrive(&mut self, job: usize, op: &Op, t: f64) -> f64 {
@@ -244,9 +259,12 @@ mod tests {
     #[test]
     fn ember_costs_follow_firefly_defaults() {
         let e = HostCosts::EMBER;
-        // A 7,200-byte Halo3D26 face (30 x 30 doubles) is eager: 190 ns + 7200 x 344 ps.
-        assert!((e.send_cost_s(7200.0) - (190e-9 + 7200.0 * 344e-12)).abs() < 1e-15);
-        assert!((e.recv_cost_s(7200.0) - (310e-9 + 7200.0 * 344e-12)).abs() < 1e-15);
+        // A 7,200-byte Halo3D26 face (30 x 30 doubles) is eager, its copies free: 190 ns to
+        // send, 310 ns to receive, whatever its size up to 12,000 bytes.
+        for bytes in [8.0, 7200.0, 12_000.0] {
+            assert!((e.send_cost_s(bytes) - 190e-9).abs() < 1e-15);
+            assert!((e.recv_cost_s(bytes) - 310e-9).abs() < 1e-15);
+        }
         // 40,000 bytes go rendezvous: 3 us + 9 pages x 100 ns on top of the setup.
         assert!((e.send_cost_s(40_000.0) - (190e-9 + 3e-6 + 9.0 * 100e-9)).abs() < 1e-15);
         assert!(HostCosts::NONE.is_free() && !e.is_free());

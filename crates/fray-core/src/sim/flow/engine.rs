@@ -504,14 +504,16 @@ impl State<'_> {
         });
     }
 
-    /// Starts global op `g` at `t`: a compute schedules its end, and so does a posted
+    /// Starts global op `g` at `t`: a compute schedules its end (once its rank's core is
+    /// free, [`HostTimeline::compute`]), and so does a posted
     /// receive once its rank's core has registered the buffer; a message is posted once its
     /// sender's core has paid its host costs ([`Self::post`]).
     fn start(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
         let (j, _, op) = self.progress.op(g);
         match op {
-            Op::Compute { seconds, .. } => {
-                self.push(t + seconds, Kind::ComputeDone(g));
+            Op::Compute { rank, seconds } => {
+                let end = self.host.compute(j, rank, seconds, t);
+                self.push(end, Kind::ComputeDone(g));
             }
             Op::PostReceive { .. } => {
                 let posted = self.host.depart(j, &op, t);

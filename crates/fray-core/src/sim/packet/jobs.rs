@@ -61,8 +61,14 @@ pub fn simulate(
         std::mem::swap(&mut ready, &mut starting);
         for g in starting.drain(..) {
             match progress.op(g) {
-                (_, _, Op::Compute { seconds, .. }) => {
-                    engine.schedule_external(engine.now_ps + to_ps(seconds), g);
+                (j, _, Op::Compute { rank, seconds }) => {
+                    let end_ps = if host.is_free() {
+                        engine.now_ps + to_ps(seconds)
+                    } else {
+                        let now_s = engine.now_ps as f64 / PS_PER_S;
+                        to_ps(host.compute(j, rank, seconds, now_s))
+                    };
+                    engine.schedule_external(end_ps, g);
                 }
                 (j, _, op @ Op::PostReceive { .. }) => {
                     let now_s = engine.now_ps as f64 / PS_PER_S;
