@@ -22,6 +22,7 @@ const EXACT: FlowConfig = FlowConfig {
 const SLOW_CORE: HostCosts = HostCosts {
     send_s: 1e-3,
     recv_s: 0.5e-3,
+    match_s: 0.0,
     copy_s_per_byte: 0.0,
     eager_limit_bytes: f64::INFINITY,
     register_s: 0.0,
@@ -224,14 +225,89 @@ fn a_message_that_arrives_while_its_receiver_computes_completes_after_the_comput
         .with_host(SLOW_CORE);
     let expected = 3e-3 + 0.5e-3;
     for engine in [Engine::Flow, Engine::Packet(PacketConfig::default())] {
-        let r = run(engine, &f, &faults, routing.as_ref(), &[job.clone()], EXACT).unwrap();
+        let r = run(
+            engine,
+            &f,
+            &faults,
+            routing.as_ref(),
+            std::slice::from_ref(&job),
+            EXACT,
+        )
+        .unwrap();
         let end = r.jobs[0].makespan_s;
-        assert!((end - expected).abs() < 1e-9, "{engine}: {end} s, expected {expected} s");
+        assert!(
+            (end - expected).abs() < 1e-9,
+            "{engine}: {end} s, expected {expected} s"
+        );
     }
     // Without host costs the compute and the message overlap: the run is the compute.
     let free = job.clone().with_host(HostCosts::NONE);
     let r = run(Engine::Flow, &f, &faults, routing.as_ref(), &[free], EXACT).unwrap();
     assert!((r.jobs[0].makespan_s - 3e-3).abs() < 1e-12);
+}
+
+/// Rank 0 posts its receives from ranks 1, 2 and 3 in that order (the order it sends to
+/// them); ranks 1-3 send to rank 0 after computing `delays_s[i]`. Returns each engine's
+/// makespan, with 1 ms per entry examined in rank 0's posted-receive queue and no other
+/// cost.
+fn matching_makespans(delays_s: [f64; 3]) -> Vec<f64> {
+    let f = line(4);
+    let faults = Faults::none(&f);
+    let routing = build("table", &f, &faults).unwrap();
+    let mut b = DagBuilder::new(4);
+    let computes: Vec<_> = (0..4)
+        .map(|r| {
+            let delay = if r == 0 {
+                0.0
+            } else {
+                delays_s[r as usize - 1]
+            };
+            b.compute(r, delay, &[]).unwrap()
+        })
+        .collect();
+    for peer in 1..4 {
+        b.send(0, peer, 1e3, &[computes[0]]).unwrap();
+    }
+    for peer in 1..4 {
+        b.send(peer, 0, 1e3, &[computes[peer as usize]]).unwrap();
+    }
+    let host = HostCosts {
+        match_s: 1e-3,
+        ..HostCosts::NONE
+    };
+    let job = Job::new("matching", b.build(1).unwrap(), vec![0, 1, 2, 3], &f)
+        .unwrap()
+        .with_host(host);
+    [Engine::Flow, Engine::Packet(PacketConfig::default())]
+        .into_iter()
+        .map(|engine| {
+            run(
+                engine,
+                &f,
+                &faults,
+                routing.as_ref(),
+                std::slice::from_ref(&job),
+                EXACT,
+            )
+            .unwrap()
+            .jobs[0]
+                .makespan_s
+        })
+        .collect()
+}
+
+#[test]
+fn a_receive_searches_past_the_unmatched_receives_posted_before_it() {
+    // In posting order (rank 1's message first) each search examines one entry: rank 0's
+    // core is done at 1, 2 and 3 ms (the last arrival is at 2 ms plus a few us). In the
+    // reverse order rank 3's message examines 3 entries, rank 2's 2 and rank 1's 1: done at
+    // 3, 5 and 6 ms.
+    for makespan in matching_makespans([0.0, 1e-3, 2e-3]) {
+        assert!((makespan - 3e-3).abs() < 1e-4, "{makespan}");
+    }
+    for makespan in matching_makespans([2e-3, 1e-3, 0.0]) {
+        assert!((makespan - 6e-3).abs() < 1e-4, "{makespan}");
+    }
 }
 
 #[test]
@@ -248,7 +324,11 @@ fn a_compute_waits_for_the_messaging_its_core_queued_before_it() {
         .unwrap()
         .with_host(SLOW_CORE);
     let r = simulate(&f, &faults, routing.as_ref(), &[job], EXACT).unwrap();
-    assert!((r.op_end_s[c as usize] - 3e-3).abs() < 1e-12, "{:?}", r.op_end_s);
+    assert!(
+        (r.op_end_s[c as usize] - 3e-3).abs() < 1e-12,
+        "{:?}",
+        r.op_end_s
+    );
 }
 
 #[test]

@@ -7,15 +7,20 @@
 use std::str::FromStr;
 
 use super::lqcd::EMBER_SHORT_MSG_LENGTH_BYTES;
-use super::{Job, Op};
+use super::{Job, Op, PostedReceives};
 
 /// Host costs of messaging, per message, on the sending and on the receiving rank.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HostCosts {
     /// Host time to post one send, in seconds.
     pub send_s: f64,
-    /// Host time to complete one receive (matching it included), in seconds.
+    /// Host time to complete one receive, the search for its posted receive aside, in
+    /// seconds.
     pub recv_s: f64,
+    /// Host time to examine one entry of the posted-receive queue while matching an arrived
+    /// message, in seconds: a message whose receive is first in the queue pays it once, one
+    /// behind `n` unmatched receives `n + 1` times ([`super::PostedReceives`]).
+    pub match_s: f64,
     /// Host time per byte to copy an eager message, paid by the sender and again by the
     /// receiver, in seconds per byte.
     pub copy_s_per_byte: f64,
@@ -37,6 +42,7 @@ impl HostCosts {
     pub const NONE: Self = Self {
         send_s: 0.0,
         recv_s: 0.0,
+        match_s: 0.0,
         copy_s_per_byte: 0.0,
         eager_limit_bytes: f64::INFINITY,
         register_s: 0.0,
@@ -46,7 +52,8 @@ impl HostCosts {
     /// What SST's Ember jobs charge with Firefly's defaults as `EmberMPIJob` sets them
     /// (the `ember.ctrl` and `ember.functionsm` parameter sets): posting a send costs
     /// `txSetup` 130 ns plus 60 ns to enter and leave the MPI call; completing a receive
-    /// costs `rxSetup` 100 ns, `matchDelay` 150 ns and the same 60 ns; a message up to
+    /// costs `rxSetup` 100 ns and the same 60 ns, plus `matchDelay` 150 ns for each entry
+    /// of the posted-receive queue its search examines; a message up to
     /// `shortMsgLength` (12,000 bytes) goes eager and its copies cost nothing: those
     /// parameter sets give the copy modules (`txMemcpyMod`, `rxMemcpyMod`) 344 ps as their
     /// `base`, which Firefly's `LatencyMod` adds once per copy, not per byte, and rounds to
@@ -54,7 +61,8 @@ impl HostCosts {
     /// 3 us plus 100 ns per 4 KiB page.
     pub const EMBER: Self = Self {
         send_s: 190e-9,
-        recv_s: 310e-9,
+        recv_s: 160e-9,
+        match_s: 150e-9,
         copy_s_per_byte: 0.0,
         eager_limit_bytes: EMBER_SHORT_MSG_LENGTH_BYTES,
         register_s: 3e-6,
@@ -67,6 +75,7 @@ impl HostCosts {
         Self {
             send_s: self.send_s * factor,
             recv_s: self.recv_s * factor,
+            match_s: self.match_s * factor,
             copy_s_per_byte: self.copy_s_per_byte * factor,
             eager_limit_bytes: self.eager_limit_bytes,
             register_s: self.register_s * factor,
@@ -78,6 +87,7 @@ impl HostCosts {
     pub fn is_free(&self) -> bool {
         self.send_s == 0.0
             && self.recv_s == 0.0
+            && self.match_s == 0.0
             && self.copy_s_per_byte == 0.0
             && self.register_s == 0.0
             && self.register_s_per_page == 0.0
@@ -106,11 +116,12 @@ impl HostCosts {
 
     /// Host time the receiver spends on a message of `bytes` that arrives whole, after its
     /// last byte (an eager one, or a long one sent without [`super::Dag::with_rendezvous`]),
-    /// in seconds. With the rendezvous a long message's receiver pays instead a registration
-    /// when it posts the receive, `recv_s` to match the header and the registration's
-    /// release after the payload ([`Self::before_s`], [`Self::after_s`]).
+    /// its receive first in the queue, in seconds. With the rendezvous a long message's
+    /// receiver pays instead a registration when it posts the receive, `recv_s` and the
+    /// search to match the header, and the registration's release after the payload
+    /// ([`Self::before_s`], [`Self::after_s`]).
     pub fn recv_cost_s(&self, bytes: f64) -> f64 {
-        self.recv_s + self.per_side_s(bytes)
+        self.recv_s + self.match_s + self.per_side_s(bytes)
     }
 
     /// Host time the core of `op`'s rank spends on it before it enters the network (or,
@@ -128,14 +139,15 @@ impl HostCosts {
         }
     }
 
-    /// Host time the receiving rank's core spends on `op` once it has arrived, in seconds:
-    /// an eager send's [`Self::recv_cost_s`]; matching a long message's header (`recv_s`);
+    /// Host time the receiving rank's core spends on `op` once it has arrived, its receive
+    /// first in the queue, in seconds: an eager send's [`Self::recv_cost_s`]; matching a
+    /// long message's header (`recv_s + match_s`);
     /// releasing the registration of its payload's buffer; nothing for a get request, an
     /// acknowledgement or compute.
     pub fn after_s(&self, op: &Op) -> f64 {
         match *op {
             Op::Send { size_bytes, .. } => self.recv_cost_s(size_bytes),
-            Op::Header { .. } => self.recv_s,
+            Op::Header { .. } => self.recv_s + self.match_s,
             Op::Payload { size_bytes, .. } => self.per_side_s(size_bytes),
             Op::PostReceive { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
         }
@@ -182,6 +194,9 @@ pub struct HostTimeline {
     costs: Vec<HostCosts>,
     /// When each rank's core is next free, in seconds.
     free_s: Vec<f64>,
+    /// Each rank's posted receives, searched as messages arrive (empty without host
+    /// costs).
+    posted: PostedReceives,
 }
 
 impl HostTimeline {
@@ -198,6 +213,11 @@ impl HostTimeline {
             rank_base,
             costs: jobs.iter().map(|j| j.host).collect(),
             free_s: if any { vec![0.0; total] } else { Vec::new() },
+            posted: if jobs.iter().any(|j| j.host.match_s > 0.0) {
+                PostedReceives::new(jobs)
+            } else {
+                PostedReceives::default()
+            },
         }
     }
 
@@ -229,16 +249,25 @@ impl HostTimeline {
         self.occupy(job, rank, seconds, t)
     }
 
-    /// The last byte of message `op` of job `job` arrived at `t`: returns when it is done,
-    /// once its receiver's core has paid [`HostCosts::after_s`] (seconds).
-    pub fn arrive(&mut self, job: usize, op: &Op, t: f64) -> f64 {
+    /// The last byte of message `op` (global operation `g`, numbered as
+    /// [`super::JobsProgress`] numbers them) of job `job` arrived at `t`: returns when it
+    /// is done, once its receiver's core has finished what it queued before and then paid
+    /// [`HostCosts::after_s`] and `match_s` for each unmatched receive its search passed
+    /// over ([`PostedReceives::take`]), in seconds.
+    pub fn arrive(&mut self, g: u32, job: usize, op: &Op, t: f64) -> f64 {
         let Some((_, dst, _)) = op.message() else {
             return t;
         };
         if self.is_free() {
             return t;
         }
-        let cost = self.costs[job].after_s(op);
+        let costs = self.costs[job];
+        let mut cost = costs.after_s(op);
+        if costs.match_s > 0.0 {
+            let rank = self.rank_base[job] + dst as usize;
+            let examined = self.posted.take(g, rank);
+            cost += costs.match_s * f64::from(examined - 1);
+        }
         self.occupy(job, dst, cost, t)
     }
 

@@ -20,6 +20,7 @@ mod job;
 mod layout;
 mod lqcd;
 mod motif;
+mod posted;
 mod progress;
 mod sizing;
 mod spec;
@@ -36,6 +37,7 @@ pub use job::Job;
 pub use layout::linear_after_random_idle;
 pub use lqcd::{Lqcd, LqcdDecomposition, EMBER_SHORT_MSG_LENGTH_BYTES, SU3_VECTOR_ELEMENTS};
 pub use motif::Motif;
+pub use posted::PostedReceives;
 pub use progress::JobsProgress;
 pub use sizing::{
     largest_cube, largest_square, lqcd_job_size, ranks_per_job, LQCD_PAPER_LATTICE,

@@ -539,7 +539,7 @@ impl State<'_> {
             return;
         }
         let (j, _, op) = self.progress.op(g);
-        let done = self.host.arrive(j, &op, t);
+        let done = self.host.arrive(g, j, &op, t);
         if done > t {
             self.push(done, Kind::Received(g));
         } else {

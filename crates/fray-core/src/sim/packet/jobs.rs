@@ -105,7 +105,7 @@ pub fn simulate(
         for g in arrived.drain(..) {
             let (j, _, op) = progress.op(g);
             let now_s = engine.now_ps as f64 / PS_PER_S;
-            let at_ps = to_ps(host.arrive(j, &op, now_s));
+            let at_ps = to_ps(host.arrive(g, j, &op, now_s));
             if at_ps > engine.now_ps {
                 engine.schedule_external(at_ps, g);
             } else {
