@@ -209,41 +209,50 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
     );
 }
 
+/// A job on `line(n)`, one rank per router, whose DAG `add` writes, with `host` costs.
+fn line_job(n: usize, host: HostCosts, add: impl FnOnce(&mut DagBuilder)) -> (Fabric, Job) {
+    let f = line(n);
+    let mut b = DagBuilder::new(n as u32);
+    add(&mut b);
+    let placement = (0..n as u32).collect();
+    let job = Job::new("line", b.build(1).unwrap(), placement, &f)
+        .unwrap()
+        .with_host(host);
+    (f, job)
+}
+
+/// The makespan of `job` on the flow engine and on the packet engine, in seconds.
+fn makespans(f: &Fabric, job: &Job) -> Vec<f64> {
+    let faults = Faults::none(f);
+    let routing = build("table", f, &faults).unwrap();
+    [Engine::Flow, Engine::Packet(PacketConfig::default())]
+        .into_iter()
+        .map(|engine| {
+            let jobs = std::slice::from_ref(job);
+            run(engine, f, &faults, routing.as_ref(), jobs, EXACT)
+                .unwrap()
+                .jobs[0]
+                .makespan_s
+        })
+        .collect()
+}
+
 #[test]
 fn a_message_that_arrives_while_its_receiver_computes_completes_after_the_compute() {
     // Rank 0 sends 1 kB to rank 1 (posted after 1 ms of send cost, 1 us on the cable);
     // rank 1 computes for 3 ms meanwhile, so its core completes the receive (0.5 ms) only
     // after the compute, as an Ember rank handles arrivals only inside its MPI calls.
-    let f = line(2);
-    let faults = Faults::none(&f);
-    let routing = build("table", &f, &faults).unwrap();
-    let mut b = DagBuilder::new(2);
-    b.send(0, 1, 1e3, &[]).unwrap();
-    b.compute(1, 3e-3, &[]).unwrap();
-    let job = Job::new("overlap", b.build(1).unwrap(), vec![0, 1], &f)
-        .unwrap()
-        .with_host(SLOW_CORE);
-    let expected = 3e-3 + 0.5e-3;
-    for engine in [Engine::Flow, Engine::Packet(PacketConfig::default())] {
-        let r = run(
-            engine,
-            &f,
-            &faults,
-            routing.as_ref(),
-            std::slice::from_ref(&job),
-            EXACT,
-        )
-        .unwrap();
-        let end = r.jobs[0].makespan_s;
-        assert!(
-            (end - expected).abs() < 1e-9,
-            "{engine}: {end} s, expected {expected} s"
-        );
+    let (f, job) = line_job(2, SLOW_CORE, |b| {
+        b.send(0, 1, 1e3, &[]).unwrap();
+        b.compute(1, 3e-3, &[]).unwrap();
+    });
+    for end in makespans(&f, &job) {
+        assert!((end - 3.5e-3).abs() < 1e-9, "{end} s, expected 3.5 ms");
     }
     // Without host costs the compute and the message overlap: the run is the compute.
-    let free = job.clone().with_host(HostCosts::NONE);
-    let r = run(Engine::Flow, &f, &faults, routing.as_ref(), &[free], EXACT).unwrap();
-    assert!((r.jobs[0].makespan_s - 3e-3).abs() < 1e-12);
+    for end in makespans(&f, &job.with_host(HostCosts::NONE)) {
+        assert!((end - 3e-3).abs() < 1e-9, "{end} s, expected 3 ms");
+    }
 }
 
 /// Rank 0 posts its receives from ranks 1, 2 and 3 in that order (the order it sends to
@@ -251,49 +260,24 @@ fn a_message_that_arrives_while_its_receiver_computes_completes_after_the_comput
 /// makespan, with 1 ms per entry examined in rank 0's posted-receive queue and no other
 /// cost.
 fn matching_makespans(delays_s: [f64; 3]) -> Vec<f64> {
-    let f = line(4);
-    let faults = Faults::none(&f);
-    let routing = build("table", &f, &faults).unwrap();
-    let mut b = DagBuilder::new(4);
-    let computes: Vec<_> = (0..4)
-        .map(|r| {
-            let delay = if r == 0 {
-                0.0
-            } else {
-                delays_s[r as usize - 1]
-            };
-            b.compute(r, delay, &[]).unwrap()
-        })
-        .collect();
-    for peer in 1..4 {
-        b.send(0, peer, 1e3, &[computes[0]]).unwrap();
-    }
-    for peer in 1..4 {
-        b.send(peer, 0, 1e3, &[computes[peer as usize]]).unwrap();
-    }
     let host = HostCosts {
         match_s: 1e-3,
         ..HostCosts::NONE
     };
-    let job = Job::new("matching", b.build(1).unwrap(), vec![0, 1, 2, 3], &f)
-        .unwrap()
-        .with_host(host);
-    [Engine::Flow, Engine::Packet(PacketConfig::default())]
-        .into_iter()
-        .map(|engine| {
-            run(
-                engine,
-                &f,
-                &faults,
-                routing.as_ref(),
-                std::slice::from_ref(&job),
-                EXACT,
-            )
-            .unwrap()
-            .jobs[0]
-                .makespan_s
-        })
-        .collect()
+    let (f, job) = line_job(4, host, |b| {
+        let computes: Vec<_> = [0.0, delays_s[0], delays_s[1], delays_s[2]]
+            .iter()
+            .enumerate()
+            .map(|(r, &delay)| b.compute(r as u32, delay, &[]).unwrap())
+            .collect();
+        for peer in 1..4 {
+            b.send(0, peer, 1e3, &[computes[0]]).unwrap();
+        }
+        for peer in 1..4 {
+            b.send(peer, 0, 1e3, &[computes[peer as usize]]).unwrap();
+        }
+    });
+    makespans(&f, &job)
 }
 
 #[test]
@@ -313,22 +297,15 @@ fn a_receive_searches_past_the_unmatched_receives_posted_before_it() {
 #[test]
 fn a_compute_waits_for_the_messaging_its_core_queued_before_it() {
     // Rank 0 posts a send (1 ms on its core) and, independently, 2 ms of compute: one core
-    // does one after the other, so the compute ends at 3 ms.
-    let f = line(2);
-    let faults = Faults::none(&f);
-    let routing = build("table", &f, &faults).unwrap();
-    let mut b = DagBuilder::new(2);
-    b.send(0, 1, 1e3, &[]).unwrap();
-    let c = b.compute(0, 2e-3, &[]).unwrap();
-    let job = Job::new("queued", b.build(1).unwrap(), vec![0, 1], &f)
-        .unwrap()
-        .with_host(SLOW_CORE);
-    let r = simulate(&f, &faults, routing.as_ref(), &[job], EXACT).unwrap();
-    assert!(
-        (r.op_end_s[c as usize] - 3e-3).abs() < 1e-12,
-        "{:?}",
-        r.op_end_s
-    );
+    // does one after the other, so the compute ends at 3 ms; rank 1 then completes the
+    // receive (0.5 ms) after the message arrived at 1 ms.
+    let (f, job) = line_job(2, SLOW_CORE, |b| {
+        b.send(0, 1, 1e3, &[]).unwrap();
+        b.compute(0, 2e-3, &[]).unwrap();
+    });
+    for end in makespans(&f, &job) {
+        assert!((end - 3e-3).abs() < 1e-9, "{end} s, expected 3 ms");
+    }
 }
 
 #[test]
