@@ -1,8 +1,9 @@
 //! What messaging costs a rank's own core: the host time to post a send and to complete a
 //! receive, copies of eager messages included (LogGP's overhead `o`, SST Firefly's host
 //! delays). A rank's core does one such thing at a time, computing included, so its sends,
-//! receives and compute queue behind each other; the time is the host's, not the network's,
-//! and failed links do not change it.
+//! receives and compute queue behind each other. The time is the host's, not the network's;
+//! failed links change it only through the order messages arrive in, which sets how far
+//! each receive's search of the posted-receive queue goes ([`super::PostedReceives`]).
 
 use std::str::FromStr;
 
