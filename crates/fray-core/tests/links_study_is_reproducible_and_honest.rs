@@ -53,18 +53,25 @@ fn same_seed_same_table_and_baselines_are_zero() {
 #[test]
 fn the_packet_engine_runs_the_same_cases_reproducibly() {
     let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=5").unwrap();
-    let flow = study("ugal", "global", "halo3d26:nx=10,host=ember", &[0.0, 20.0]);
-    let packet = LinksStudy {
+    let on_packets = |s: &LinksStudy| LinksStudy {
         engine: Engine::Packet(PacketConfig::default()),
-        ..flow.clone()
+        ..s.clone()
     };
-    let cases = packet.cases();
+    let with_host = study("ugal", "global", "halo3d26:nx=10,host=ember", &[0.0, 20.0]);
+    let cases = with_host.cases();
     let run = |s: &LinksStudy| s.summarize(&cases, &s.run_cases(&fabric, &cases).unwrap());
-    let (a, b) = (run(&packet).unwrap(), run(&packet).unwrap());
-    assert_eq!(a, b);
-    // Packets queue where the fluid model does not: the packet engine's baselines are
-    // never faster than the flow engine's on the same seeds.
-    for (p, f) in a.iter().zip(run(&flow).unwrap()) {
+    let packet = on_packets(&with_host);
+    assert_eq!(run(&packet).unwrap(), run(&packet).unwrap());
+    // Packets queue where the fluid model does not: without host costs the packet
+    // engine's baselines are never faster than the flow engine's on the same seeds. (With
+    // them the cores' searches of their posted receives depend on the order messages
+    // arrive in, which differs between the engines either way.)
+    let flow = study("ugal", "global", "halo3d26:nx=10", &[0.0, 20.0]);
+    for (p, f) in run(&on_packets(&flow))
+        .unwrap()
+        .iter()
+        .zip(run(&flow).unwrap())
+    {
         assert!(
             p.baseline_iteration_s >= f.baseline_iteration_s * 0.999,
             "{p:?} {f:?}"
