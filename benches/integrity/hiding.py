@@ -38,7 +38,7 @@ def measure(sizes: list[int], rounds: int) -> list[dict]:
             checksum(other, "fletcher64")
         csum_s = (time.perf_counter() - t0) / 20
 
-        def one_way(work: bool) -> float:
+        def one_way(work: bool, a=a, b=b, other=other, reps=reps) -> float:
             comm.Barrier()
             t = MPI.Wtime()
             for _ in range(reps):
