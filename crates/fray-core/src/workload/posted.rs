@@ -4,10 +4,11 @@
 //! entry removed. How many entries an arrival examines depends on the order messages
 //! arrive in, so a network that reorders them costs the receivers' cores more.
 //!
-//! The posting order follows Ember's motifs, which post a round's receives in the order
-//! they send to the same peers (Halo3D26: faces x down to z up, then edges, then corners;
-//! the same for the stencils and LQCD's halo), before the receives of peers they do not
-//! send to (in the order the DAG lists those messages). A round (an epoch) is what a rank
+//! The posting order is that of Ember's Halo3D26 and stencil motifs, which post a round's
+//! receives in the order they send to the same peers (Halo3D26: faces x down to z up, then
+//! edges, then corners), before the receives of peers they do not send to (in the order the
+//! DAG lists those messages). Sweep3D's and LQCD's Ember motifs post theirs one kind at a
+//! time; for them the same rule is an approximation. A round (an epoch) is what a rank
 //! does between two of its computes; every receive of a round is taken as posted when the
 //! round begins, so a message of the next round that arrives early is searched for behind
 //! every receive still unmatched in this one (in Firefly it would walk those and wait in
