@@ -14,8 +14,6 @@
 //! every receive still unmatched in this one (in Firefly it would walk those and wait in
 //! the unexpected queue, which costs about the same).
 
-use std::collections::HashMap;
-
 use super::{Job, Op};
 
 /// Every rank's posted receives (of several jobs, job 0's ranks first), with which are
@@ -42,35 +40,31 @@ impl PostedReceives {
         for job in jobs {
             let ops = job.dag.ops();
             let ranks = job.dag.num_ranks() as usize;
-            // Each rank's round (computes so far) when each operation is listed, and the
-            // slot of each of its sends within its round.
+            // Each rank's round (computes so far) when each operation is listed, and its
+            // sends as (round, peer), in the order it makes them (rounds never decrease).
             let mut round = vec![0u32; ranks];
-            let mut sends_in_round = vec![0u32; ranks];
-            let mut send_slot: HashMap<(u32, u32, u32), u32> = HashMap::new();
+            let mut sends: Vec<Vec<(u32, u32)>> = vec![Vec::new(); ranks];
             let mut received: Vec<(u32, u32, u32, u32)> = Vec::new();
             for (i, op) in ops.iter().enumerate() {
                 match *op {
-                    Op::Compute { rank, .. } => {
-                        round[rank as usize] += 1;
-                        sends_in_round[rank as usize] = 0;
-                    }
+                    Op::Compute { rank, .. } => round[rank as usize] += 1,
                     Op::Send { src, dst, .. } | Op::Header { src, dst, .. } => {
-                        let slot = &mut sends_in_round[src as usize];
-                        send_slot
-                            .entry((src, round[src as usize], dst))
-                            .or_insert(*slot);
-                        *slot += 1;
+                        sends[src as usize].push((round[src as usize], dst));
                         received.push((dst, round[dst as usize], src, i as u32));
                     }
                     _ => {}
                 }
             }
             for (dst, r, src, i) in received {
-                // Peers the rank does not send to come after those it does, in DAG order.
-                let slot = send_slot
-                    .get(&(dst, r, src))
-                    .copied()
-                    .unwrap_or(u32::MAX / 2 + i);
+                // The slot of the rank's first send to that peer in that round; peers the
+                // rank does not send to come after those it does, in DAG order.
+                let own = &sends[dst as usize];
+                let first = own.partition_point(|&(sr, _)| sr < r);
+                let slot = own[first..]
+                    .iter()
+                    .take_while(|&&(sr, _)| sr == r)
+                    .position(|&(_, peer)| peer == src)
+                    .map_or(u32::MAX / 2 + i, |k| k as u32);
                 entries.push((rank_base + dst, r, slot, op_base + i));
             }
             rank_base += ranks as u32;
