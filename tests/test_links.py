@@ -6,6 +6,7 @@ from pathlib import Path
 import fray
 import pytest
 from fray import Fabric, Faults, SpecError, UnroutableError, links
+from fray._fray import host_costs
 from fray.cli import main
 from fray.store import read_table
 
@@ -260,6 +261,28 @@ def test_host_costs_add_ember_per_message_costs_to_every_engine():
         fray.simulate(SMALL, "halo3d26:host=sst")
 
 
+def test_host_cost_overrides_charge_the_copies_per_byte():
+    # The centre rank of 27 (nx=8) sends and receives 6 faces of 512 B, 12 edges of 64 B and
+    # 8 corners of 8 B: 3,904 B. A copy of 1 ns per byte on one side adds exactly 3.904 us to
+    # the load engine's bound (the busiest core's host time), on both sides twice that.
+    def bound(host):
+        return fray.simulate(SMALL, f"halo3d26:nx=8,compute=no,host={host}",
+                             engine="load").iteration_s[0]
+
+    ember = bound("ember")
+    for host, copies in [("ember+send_copy=1ns/B", 1), ("ember+recv_copy=1ns/B", 1),
+                         ("ember+copy=1ns/B", 2), ("ember+copy=1ns/B+recv_copy=0ps/B", 1)]:
+        assert bound(host) - ember == pytest.approx(copies * 3904e-9, rel=1e-9), host
+    assert host_costs("ember+send_copy=344ps/B") == {
+        "send_s": 190e-9, "recv_s": 160e-9, "match_s": 150e-9,
+        "send_copy_s_per_byte": 344e-12, "recv_copy_s_per_byte": 0.0,
+        "eager_limit_bytes": 12000.0, "register_s": 3e-6, "register_s_per_page": 100e-9}
+    with pytest.raises(SpecError, match=r'unknown cost "speed"'):
+        host_costs("ember+speed=1ns")
+    with pytest.raises(SpecError, match="copy: expected a time per byte"):
+        fray.simulate(SMALL, "halo3d26:host=ember+copy=344ps")
+
+
 def test_scaled_host_costs_scale_the_cores_share_of_the_bound():
     # The load engine's bound is the network's share plus the busiest core's host time, so
     # Ember's costs times K move it by K times the host share: ember*0 leaves the network.
@@ -300,7 +323,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--seeds", "0"], "seeds"),
         (["--link-bandwidth", "fast"], "--link-bandwidth"),
         (["--routing", "ugal:threshold=-2"], "threshold must be a finite number >= 0"),
-        (["--host", "sst"], "host: unknown host costs \"sst\" (known: none, ember, ember*K)"),
+        (["--host", "sst"], "host: unknown host costs \"sst\" (known: none, ember, ember*K,"),
         (["--engine", "packets"], "unknown engine \"packets\""),
         (["--cables", "5", "--jobs", "1,4", "--failed", "20"], "give one value of --jobs"),
         (["--cables", "0", "--jobs", "1", "--failed", "20"], "--cables: must be a positive"),

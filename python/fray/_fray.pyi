@@ -132,6 +132,12 @@ def packet_traffic(
     bandwidth): ``offered``, ``accepted``, ``latency_mean_s``, ``packets``, ``events``,
     ``wall_s``."""
 
+def host_costs(text: str) -> dict[str, float]:
+    """What host-costs spec ``text`` (``"ember+send_copy=344ps/B"``, ...) charges: the costs in
+    seconds (``send_s``, ``recv_s``, ``match_s``, ``register_s``, ``register_s_per_page``),
+    seconds per byte (``send_copy_s_per_byte``, ``recv_copy_s_per_byte``) and bytes
+    (``eager_limit_bytes``). Raises ``SpecError`` naming what is wrong."""
+
 def simulate(
     fabric: Fabric,
     workload: str,

@@ -23,7 +23,8 @@ const SLOW_CORE: HostCosts = HostCosts {
     send_s: 1e-3,
     recv_s: 0.5e-3,
     match_s: 0.0,
-    copy_s_per_byte: 0.0,
+    send_copy_s_per_byte: 0.0,
+    recv_copy_s_per_byte: 0.0,
     eager_limit_bytes: f64::INFINITY,
     register_s: 0.0,
     register_s_per_page: 0.0,
@@ -66,7 +67,8 @@ fn one_message_pays_send_copy_transfer_copy_receive() {
     let host = HostCosts {
         send_s: 0.1e-3,
         recv_s: 0.2e-3,
-        copy_s_per_byte: 1e-9,
+        send_copy_s_per_byte: 1e-9,
+        recv_copy_s_per_byte: 1e-9,
         ..SLOW_CORE
     };
     let f = line(2);
@@ -170,7 +172,8 @@ fn long_messages_go_as_firefly_rendezvous_header_get_payload_ack() {
     // Ember's costs with a copy of eager messages (344 ps per byte on each side), so that
     // rank 1's eager send keeps its core busy past the header's arrival.
     let host = HostCosts {
-        copy_s_per_byte: 344e-12,
+        send_copy_s_per_byte: 344e-12,
+        recv_copy_s_per_byte: 344e-12,
         ..HostCosts::EMBER
     };
     let job = Job::new("rendezvous", dag, placement, &f)

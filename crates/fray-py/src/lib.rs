@@ -27,6 +27,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;
     m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
     m.add_function(wrap_pyfunction!(links::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(links::host_costs, m)?)?;
     m.add_function(wrap_pyfunction!(flow::flow_messages, m)?)?;
     m.add_class::<links::LinksStudy>()?;
     m.add_function(wrap_pyfunction!(packet::packet_traffic, m)?)?;

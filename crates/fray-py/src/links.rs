@@ -8,7 +8,7 @@ use fray_core::links::{CaseOutcome, DownCables, LinksCase, LinksError, LinksStud
 use fray_core::routing;
 use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::{run, Engine};
-use fray_core::workload::WorkloadSpec;
+use fray_core::workload::{HostCosts, WorkloadSpec};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -29,6 +29,25 @@ fn links_error(e: LinksError) -> PyErr {
         LinksError::Engine(e) => packet_error(e),
         LinksError::Invalid(_) => SpecError::new_err(e.to_string()),
     }
+}
+
+/// What host-costs spec `text` (`"ember+send_copy=344ps/B"`, ...) charges: a dict of the
+/// costs in seconds (`send_s`, `recv_s`, `match_s`, `register_s`, `register_s_per_page`),
+/// seconds per byte (`send_copy_s_per_byte`, `recv_copy_s_per_byte`) and bytes
+/// (`eager_limit_bytes`). Raises `SpecError` naming what is wrong.
+#[pyfunction]
+pub fn host_costs<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    let c: HostCosts = text.parse().map_err(SpecError::new_err)?;
+    let d = PyDict::new(py);
+    d.set_item("send_s", c.send_s)?;
+    d.set_item("recv_s", c.recv_s)?;
+    d.set_item("match_s", c.match_s)?;
+    d.set_item("send_copy_s_per_byte", c.send_copy_s_per_byte)?;
+    d.set_item("recv_copy_s_per_byte", c.recv_copy_s_per_byte)?;
+    d.set_item("eager_limit_bytes", c.eager_limit_bytes)?;
+    d.set_item("register_s", c.register_s)?;
+    d.set_item("register_s_per_page", c.register_s_per_page)?;
+    Ok(d)
 }
 
 /// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on

@@ -22,9 +22,11 @@ pub struct HostCosts {
     /// message, in seconds: a message whose receive is first in the queue pays it once, one
     /// behind `n` unmatched receives `n + 1` times ([`super::PostedReceives`]).
     pub match_s: f64,
-    /// Host time per byte to copy an eager message, paid by the sender and again by the
-    /// receiver, in seconds per byte.
-    pub copy_s_per_byte: f64,
+    /// Host time per byte the sender spends copying an eager message, in seconds per byte.
+    pub send_copy_s_per_byte: f64,
+    /// Host time per byte the receiver spends copying an eager message out, in seconds per
+    /// byte.
+    pub recv_copy_s_per_byte: f64,
     /// Largest message sent eager (copied), in bytes; a larger one goes from the user's
     /// buffer after registering it instead.
     pub eager_limit_bytes: f64,
@@ -44,7 +46,8 @@ impl HostCosts {
         send_s: 0.0,
         recv_s: 0.0,
         match_s: 0.0,
-        copy_s_per_byte: 0.0,
+        send_copy_s_per_byte: 0.0,
+        recv_copy_s_per_byte: 0.0,
         eager_limit_bytes: f64::INFINITY,
         register_s: 0.0,
         register_s_per_page: 0.0,
@@ -64,7 +67,8 @@ impl HostCosts {
         send_s: 190e-9,
         recv_s: 160e-9,
         match_s: 150e-9,
-        copy_s_per_byte: 0.0,
+        send_copy_s_per_byte: 0.0,
+        recv_copy_s_per_byte: 0.0,
         eager_limit_bytes: EMBER_SHORT_MSG_LENGTH_BYTES,
         register_s: 3e-6,
         register_s_per_page: 100e-9,
@@ -77,7 +81,8 @@ impl HostCosts {
             send_s: self.send_s * factor,
             recv_s: self.recv_s * factor,
             match_s: self.match_s * factor,
-            copy_s_per_byte: self.copy_s_per_byte * factor,
+            send_copy_s_per_byte: self.send_copy_s_per_byte * factor,
+            recv_copy_s_per_byte: self.recv_copy_s_per_byte * factor,
             eager_limit_bytes: self.eager_limit_bytes,
             register_s: self.register_s * factor,
             register_s_per_page: self.register_s_per_page * factor,
@@ -89,16 +94,17 @@ impl HostCosts {
         self.send_s == 0.0
             && self.recv_s == 0.0
             && self.match_s == 0.0
-            && self.copy_s_per_byte == 0.0
+            && self.send_copy_s_per_byte == 0.0
+            && self.recv_copy_s_per_byte == 0.0
             && self.register_s == 0.0
             && self.register_s_per_page == 0.0
     }
 
-    /// The part both sides pay for a message of `bytes`: its copy if eager, its buffer's
-    /// registration if not, in seconds.
-    fn per_side_s(&self, bytes: f64) -> f64 {
+    /// The part one side pays for a message of `bytes`: its copy at `copy_s_per_byte` if
+    /// eager, its buffer's registration if not, in seconds.
+    fn per_side_s(&self, bytes: f64, copy_s_per_byte: f64) -> f64 {
         if bytes <= self.eager_limit_bytes {
-            bytes * self.copy_s_per_byte
+            bytes * copy_s_per_byte
         } else {
             let pages = if bytes > PAGE_BYTES {
                 (bytes / PAGE_BYTES).floor()
@@ -112,7 +118,7 @@ impl HostCosts {
     /// Host time the sender spends on a message of `bytes` before it enters the network, in
     /// seconds.
     pub fn send_cost_s(&self, bytes: f64) -> f64 {
-        self.send_s + self.per_side_s(bytes)
+        self.send_s + self.per_side_s(bytes, self.send_copy_s_per_byte)
     }
 
     /// Host time the receiver spends on a message of `bytes` that arrives whole, after its
@@ -122,7 +128,7 @@ impl HostCosts {
     /// search to match the header, and the registration's release after the payload
     /// ([`Self::before_s`], [`Self::after_s`]).
     pub fn recv_cost_s(&self, bytes: f64) -> f64 {
-        self.recv_s + self.match_s + self.per_side_s(bytes)
+        self.recv_s + self.match_s + self.per_side_s(bytes, self.recv_copy_s_per_byte)
     }
 
     /// Host time the core of `op`'s rank spends on it before it enters the network (or,
@@ -135,7 +141,9 @@ impl HostCosts {
             Op::Send { size_bytes, .. } | Op::Header { size_bytes, .. } => {
                 self.send_cost_s(size_bytes)
             }
-            Op::PostReceive { size_bytes, .. } => self.per_side_s(size_bytes),
+            Op::PostReceive { size_bytes, .. } => {
+                self.per_side_s(size_bytes, self.recv_copy_s_per_byte)
+            }
             Op::Payload { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
         }
     }
@@ -149,7 +157,9 @@ impl HostCosts {
         match *op {
             Op::Send { size_bytes, .. } => self.recv_cost_s(size_bytes),
             Op::Header { .. } => self.recv_s + self.match_s,
-            Op::Payload { size_bytes, .. } => self.per_side_s(size_bytes),
+            Op::Payload { size_bytes, .. } => {
+                self.per_side_s(size_bytes, self.recv_copy_s_per_byte)
+            }
             Op::PostReceive { .. } | Op::Control { .. } | Op::Compute { .. } => 0.0,
         }
     }
@@ -164,25 +174,101 @@ impl Default for HostCosts {
 impl FromStr for HostCosts {
     type Err = String;
 
-    /// Reads `none`, `ember`, or `ember*K`: Ember's costs times `K` (a number at least 0),
-    /// to ask how much a faster or slower MPI stack would hide or show.
+    /// Reads `none`, `ember`, or `ember*K` (Ember's costs times `K`, a number at least 0, to
+    /// ask how much a faster or slower MPI stack would hide or show), then any number of
+    /// `+KEY=VALUE` overrides of single costs, applied after the scaling: `send`, `recv`,
+    /// `match`, `register` and `page` are times (`190ns`); `copy`, `send_copy` and
+    /// `recv_copy` are times per byte (`344ps/B`; `copy` sets both sides); `eager` is the
+    /// largest eager message in bytes. E.g. `ember+send_copy=344ps/B` is Ember's older
+    /// parameter file, whose send copy costs 344 ps per byte.
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "none" => Ok(Self::NONE),
-            "ember" => Ok(Self::EMBER),
+        let mut items = s.split('+');
+        let base = items.next().unwrap_or_default();
+        let mut costs = match base {
+            "none" => Self::NONE,
+            "ember" => Self::EMBER,
             other => match other.strip_prefix("ember*") {
                 Some(factor) => match factor.parse::<f64>() {
-                    Ok(k) if k.is_finite() && k >= 0.0 => Ok(Self::EMBER.scaled(k)),
-                    _ => Err(format!(
-                        "host costs {other:?}: the factor after ember* must be a number at \
-                         least 0, got {factor:?}"
-                    )),
+                    Ok(k) if k.is_finite() && k >= 0.0 => Self::EMBER.scaled(k),
+                    _ => {
+                        return Err(format!(
+                            "host costs {s:?}: the factor after ember* must be a number at \
+                             least 0, got {factor:?}"
+                        ))
+                    }
                 },
-                None => Err(format!(
-                    "unknown host costs {other:?} (known: none, ember, ember*K)"
-                )),
+                None => {
+                    return Err(format!(
+                        "unknown host costs {other:?} (known: none, ember, ember*K, each \
+                         followed by +KEY=VALUE overrides)"
+                    ))
+                }
             },
+        };
+        for item in items {
+            costs
+                .set(item)
+                .map_err(|e| format!("host costs {s:?}: {e}"))?;
         }
+        Ok(costs)
+    }
+}
+
+impl HostCosts {
+    /// Applies one `KEY=VALUE` override (see [`HostCosts::from_str`]).
+    fn set(&mut self, item: &str) -> Result<(), String> {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("{item:?} is not KEY=VALUE"))?;
+        let time = || {
+            crate::units::parse_seconds(value)
+                .ok()
+                .filter(|t| *t >= 0.0)
+                .ok_or_else(|| {
+                    format!("{key}: expected a time at least 0 like 150ns, got {value:?}")
+                })
+        };
+        let per_byte = || {
+            value
+                .strip_suffix("/B")
+                .and_then(|t| crate::units::parse_seconds(t).ok())
+                .filter(|t| *t >= 0.0)
+                .ok_or_else(|| {
+                    format!(
+                        "{key}: expected a time per byte at least 0 like 344ps/B, got {value:?}"
+                    )
+                })
+        };
+        match key {
+            "send" => self.send_s = time()?,
+            "recv" => self.recv_s = time()?,
+            "match" => self.match_s = time()?,
+            "register" => self.register_s = time()?,
+            "page" => self.register_s_per_page = time()?,
+            "copy" => {
+                let c = per_byte()?;
+                self.send_copy_s_per_byte = c;
+                self.recv_copy_s_per_byte = c;
+            }
+            "send_copy" => self.send_copy_s_per_byte = per_byte()?,
+            "recv_copy" => self.recv_copy_s_per_byte = per_byte()?,
+            "eager" => {
+                self.eager_limit_bytes = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|b| *b >= 0.0 && !b.is_nan())
+                    .ok_or_else(|| {
+                        format!("eager: expected a number of bytes at least 0, got {value:?}")
+                    })?
+            }
+            other => {
+                return Err(format!(
+                    "unknown cost {other:?} (known: send, recv, match, register, page, copy, \
+                     send_copy, recv_copy, eager)"
+                ))
+            }
+        }
+        Ok(())
     }
 }
 
@@ -303,6 +389,52 @@ mod tests {
             .parse::<HostCosts>()
             .unwrap_err()
             .contains("none, ember, ember*K"));
+    }
+
+    #[test]
+    fn overrides_set_single_costs_after_the_scaling() {
+        // Ember's older parameter file: the send's copy at 344 ps per byte, the receive's free.
+        let old: HostCosts = "ember+send_copy=344ps/B".parse().unwrap();
+        assert!((old.send_cost_s(7200.0) - (190e-9 + 7200.0 * 344e-12)).abs() < 1e-15);
+        assert!((old.recv_cost_s(7200.0) - 310e-9).abs() < 1e-15);
+        // A long message registers, it does not copy.
+        assert_eq!(
+            old.send_cost_s(40_000.0),
+            HostCosts::EMBER.send_cost_s(40_000.0)
+        );
+        let both: HostCosts = "ember+copy=1ns/B".parse().unwrap();
+        assert_eq!(
+            (both.send_copy_s_per_byte, both.recv_copy_s_per_byte),
+            (1e-9, 1e-9)
+        );
+        // Overrides come after the scaling, in order, the last one winning.
+        let c: HostCosts = "ember*2+match=0ns+send=1us+send=2us+eager=100"
+            .parse()
+            .unwrap();
+        assert_eq!(c.match_s, 0.0);
+        assert_eq!(c.send_s, 2e-6);
+        assert_eq!(c.recv_s, 2.0 * HostCosts::EMBER.recv_s);
+        assert_eq!(c.eager_limit_bytes, 100.0);
+        assert!(
+            c.send_cost_s(101.0) > c.send_cost_s(100.0) + 2e-6,
+            "101 bytes register"
+        );
+        let r: HostCosts = "none+register=1us+page=10ns".parse().unwrap();
+        assert_eq!((r.register_s, r.register_s_per_page), (1e-6, 10e-9));
+        for (bad, says) in [
+            ("ember+copy=344ps", "time per byte"),
+            ("ember+copy=-1ps/B", "time per byte"),
+            ("ember+send=-1ns", "time at least 0"),
+            ("ember+send=fast", "time at least 0"),
+            ("ember+eager=-5", "bytes at least 0"),
+            ("ember+speed=1ns", "unknown cost \"speed\""),
+            ("ember+copy", "not KEY=VALUE"),
+            ("ember+", "not KEY=VALUE"),
+            ("fast+send=1ns", "unknown host costs \"fast\""),
+        ] {
+            let err = bad.parse::<HostCosts>().unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
     }
 
     #[test]

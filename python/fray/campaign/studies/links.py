@@ -11,12 +11,11 @@ of every job, or why it was unroutable), so the merged table is the one ``fray l
 
 from __future__ import annotations
 
-import math
 import re
 from typing import TYPE_CHECKING, Any
 
 from fray import SpecError
-from fray._fray import Fabric, LinksStudy
+from fray._fray import Fabric, LinksStudy, host_costs
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
 from fray.campaign.schema import (
     REQUIRED,
@@ -92,14 +91,15 @@ def _quantity(value: Any) -> float | int:
 
 
 def _host(value: Any) -> str:
-    """``none``, ``ember``, or ``ember*K``: SST Ember's host costs times ``K`` (at least 0)."""
-    if value in ("none", "ember"):
-        return value
-    if isinstance(value, str) and value.startswith("ember*"):
-        factor = float(value.removeprefix("ember*"))  # ValueError when not a number
-        if 0.0 <= factor < math.inf:
-            return value
-    raise ValueError("")
+    """A host-costs spec as the core reads it (``none``, ``ember``, ``ember*K``, then
+    ``+KEY=VALUE`` overrides)."""
+    if not isinstance(value, str):
+        raise TypeError("")
+    try:
+        host_costs(value)
+    except SpecError as e:
+        raise ValueError(str(e)) from None
+    return value
 
 
 def _positive(value: Any) -> float:
@@ -112,8 +112,9 @@ def _positive(value: Any) -> float:
 _WORKLOAD: dict[str, Field] = {
     "motif": Field('one of "' + '", "'.join(MOTIFS) + '"', choice(*MOTIFS), "halo3d26"),
     "compute": Field("true or false (false leaves the compute time out)", boolean, True),
-    "host": Field('"none", "ember" (SST Ember\'s host costs per message) or "ember*K" (those '
-                  "times K, a number at least 0)", _host, "none"),
+    "host": Field('"none", "ember" (SST Ember\'s host costs per message), "ember*K" (those '
+                  'times K, a number at least 0), each followed by "+KEY=VALUE" overrides such '
+                  'as "+send_copy=344ps/B"', _host, "none"),
     "iterations": Field("a positive whole number of iterations per job", whole(1), 1),
     "chunks": Field("a positive whole number of chunks per message", whole(1), 1),
     "budget": Field("a positive whole number of endpoints shared by the jobs", whole(1)),
