@@ -68,6 +68,12 @@ def test_packet_engine_options_and_adaptive_ugal_are_read_back():
                            routing="ugal:links=adaptive,threshold=800", seed=4)
     assert merlin.routing == "ugal:links=adaptive,threshold=800"
     assert merlin.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    capped = fray.simulate(SMALL, spec, engine="packet:route=packet,queue=output,queue_cap=512",
+                           routing="ugal:links=adaptive,threshold=800", seed=4)
+    assert capped.engine == "packet:route=packet,queue=output,queue_cap=512"
+    assert capped.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    with pytest.raises(SpecError, match="queue must be downstream or output"):
+        fray.simulate(SMALL, spec, engine="packet:queue=remote")
     with pytest.raises(SpecError, match="mtu must be a whole number"):
         fray.simulate(SMALL, spec, engine="packet:mtu=2k")
     with pytest.raises(SpecError, match="must hold at least one packet"):

@@ -141,8 +141,11 @@ def simulate(
     ``engine="packet:route=packet"`` routes each packet on its own as it leaves its source
     (adaptive routings then decide per packet); more packet options after the colon,
     comma-separated: ``mtu=BYTES``, ``buffer=BYTES`` (per virtual channel), ``vcs=N``,
-    ``arbitration=oldest-first|round-robin``. The spec's ``host=ember`` charges each
-    message SST Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows that end within ``time_tolerance`` of
+    ``arbitration=oldest-first|round-robin``, ``queue=downstream|output`` and
+    ``queue_cap=BYTES`` (what the adaptive routings' congestion signal counts, and where it
+    saturates; see docs/packet.md). The spec's ``host=ember`` charges each message SST
+    Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows
+    that end within ``time_tolerance`` of
     their message's time since it was posted leave the network together, and each message
     is still delivered at its own end (0 is exact; every message's time stays within three
     times the tolerance of the exact one). Raises ``UnroutableError`` when a message cannot

@@ -76,8 +76,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "finite buffers; each message routed once), load (static bound); the packet "
         "engine takes options after a colon: route=packet (each packet routed as it "
         "leaves its source, as SST's merlin does), mtu=BYTES, buffer=BYTES (per virtual "
-        "channel), vcs=N, arbitration=oldest-first|round-robin, e.g. "
-        "packet:route=packet,mtu=2048",
+        "channel), vcs=N, arbitration=oldest-first|round-robin, queue=downstream|output "
+        "(what the routing's congestion signal counts), queue_cap=BYTES (where it "
+        "saturates, like a router's output buffer), e.g. packet:route=packet,mtu=2048",
     )
     p.add_argument(
         "--host",

@@ -189,7 +189,7 @@ fn load_bound(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::packet::Arbitration;
+    use crate::sim::packet::{Arbitration, QueueView};
     use proptest::prelude::*;
 
     #[test]
@@ -204,6 +204,15 @@ mod tests {
         assert_eq!((p.packet_bytes, p.buffer_bytes), (2048, 16384));
         assert_eq!(p.vcs, PacketConfig::default().vcs);
         assert_eq!(e.to_string(), "packet:route=packet,mtu=2048,buffer=16384");
+        let merlin: Engine = "packet:queue=output,queue_cap=14336".parse().unwrap();
+        let Engine::Packet(m) = merlin else {
+            panic!("{merlin:?}")
+        };
+        assert_eq!(
+            (m.queue_view, m.queue_cap_bytes),
+            (QueueView::Output, 14336)
+        );
+        assert_eq!(merlin.to_string(), "packet:queue=output,queue_cap=14336");
         assert_eq!(
             "packet:route=message"
                 .parse::<Engine>()
@@ -224,6 +233,12 @@ mod tests {
             ("packet:mtu", "is not KEY=VALUE"),
             ("packet:mtu=8192", "must hold at least one packet"),
             ("packet:vcs=0", "at least 1"),
+            ("packet:queue=input", "queue must be downstream or output"),
+            ("packet:queue_cap=0", "must be at least 1 byte"),
+            (
+                "packet:queue_cap=-1",
+                "queue_cap must be a whole number of bytes",
+            ),
         ] {
             let err = spec.parse::<Engine>().unwrap_err();
             assert!(err.contains(reason), "{spec}: {err}");
@@ -238,6 +253,8 @@ mod tests {
             extra_packets in 0u32..64,
             vcs in 1u16..8,
             round_robin: bool,
+            output_queue: bool,
+            queue_cap_bytes in prop_oneof![Just(u64::MAX), 1u64..1_000_000],
         ) {
             let engine = Engine::Packet(PacketConfig {
                 route_per_packet,
@@ -245,6 +262,8 @@ mod tests {
                 buffer_bytes: packet_bytes * (1 + extra_packets),
                 vcs,
                 arbitration: if round_robin { Arbitration::RoundRobin } else { Arbitration::OldestFirst },
+                queue_view: if output_queue { QueueView::Output } else { QueueView::Downstream },
+                queue_cap_bytes,
                 ..PacketConfig::default()
             });
             prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));

@@ -36,6 +36,29 @@ impl Arbitration {
     }
 }
 
+/// Which bytes count on a channel in the congestion signal adaptive routings read
+/// ([`super::QueuedBytes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueView {
+    /// From the moment a packet leaves for the router that sends it on the channel until its
+    /// buffer space beyond the channel is credited back: what waits for the port, plus what
+    /// it has sent that still holds the next router's buffer (merlin's `oql_track_remote`).
+    Downstream,
+    /// From the moment a packet leaves for the router that sends it on the channel until the
+    /// router sends it: only what waits for the port (merlin's default output queue).
+    Output,
+}
+
+impl QueueView {
+    /// The name the `queue=` option takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Downstream => "downstream",
+            Self::Output => "output",
+        }
+    }
+}
+
 /// Settings of a packet simulation. Times are integer picoseconds, sizes bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PacketConfig {
@@ -64,6 +87,14 @@ pub struct PacketConfig {
     /// then decides per packet from the queues at that moment, as SST's merlin does),
     /// instead of once per message when it is posted. Default false.
     pub route_per_packet: bool,
+    /// Which bytes count on a channel in the congestion signal. Default
+    /// [`QueueView::Downstream`].
+    pub queue_view: QueueView,
+    /// Bytes at which a channel's congestion signal saturates: a router's output buffer of
+    /// that size holds no more, so its routing cannot tell two ports apart once both hold
+    /// that much (merlin's UGAL reads a queue capped at `output_buf_size`). Default
+    /// `u64::MAX`: no cap.
+    pub queue_cap_bytes: u64,
 }
 
 impl Default for PacketConfig {
@@ -76,20 +107,25 @@ impl Default for PacketConfig {
             nak_ps: 0,
             seed: 1,
             route_per_packet: false,
+            queue_view: QueueView::Downstream,
+            queue_cap_bytes: u64::MAX,
         }
     }
 }
 
 /// The options [`PacketConfig::parse_options`] reads: name and what it takes.
 pub const PACKET_OPTIONS: &str = "route=message|packet, mtu=BYTES, buffer=BYTES, vcs=N, \
-                                  arbitration=oldest-first|round-robin";
+                                  arbitration=oldest-first|round-robin, \
+                                  queue=downstream|output, queue_cap=BYTES";
 
 impl PacketConfig {
     /// The defaults with the options of `options` (comma-separated `key=value`): `route=packet`
     /// (route every packet on its own as it leaves its source; `route=message`, the default,
     /// routes once per message), `mtu=BYTES` ([`PacketConfig::packet_bytes`]), `buffer=BYTES`
     /// ([`PacketConfig::buffer_bytes`]), `vcs=N` ([`PacketConfig::vcs`]) and
-    /// `arbitration=oldest-first|round-robin`; checked as [`PacketConfig::validate`] checks.
+    /// `arbitration=oldest-first|round-robin`, `queue=downstream|output`
+    /// ([`PacketConfig::queue_view`]) and `queue_cap=BYTES` ([`PacketConfig::queue_cap_bytes`]);
+    /// checked as [`PacketConfig::validate`] checks.
     pub fn parse_options(options: &str) -> Result<Self, String> {
         let mut config = Self::default();
         for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
@@ -128,6 +164,18 @@ impl PacketConfig {
                 "arbitration" => {
                     config.arbitration = Arbitration::parse(value).map_err(|e| e.to_string())?
                 }
+                "queue" => {
+                    config.queue_view = match value {
+                        "downstream" => QueueView::Downstream,
+                        "output" => QueueView::Output,
+                        other => {
+                            return Err(format!(
+                                "queue must be downstream or output, got {other:?}"
+                            ))
+                        }
+                    }
+                }
+                "queue_cap" => config.queue_cap_bytes = number("bytes")?,
                 other => {
                     return Err(format!(
                         "unknown option {other:?} (known: {PACKET_OPTIONS})"
@@ -159,6 +207,12 @@ impl PacketConfig {
         if self.arbitration != default.arbitration {
             options.push(format!("arbitration={}", self.arbitration.name()));
         }
+        if self.queue_view != default.queue_view {
+            options.push(format!("queue={}", self.queue_view.name()));
+        }
+        if self.queue_cap_bytes != default.queue_cap_bytes {
+            options.push(format!("queue_cap={}", self.queue_cap_bytes));
+        }
         options.join(",")
     }
 
@@ -173,6 +227,12 @@ impl PacketConfig {
         }
         if self.vcs == 0 {
             return bad("vcs", "must be at least 1".into());
+        }
+        if self.queue_cap_bytes == 0 {
+            return bad(
+                "queue_cap_bytes",
+                "must be at least 1 byte (a signal capped at 0 says nothing)".into(),
+            );
         }
         if self.buffer_bytes < self.packet_bytes {
             return bad(

@@ -8,7 +8,7 @@ use super::event::{Event, Kind, Step};
 use super::link::LinkTiming;
 use super::queue::RadixHeap;
 use super::vc::VcClasses;
-use super::{PacketConfig, PacketError, SoftErrors};
+use super::{PacketConfig, PacketError, QueueView, SoftErrors};
 use crate::fabric::{ChannelId, EndpointId, Fabric};
 use crate::faults::Faults;
 use crate::routing::{message_entropy, route_endpoints, Congestion, RouteRequest, Routing};
@@ -70,11 +70,19 @@ struct Message {
 /// in its input buffers: the view of an output queue), plus the bytes it has sent that hold
 /// buffer space downstream (not yet credited back). So a router that routes many packets to
 /// one port at once sees that port fill at once, not one packet later.
-pub struct QueuedBytes<'a>(pub &'a [u64]);
+///
+/// With [`QueueView::Output`] a packet counts only until the router sends it on the
+/// channel; the count saturates at `cap` bytes ([`super::PacketConfig::queue_cap_bytes`]).
+pub struct QueuedBytes<'a> {
+    /// Bytes counted per channel.
+    pub bytes: &'a [u64],
+    /// Bytes at which the signal saturates.
+    pub cap: u64,
+}
 
 impl Congestion for QueuedBytes<'_> {
     fn congestion(&self, channel: ChannelId) -> f64 {
-        self.0[channel as usize] as f64
+        self.bytes[channel as usize].min(self.cap) as f64
     }
 }
 
@@ -319,7 +327,10 @@ impl<'a> Engine<'a> {
         let req = RouteRequest {
             fabric: self.fabric,
             faults: self.faults,
-            congestion: &QueuedBytes(&self.queued_bytes),
+            congestion: &QueuedBytes {
+                bytes: &self.queued_bytes,
+                cap: self.config.queue_cap_bytes,
+            },
             entropy: message_entropy(self.config.seed, self.routed),
         };
         self.routed += 1;
@@ -541,10 +552,13 @@ impl<'a> Engine<'a> {
         self.credits[slot] -= bytes;
         // The packet counts on its next channel from now on (it is on its way to the router
         // that will send it there, then waits in it), and on this one until its credit is
-        // back; only the injection channel was not counted before.
+        // back (only the injection channel was not counted before), or, when the signal
+        // is the output queue, no longer.
         let hop = usize::from(hop);
-        if hop == 0 {
-            self.queued_bytes[out as usize] += u64::from(bytes);
+        match (self.config.queue_view, hop) {
+            (QueueView::Downstream, 0) => self.queued_bytes[out as usize] += u64::from(bytes),
+            (QueueView::Output, 1..) => self.queued_bytes[out as usize] -= u64::from(bytes),
+            _ => {}
         }
         if let Some(&next) = self.paths[path as usize].get(hop + 1) {
             self.queued_bytes[next as usize] += u64::from(bytes);
@@ -640,7 +654,9 @@ impl<'a> Engine<'a> {
     fn credit(&mut self, slot: u32, bytes: u32) {
         self.credits[slot as usize] += bytes;
         let out = slot as usize / self.vcs;
-        self.queued_bytes[out] -= u64::from(bytes);
+        if self.config.queue_view == QueueView::Downstream {
+            self.queued_bytes[out] -= u64::from(bytes);
+        }
         self.arbitrate(out as ChannelId);
     }
 
@@ -650,5 +666,91 @@ impl<'a> Engine<'a> {
         let mut c = self.counters.clone();
         c.credit_bytes_outstanding = self.credits.iter().map(|&x| full - u64::from(x)).sum();
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::{FabricBuilder, LinkParameters, Topology};
+    use crate::routing::build;
+
+    /// Routers 0 - 1 - 2 in a line, 1 GB/s and 100 ns per cable, one endpoint each.
+    fn line() -> Fabric {
+        let link = LinkParameters {
+            bandwidth_bytes_s: 1e9,
+            latency_s: 100e-9,
+            lanes: 1,
+        };
+        let mut b = FabricBuilder::new(3);
+        let class = b.class("wire");
+        b.cable(0, 1, class, link).unwrap();
+        b.cable(1, 2, class, link).unwrap();
+        b.endpoints_everywhere(1, link).unwrap();
+        b.build(Topology::Graph).unwrap()
+    }
+
+    /// Sends one 256-byte packet from endpoint 0 to endpoint 2 and returns, after every
+    /// event, the signal on the cables 0 -> 1 and 1 -> 2.
+    fn signal_over_time(view: QueueView) -> Vec<(u64, u64)> {
+        let f = line();
+        let faults = Faults::none(&f);
+        let routing = build("table", &f, &faults).unwrap();
+        let mut errors = SoftErrors::none(f.channels().len());
+        let config = PacketConfig {
+            queue_view: view,
+            ..PacketConfig::default()
+        };
+        let mut e = Engine::new(&f, &faults, routing.as_ref(), config, &mut errors).unwrap();
+        let (c01, c12) = (
+            f.channel_between(0, 1).unwrap(),
+            f.channel_between(1, 2).unwrap(),
+        );
+        e.post(0, 2, 256, 7).unwrap();
+        // Driver timers every 10 ns stop the engine to look (the packet takes about 1.1 us).
+        for t in 1..300 {
+            e.schedule_external(t * 10_000, 0);
+        }
+        let mut seen = vec![(e.queued_bytes[c01 as usize], e.queued_bytes[c12 as usize])];
+        let mut delivered = false;
+        while let Some(step) = e.next() {
+            delivered |= matches!(step, Step::Finished) && e.finished == vec![7];
+            seen.push((e.queued_bytes[c01 as usize], e.queued_bytes[c12 as usize]));
+        }
+        assert!(delivered);
+        seen
+    }
+
+    #[test]
+    fn the_output_view_forgets_a_packet_once_its_router_sends_it() {
+        let downstream = signal_over_time(QueueView::Downstream);
+        let output = signal_over_time(QueueView::Output);
+        // Both count the packet on the next cable from the moment it leaves for the router
+        // that sends it there, and nothing is left counted once it is delivered.
+        for seen in [&downstream, &output] {
+            assert!(seen.contains(&(256, 0)), "{seen:?}");
+            assert_eq!(seen.last(), Some(&(0, 0)), "{seen:?}");
+        }
+        // Once it is on cable 1 -> 2, the downstream view still counts it on 0 -> 1 (its
+        // space in router 1's buffer is not yet credited back); the output view does not.
+        assert!(downstream.contains(&(256, 256)), "{downstream:?}");
+        assert!(output.iter().all(|&(a, b)| a == 0 || b == 0), "{output:?}");
+        assert!(output.contains(&(0, 256)), "{output:?}");
+    }
+
+    #[test]
+    fn the_signal_saturates_at_the_cap() {
+        let bytes = [0, 100, 5_000, 20_000];
+        let capped = QueuedBytes {
+            bytes: &bytes,
+            cap: 4_096,
+        };
+        let read: Vec<f64> = (0..4).map(|c| capped.congestion(c)).collect();
+        assert_eq!(read, vec![0.0, 100.0, 4_096.0, 4_096.0]);
+        let open = QueuedBytes {
+            bytes: &bytes,
+            cap: u64::MAX,
+        };
+        assert_eq!(open.congestion(3), 20_000.0);
     }
 }

@@ -20,7 +20,9 @@
 //! - Paths come from any [`Routing`](crate::routing::Routing), once per message when it is
 //!   posted, or per packet as it leaves its source ([`PacketConfig::route_per_packet`]);
 //!   adaptive routings read [`QueuedBytes`], the bytes bound for each channel: on their way
-//!   to it, waiting for it, or holding buffer space beyond it.
+//!   to it, waiting for it, or holding buffer space beyond it (or, with
+//!   [`QueueView::Output`], only the first two), saturating at
+//!   [`PacketConfig::queue_cap_bytes`].
 //! - Soft errors ([`SoftErrors`]) corrupt transmissions; the receiver finds the bad CRC as
 //!   the tail arrives and drops the packet, the NAK travels back over the wire (the
 //!   channel's latency, plus [`PacketConfig::nak_ps`]), and the sender's link resends the
@@ -47,7 +49,7 @@ mod soft_errors;
 mod traffic;
 mod vc;
 
-pub use config::{Arbitration, PacketConfig, PACKET_OPTIONS};
+pub use config::{Arbitration, PacketConfig, QueueView, PACKET_OPTIONS};
 pub use engine::{PacketCounters, QueuedBytes};
 pub use jobs::{simulate, PacketResult};
 pub use link::{first_good_copy, GoodCopy, LinkTiming};
