@@ -220,24 +220,17 @@ impl HostCosts {
         let (key, value) = item
             .split_once('=')
             .ok_or_else(|| format!("{item:?} is not KEY=VALUE"))?;
-        let time = || {
-            crate::units::parse_seconds(value)
-                .ok()
+        let seconds = |text: Option<&str>, expected: &str| {
+            text.and_then(|t| crate::units::parse_seconds(t).ok())
                 .filter(|t| *t >= 0.0)
-                .ok_or_else(|| {
-                    format!("{key}: expected a time at least 0 like 150ns, got {value:?}")
-                })
+                .ok_or_else(|| format!("{key}: expected {expected}, got {value:?}"))
         };
+        let time = || seconds(Some(value), "a time at least 0 like 150ns");
         let per_byte = || {
-            value
-                .strip_suffix("/B")
-                .and_then(|t| crate::units::parse_seconds(t).ok())
-                .filter(|t| *t >= 0.0)
-                .ok_or_else(|| {
-                    format!(
-                        "{key}: expected a time per byte at least 0 like 344ps/B, got {value:?}"
-                    )
-                })
+            seconds(
+                value.strip_suffix("/B"),
+                "a time per byte at least 0 like 344ps/B",
+            )
         };
         match key {
             "send" => self.send_s = time()?,
