@@ -72,6 +72,12 @@ def test_packet_engine_options_and_adaptive_ugal_are_read_back():
                            routing="ugal:links=adaptive,threshold=800", seed=4)
     assert capped.engine == "packet:route=packet,queue=output,queue_cap=512"
     assert capped.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    credits = fray.simulate(SMALL, spec, engine="packet:route=packet,queue=output",
+                            routing="ugal:credits=32768", seed=4)
+    assert credits.routing == "ugal:credits=32768"
+    assert credits.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    with pytest.raises(SpecError, match="takes factor=F, not threshold="):
+        fray.simulate(SMALL, spec, routing="ugal:credits=32768,threshold=800")
     with pytest.raises(SpecError, match="queue must be downstream or output"):
         fray.simulate(SMALL, spec, engine="packet:queue=remote")
     with pytest.raises(SpecError, match="mtu must be a whole number"):

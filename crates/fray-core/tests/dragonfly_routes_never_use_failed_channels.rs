@@ -26,6 +26,8 @@ const ROUTINGS: &[(&str, usize)] = &[
     ("valiant", 5),
     ("ugal", 5),
     ("ugal:links=adaptive", 5),
+    ("ugal:credits=32768", 5),
+    ("ugal:credits=1,factor=0.5", 5),
 ];
 
 proptest! {
@@ -92,7 +94,13 @@ fn routing_follows_a_changed_fault_state() {
         before.down_fingerprint(),
         "a clone is the same state"
     );
-    for name in ["minimal", "valiant", "ugal", "ugal:links=adaptive"] {
+    for name in [
+        "minimal",
+        "valiant",
+        "ugal",
+        "ugal:links=adaptive",
+        "ugal:credits=1,factor=0.5",
+    ] {
         let routing: Box<dyn Routing> = build(name, &fabric, &Faults::none(&fabric)).unwrap();
         let mut path = Vec::new();
         let (src, dst) = (0, 19);

@@ -62,7 +62,13 @@ fn every_dragonfly_routing_is_deadlock_free_with_three_classes() {
         .unwrap();
     let mut merged: [Dependencies<(ChannelId, u16)>; 3] = Default::default();
     for f in [&Faults::none(&fabric), &faults] {
-        for routing in ["minimal", "valiant", "ugal", "ugal:links=adaptive"] {
+        for routing in [
+            "minimal",
+            "valiant",
+            "ugal",
+            "ugal:links=adaptive",
+            "ugal:credits=1,factor=0.5",
+        ] {
             let graphs = dependencies(&fabric, f, routing);
             assert!(!has_cycle(&graphs[1]), "{routing}: the engine's classes");
             for (m, g) in merged.iter_mut().zip(graphs) {

@@ -3,6 +3,9 @@
 //! Valiant path instead. With adaptive global links (SST merlin's rule: direct `q`, Valiant
 //! `2 q + T`) it takes the lightest of the parallel links, leaves a congested port for
 //! Valiant below the threshold, and splits an idle fabric between the two when `T = 0`.
+//! With merlin's adaptive-local rule (`credits=B`) it goes Valiant exactly when the Valiant
+//! port has more than `F` times the direct port's free buffer space, and of two parallel
+//! links it takes the roomier.
 
 mod common;
 
@@ -229,6 +232,95 @@ fn idle_adaptive_links_split_between_minimal_and_valiant_only_without_threshold(
             (low..=high).contains(&share),
             "{name}: Valiant share {share}"
         );
+    }
+}
+
+#[test]
+fn credits_go_valiant_exactly_when_valiant_has_factor_times_the_room() {
+    // Direct port: 100 queued, so B - 100 free; Valiant port idle, B free. Valiant iff
+    // B > F (B - 100): with F = 2, iff B < 200; with B = 400, iff F < 4/3.
+    let mut path = Vec::new();
+    with_congested_minimal_port(|fabric, faults, src, dst, min_path, req| {
+        for (name, valiant) in [
+            ("ugal:credits=199", true),
+            ("ugal:credits=200", false),
+            ("ugal:credits=100", true),
+            ("ugal:credits=90", true),
+            ("ugal:credits=400,factor=1.3", true),
+            ("ugal:factor=1.4,credits=400", false),
+        ] {
+            let routing = build(name, fabric, faults).unwrap();
+            routing.route_into(req, src, dst, &mut path).unwrap();
+            check_path(fabric, faults, src, dst, &path).unwrap();
+            if valiant {
+                assert_ne!(path[0], min_path[0], "{name}: {src}->{dst} kept the port");
+                assert_eq!(hops_of_class(fabric, &path, "global"), 2, "{name}");
+            } else {
+                assert_eq!(path, min_path, "{name}: {src}->{dst}");
+            }
+        }
+    });
+}
+
+#[test]
+fn credits_take_the_roomier_of_two_parallel_links_and_stay_minimal_when_idle() {
+    // Two global links per group pair (on different routers of the source's group, or one
+    // on the source router): every port of the source router but the minimal path's first
+    // one holds 100 of an output buffer of 1000, so the roomier link is the free one and
+    // the direct route keeps it (1000 free, 2 x 1000 >= any Valiant room).
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=4,g=9").unwrap();
+    let faults = Faults::none(&fabric);
+    let minimal = build("minimal", &fabric, &faults).unwrap();
+    let credits = build("ugal:credits=1000", &fabric, &faults).unwrap();
+    let n = fabric.num_routers() as u32;
+    let (mut min_path, mut path, mut idle) = (Vec::new(), Vec::new(), Vec::new());
+    for src in 0..n {
+        for dst in (0..n).filter(|&d| d / 4 != src / 4) {
+            for draw in 0..4 {
+                let plain = RouteRequest {
+                    entropy: message_entropy(draw, u64::from(src * n + dst)),
+                    ..RouteRequest::new(&fabric, &faults)
+                };
+                credits.route_into(&plain, src, dst, &mut idle).unwrap();
+                assert_eq!(
+                    hops_of_class(&fabric, &idle, "global"),
+                    1,
+                    "idle {src}->{dst}"
+                );
+                minimal.route_into(&plain, src, dst, &mut min_path).unwrap();
+                let busy = AllBusyBut {
+                    fabric: fabric.clone(),
+                    at: src,
+                    free: min_path[0],
+                };
+                let req = RouteRequest {
+                    congestion: &busy,
+                    ..plain
+                };
+                credits.route_into(&req, src, dst, &mut path).unwrap();
+                check_path(&fabric, &faults, src, dst, &path).unwrap();
+                assert_eq!(path[0], min_path[0], "{src}->{dst}: {path:?}");
+                assert_eq!(hops_of_class(&fabric, &path, "global"), 1, "{src}->{dst}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_credits_are_named() {
+    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
+    let faults = Faults::none(&fabric);
+    for (name, word) in [
+        ("ugal:credits=0", "credits"),
+        ("ugal:credits=-5", "credits"),
+        ("ugal:credits=nan", "credits"),
+        ("ugal:credits=100,factor=0", "factor"),
+        ("ugal:factor=2", "credits=B"),
+        ("ugal:credits=100,threshold=5", "threshold"),
+        ("ugal:links=adaptive,credits=100", "links"),
+    ] {
+        let err = build(name, &fabric, &faults).err().expect(name).to_string();
+        assert!(err.contains(name) && err.contains(word), "{name}: {err}");
     }
 }
 

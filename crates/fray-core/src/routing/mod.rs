@@ -16,7 +16,7 @@ mod table;
 mod updown;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
-pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant, GlobalLinks};
+pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant, GlobalLinks, UgalRule};
 pub use entropy::{message_entropy, Entropy};
 pub use hyperx::{HyperXDoal, HyperXDor};
 pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
@@ -251,7 +251,9 @@ pub const ROUTINGS: &[(&str, &str)] = &[
         "ugal",
         "dragonfly: minimal or Valiant by congestion at the source (UGAL-L); \
          ugal:threshold=T favours minimal by T flows times hops; ugal:links=adaptive \
-         weighs every parallel global link by its queue, as SST's merlin does",
+         weighs every parallel global link by its queue, as SST's merlin does; \
+         ugal:credits=B[,factor=F] is merlin's adaptive-local (free space of an output \
+         buffer of B, Valiant when it has F=2 times the direct port's)",
     ),
 ];
 
@@ -279,8 +281,8 @@ pub fn build(
     faults: &Faults,
 ) -> Result<Box<dyn Routing>, RoutingError> {
     if let Some(options) = name.strip_prefix("ugal:") {
-        let (threshold, links) = parse_ugal_options(name, options)?;
-        return Ok(Box::new(DragonflyUgal::new(fabric, threshold, links)?));
+        let rule = parse_ugal_options(name, options)?;
+        return Ok(Box::new(DragonflyUgal::new(fabric, rule)?));
     }
     Ok(match name {
         "dor" => match fabric.topology() {
@@ -294,7 +296,7 @@ pub fn build(
         "table" => Box::new(TableRouting::new(fabric, faults)?),
         "minimal" => Box::new(DragonflyMinimal::new(fabric)?),
         "valiant" => Box::new(DragonflyValiant::new(fabric)?),
-        "ugal" => Box::new(DragonflyUgal::new(fabric, 0.0, GlobalLinks::Random)?),
+        "ugal" => Box::new(DragonflyUgal::new(fabric, UgalRule::default())?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),
@@ -308,38 +310,56 @@ pub fn build(
     })
 }
 
-/// UGAL's options from `options` (comma-separated `key=value`, from routing `name`):
-/// `threshold=T` (a finite number at least 0; default 0) and `links=random|adaptive`
-/// (default random).
-fn parse_ugal_options(name: &str, options: &str) -> Result<(f64, GlobalLinks), RoutingError> {
+/// UGAL's rule from `options` (comma-separated `key=value`, from routing `name`): Kim et
+/// al.'s queues with `threshold=T` (a finite number at least 0; default 0) and
+/// `links=random|adaptive` (default random), or merlin's `adaptive-local` with `credits=B`
+/// (the output buffer, a finite number above 0) and `factor=F` (above 0; default 2), which
+/// take neither of the others.
+fn parse_ugal_options(name: &str, options: &str) -> Result<UgalRule, RoutingError> {
     let bad = |reason: String| RoutingError::BadOption {
         routing: name.to_string(),
         reason,
     };
-    let (mut threshold, mut links) = (0.0, GlobalLinks::Random);
+    let number = |key: &str, value: &str, zero_ok: bool| match value.parse::<f64>() {
+        Ok(v) if v.is_finite() && (v > 0.0 || (zero_ok && v == 0.0)) => Ok(v),
+        _ => Err(bad(format!(
+            "{key} must be a finite number {} 0, got {value:?}",
+            if zero_ok { ">=" } else { ">" }
+        ))),
+    };
+    let (mut threshold, mut links) = (None, None);
+    let (mut credits, mut factor) = (None, None);
     for option in options.split(',') {
         match option.split_once('=') {
-            Some(("threshold", value)) => {
-                threshold = match value.parse::<f64>() {
-                    Ok(v) if v.is_finite() && v >= 0.0 => v,
-                    _ => {
-                        return Err(bad(format!(
-                            "threshold must be a finite number >= 0, got {value:?}"
-                        )))
-                    }
-                }
-            }
+            Some(("threshold", value)) => threshold = Some(number("threshold", value, true)?),
+            Some(("credits", value)) => credits = Some(number("credits", value, false)?),
+            Some(("factor", value)) => factor = Some(number("factor", value, false)?),
             Some(("links", value)) => {
-                links = GlobalLinks::parse(value).ok_or_else(|| {
+                links = Some(GlobalLinks::parse(value).ok_or_else(|| {
                     bad(format!("links must be random or adaptive, got {value:?}"))
-                })?
+                })?)
             }
             _ => {
                 return Err(bad(format!(
-                    "expected threshold=T or links=random|adaptive, got {option:?}"
+                    "expected threshold=T, links=random|adaptive, credits=B or factor=F, got \
+                     {option:?}"
                 )))
             }
         }
     }
-    Ok((threshold, links))
+    match credits {
+        Some(buffer) if threshold.is_none() && links.is_none() => Ok(UgalRule::Credits {
+            buffer,
+            factor: factor.unwrap_or(2.0),
+        }),
+        Some(_) => Err(bad(
+            "credits=B (merlin's adaptive-local) takes factor=F, not threshold= or links="
+                .to_string(),
+        )),
+        None if factor.is_some() => Err(bad("factor=F needs credits=B".to_string())),
+        None => Ok(UgalRule::Queues {
+            threshold: threshold.unwrap_or(0.0),
+            links: links.unwrap_or_default(),
+        }),
+    }
 }

@@ -22,7 +22,7 @@ mod ugal;
 mod valiant;
 
 pub use minimal::DragonflyMinimal;
-pub use ugal::{DragonflyUgal, GlobalLinks};
+pub use ugal::{DragonflyUgal, GlobalLinks, UgalRule};
 pub use valiant::DragonflyValiant;
 
 use std::sync::{Arc, PoisonError, RwLock};
@@ -244,15 +244,24 @@ impl<'a> Walk<'a> {
         dst: Option<RouterId>,
         path: &mut Vec<ChannelId>,
     ) -> Option<RouterId> {
-        let (df, faults, ch) = (self.df, self.faults, self.fabric.channels());
         let candidates = self.live_channels(self.group(at), to);
-        let usable = |k: usize| {
-            let c = candidates[k] as usize;
-            local_up(df, faults, at, ch.src[c])
-                && dst.is_none_or(|d| local_up(df, faults, ch.dst[c], d))
-        };
-        let k = pick_uniform(candidates.len(), &mut self.entropy, usable)?;
+        let (df, faults, fabric) = (self.df, self.faults, self.fabric);
+        let k = pick_uniform(candidates.len(), &mut self.entropy, |k| {
+            link_usable(df, faults, fabric, at, candidates[k], dst)
+        })?;
         Some(self.leg_through(at, candidates[k], dst, path))
+    }
+
+    /// The first hop of a leg from router `at` through global channel `c`: the local hop to
+    /// `c`'s router, or `c` itself when `at` holds it.
+    #[inline]
+    fn first_hop(&self, at: RouterId, c: ChannelId) -> ChannelId {
+        let x = self.fabric.channels().src[c as usize];
+        if at == x {
+            c
+        } else {
+            self.df.local_channel(at, x)
+        }
     }
 
     /// Appends the leg from router `at` through global channel `c` (from `at`'s group): the
@@ -287,15 +296,13 @@ impl<'a> Walk<'a> {
         congestion: &dyn Congestion,
         weight: impl Fn(f64, bool) -> f64,
     ) -> Option<Lightest> {
-        let (df, faults, ch) = (self.df, self.faults, self.fabric.channels());
         let mut best: Option<Lightest> = None;
         for &c in self.live_channels(self.group(at), to) {
-            let (x, y) = (ch.src[c as usize], ch.dst[c as usize]);
-            if !local_up(df, faults, at, x) || dst.is_some_and(|d| !local_up(df, faults, y, d)) {
+            if !link_usable(self.df, self.faults, self.fabric, at, c, dst) {
                 continue;
             }
-            let first = if at == x { c } else { df.local_channel(at, x) };
-            let w = weight(congestion.congestion(first), at != x);
+            let first = self.first_hop(at, c);
+            let w = weight(congestion.congestion(first), first != c);
             match &mut best {
                 Some(b) if w > b.weight => {}
                 Some(b) if w == b.weight => {
@@ -316,6 +323,37 @@ impl<'a> Walk<'a> {
         best
     }
 
+    /// Of the live global channels from `at`'s group to group `to` whose local hops are up
+    /// (from `at`, and on to `dst` when given), two drawn uniformly (the one, when only one
+    /// is usable), and of those the one whose first hop from `at` scores higher by
+    /// `score(congestion of that hop)`, the first drawn on a tie; with its score. merlin's
+    /// `adaptive-local` looks at two of the parallel links (its "slices") this way. `None`
+    /// when no channel is usable.
+    fn better_of_two(
+        &mut self,
+        at: RouterId,
+        to: usize,
+        dst: Option<RouterId>,
+        congestion: &dyn Congestion,
+        score: impl Fn(f64) -> f64,
+    ) -> Option<(ChannelId, f64)> {
+        let candidates = self.live_channels(self.group(at), to);
+        let n = candidates.len();
+        let (df, faults, fabric) = (self.df, self.faults, self.fabric);
+        let usable = |k: usize| link_usable(df, faults, fabric, at, candidates[k], dst);
+        let first = pick_uniform(n, &mut self.entropy, usable)?;
+        let second = pick_uniform(n, &mut self.entropy, |k| k != first && usable(k));
+        let scored = |k: usize| {
+            let c = candidates[k];
+            (c, score(congestion.congestion(self.first_hop(at, c))))
+        };
+        let a = scored(first);
+        Some(match second.map(scored) {
+            Some(b) if b.1 > a.1 => b,
+            _ => a,
+        })
+    }
+
     /// Why [`Walk::leg`] from group `from` to group `to` found nothing.
     fn blocked_leg_reason(&self, from: usize, to: usize) -> String {
         match self.live_count(from, to) {
@@ -330,6 +368,22 @@ impl<'a> Walk<'a> {
             ),
         }
     }
+}
+
+/// Whether a leg from router `at` through global channel `c` has its local hops up: to
+/// `c`'s router, and on from where `c` lands to `dst` when given.
+#[inline]
+fn link_usable(
+    df: &Dragonfly,
+    faults: &Faults,
+    fabric: &Fabric,
+    at: RouterId,
+    c: ChannelId,
+    dst: Option<RouterId>,
+) -> bool {
+    let ch = fabric.channels();
+    let (x, y) = (ch.src[c as usize], ch.dst[c as usize]);
+    local_up(df, faults, at, x) && dst.is_none_or(|d| local_up(df, faults, y, d))
 }
 
 /// Whether the local hop from `x` to `y` (same group) is up; no hop (`x == y`) is.

@@ -32,13 +32,84 @@ use crate::routing::{Congestion, RouteRequest, Routing, RoutingError};
 /// its global link lands over the lightest link to the destination group, a local first
 /// hop counting double (merlin's choice in the intermediate group, made here at the
 /// source). Within a group it is the rule above (`q_min <= 2 q_val + T`), merlin's too.
+///
+/// With [`UgalRule::Credits`] (routing name `ugal:credits=B`) it is merlin's other adaptive
+/// dragonfly routing, `adaptive-local` (the one SST's Ember parameter files for the
+/// failed-links study's machines select): each port is weighed by the free space of an
+/// output buffer of `B` (congestion units: bytes on the packet engine), `free = max(B - q,
+/// 0)`, two of the live parallel global links are drawn per group pair and the one with
+/// more free space kept, and the Valiant candidate wins only when it has more than `F`
+/// times the direct one's free space (`F = 2`, merlin's `adaptive_threshold`). So a direct
+/// port is kept until it is more than half full, and two full ports look alike.
 #[derive(Debug)]
 pub struct DragonflyUgal {
     paths: DragonflyPaths,
-    /// `T`: how much more congested (flows times hops) the minimal path may be than the
-    /// Valiant one and still be taken.
-    threshold: f64,
-    links: GlobalLinks,
+    rule: UgalRule,
+}
+
+/// How UGAL weighs the minimal path against the Valiant one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum UgalRule {
+    /// Kim et al.'s comparison of queues (`ugal`, `ugal:threshold=T,links=...`): minimal
+    /// while `q_min * H_min <= q_val * H_val + threshold` (or, with adaptive links, the
+    /// lightest of `q` and `2 q + threshold` over every parallel link).
+    Queues {
+        /// `T`: how much more congested (congestion units times hops) the minimal path may
+        /// be than the Valiant one and still be taken; at least 0.
+        threshold: f64,
+        /// How the parallel global links between two groups are picked.
+        links: GlobalLinks,
+    },
+    /// merlin's `adaptive-local` (`ugal:credits=B,factor=F`): free output-buffer space,
+    /// `max(buffer - q, 0)`, the better of two parallel links per group pair, Valiant only
+    /// when its free space exceeds `factor` times the direct one's.
+    Credits {
+        /// `B`: the output buffer the free space is counted in (congestion units: bytes on
+        /// the packet engine); above 0.
+        buffer: f64,
+        /// `F`: how many times the direct port's free space the Valiant port must have to
+        /// be taken; above 0 (merlin's default 2).
+        factor: f64,
+    },
+}
+
+impl Default for UgalRule {
+    /// Kim et al.'s rule with no threshold and random parallel links (`ugal`).
+    fn default() -> Self {
+        Self::Queues {
+            threshold: 0.0,
+            links: GlobalLinks::Random,
+        }
+    }
+}
+
+impl UgalRule {
+    /// Whether the minimal path wins whatever the Valiant one's congestion (then no Valiant
+    /// candidate need be drawn): `q_min H_min <= T`, or `F free(q_min) >= B` (no Valiant port
+    /// has more than `B` free).
+    fn minimal_regardless(&self, q_min: f64, h_min: usize) -> bool {
+        match *self {
+            Self::Queues { threshold, .. } => q_min * h_min as f64 <= threshold,
+            Self::Credits { buffer, factor } => factor * free(buffer, q_min) >= buffer,
+        }
+    }
+
+    /// Whether the minimal path (congestion `q_min` on its first channel, `h_min` hops) wins
+    /// over the Valiant one (`q_val`, `h_val`).
+    fn prefers_minimal(&self, q_min: f64, h_min: usize, q_val: f64, h_val: usize) -> bool {
+        match *self {
+            Self::Queues { threshold, .. } => {
+                q_min * h_min as f64 <= q_val * h_val as f64 + threshold
+            }
+            Self::Credits { buffer, factor } => free(buffer, q_val) <= factor * free(buffer, q_min),
+        }
+    }
+}
+
+/// Free space of an output buffer of `buffer` holding `queued` (same units), at least 0.
+#[inline]
+fn free(buffer: f64, queued: f64) -> f64 {
+    (buffer - queued).max(0.0)
 }
 
 /// How UGAL picks among the parallel global links between two groups.
@@ -64,24 +135,28 @@ impl GlobalLinks {
 }
 
 impl DragonflyUgal {
-    /// The routing for a dragonfly fabric, with threshold `threshold` (flows times hops,
-    /// at least 0) and global links picked by `links` (see [`crate::routing::build`] for
-    /// the name that sets them).
-    pub fn new(fabric: &Fabric, threshold: f64, links: GlobalLinks) -> Result<Self, RoutingError> {
-        debug_assert!(threshold >= 0.0, "UGAL threshold {threshold} below 0");
+    /// The routing for a dragonfly fabric, choosing by `rule` (see [`crate::routing::build`]
+    /// for the names that set it).
+    pub fn new(fabric: &Fabric, rule: UgalRule) -> Result<Self, RoutingError> {
+        debug_assert!(
+            match rule {
+                UgalRule::Queues { threshold, .. } => threshold >= 0.0,
+                UgalRule::Credits { buffer, factor } => buffer > 0.0 && factor > 0.0,
+            },
+            "UGAL rule {rule:?} out of range"
+        );
         Ok(Self {
             paths: DragonflyPaths::new(fabric, "dragonfly UGAL")?,
-            threshold,
-            links,
+            rule,
         })
     }
 }
 
-/// Appends the UGAL-L choice between the minimal path and one Valiant path.
+/// Appends the UGAL-L choice, by `rule`, between the minimal path and one Valiant path.
 fn ugal_path(
     w: &mut Walk<'_>,
     congestion: &dyn Congestion,
-    threshold: f64,
+    rule: &UgalRule,
     path: &mut Vec<ChannelId>,
 ) -> Result<(), String> {
     if let Err(no_minimal) = minimal_path(w, path) {
@@ -91,12 +166,12 @@ fn ugal_path(
     }
     let h_min = path.len();
     let q_min = congestion.congestion(path[0]);
-    if q_min * h_min as f64 <= threshold || valiant_path(w, path).is_err() {
+    if rule.minimal_regardless(q_min, h_min) || valiant_path(w, path).is_err() {
         return Ok(());
     }
     let h_val = path.len() - h_min;
     let q_val = congestion.congestion(path[h_min]);
-    if q_min * h_min as f64 <= q_val * h_val as f64 + threshold {
+    if rule.prefers_minimal(q_min, h_min, q_val, h_val) {
         path.truncate(h_min);
     } else {
         path.drain(..h_min);
@@ -108,13 +183,14 @@ fn ugal_path(
 fn ugal_adaptive_path(
     w: &mut Walk<'_>,
     congestion: &dyn Congestion,
+    rule: &UgalRule,
     threshold: f64,
     path: &mut Vec<ChannelId>,
 ) -> Result<(), String> {
     let (src, dst) = (w.src, w.dst);
     let (gs, gd) = (w.group(src), w.group(dst));
     if gs == gd {
-        return ugal_path(w, congestion, threshold, path);
+        return ugal_path(w, congestion, rule, path);
     }
     let direct = w.lightest_link(src, gd, Some(dst), congestion, |q, _| q);
     let via = intermediate_group(w, gs, gd);
@@ -133,15 +209,75 @@ fn ugal_adaptive_path(
         return Ok(());
     }
     let v = valiant.expect("a Valiant link when going Valiant");
-    let mark = path.len();
-    let landed = w.leg_through(src, v.channel, None, path);
     let onward = |q: f64, local: bool| if local { 2.0 * q } else { q };
-    match w.lightest_link(landed, gd, Some(dst), congestion, onward) {
+    valiant_through(w, v.channel, path, |w, landed| {
+        w.lightest_link(landed, gd, Some(dst), congestion, onward)
+            .map(|l| l.channel)
+    })
+}
+
+/// Appends the choice of merlin's `adaptive-local` between groups (see
+/// [`UgalRule::Credits`]): the roomier of two direct links against the roomier of two links
+/// to a drawn intermediate group, and on from there over the roomier of two links to the
+/// destination group (merlin decides that one again where the packet lands).
+fn credits_path(
+    w: &mut Walk<'_>,
+    congestion: &dyn Congestion,
+    rule: &UgalRule,
+    (buffer, factor): (f64, f64),
+    path: &mut Vec<ChannelId>,
+) -> Result<(), String> {
+    let (src, dst) = (w.src, w.dst);
+    let (gs, gd) = (w.group(src), w.group(dst));
+    if gs == gd {
+        return ugal_path(w, congestion, rule, path);
+    }
+    let room = |q: f64| free(buffer, q);
+    let direct = w.better_of_two(src, gd, Some(dst), congestion, room);
+    if let Some((d, free_d)) = direct {
+        if factor * free_d >= buffer {
+            w.leg_through(src, d, Some(dst), path);
+            return Ok(());
+        }
+    }
+    let via = intermediate_group(w, gs, gd);
+    let valiant = via.and_then(|i| w.better_of_two(src, i, None, congestion, room));
+    let v = match (direct, valiant) {
+        (None, None) => return valiant_path(w, path),
+        (Some((d, free_d)), Some((_, free_v))) if free_v <= factor * free_d => {
+            w.leg_through(src, d, Some(dst), path);
+            return Ok(());
+        }
+        (Some((d, _)), None) => {
+            w.leg_through(src, d, Some(dst), path);
+            return Ok(());
+        }
+        (_, Some((v, _))) => v,
+    };
+    valiant_through(w, v, path, |w, landed| {
+        w.better_of_two(landed, gd, Some(dst), congestion, room)
+            .map(|(c, _)| c)
+    })
+}
+
+/// Appends the Valiant leg from the source through global channel `v`, then the leg from
+/// where it lands to the destination through the global channel `onward` picks there; when
+/// `onward` finds none (failed local links in the intermediate group), any whole Valiant
+/// path instead.
+fn valiant_through(
+    w: &mut Walk<'_>,
+    v: ChannelId,
+    path: &mut Vec<ChannelId>,
+    onward: impl FnOnce(&mut Walk<'_>, RouterId) -> Option<ChannelId>,
+) -> Result<(), String> {
+    let (src, dst) = (w.src, w.dst);
+    let mark = path.len();
+    let landed = w.leg_through(src, v, None, path);
+    match onward(w, landed) {
         Some(next) => {
-            w.leg_through(landed, next.channel, Some(dst), path);
+            w.leg_through(landed, next, Some(dst), path);
             Ok(())
         }
-        // Failed local links in the intermediate group: any whole Valiant path will do.
         None => {
             path.truncate(mark);
             valiant_path(w, path)
@@ -162,10 +298,17 @@ impl Routing for DragonflyUgal {
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
         self.paths
-            .route(req, src, dst, path, |w, path| match self.links {
-                GlobalLinks::Random => ugal_path(w, req.congestion, self.threshold, path),
-                GlobalLinks::Adaptive => {
-                    ugal_adaptive_path(w, req.congestion, self.threshold, path)
+            .route(req, src, dst, path, |w, path| match self.rule {
+                UgalRule::Queues {
+                    links: GlobalLinks::Random,
+                    ..
+                } => ugal_path(w, req.congestion, &self.rule, path),
+                UgalRule::Queues {
+                    threshold,
+                    links: GlobalLinks::Adaptive,
+                } => ugal_adaptive_path(w, req.congestion, &self.rule, threshold, path),
+                UgalRule::Credits { buffer, factor } => {
+                    credits_path(w, req.congestion, &self.rule, (buffer, factor), path)
                 }
             })
     }
