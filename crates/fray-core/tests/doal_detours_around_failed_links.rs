@@ -23,7 +23,9 @@ fn fault_free_every_pair_routes_minimally() {
                     entropy: u64::from(src ^ (dst << 8)),
                     ..RouteRequest::new(&fabric, &faults)
                 };
-                HyperXDoal.route_into(&req, src, dst, &mut doal).unwrap();
+                HyperXDoal::default()
+                    .route_into(&req, src, dst, &mut doal)
+                    .unwrap();
                 walk(&fabric, &faults, src, dst, &doal);
                 assert_eq!(
                     doal.len(),
@@ -55,7 +57,9 @@ fn a_failed_direct_cable_is_avoided_with_a_two_hop_detour() {
             entropy,
             ..RouteRequest::new(&fabric, &faults)
         };
-        HyperXDoal.route_into(&req, src, dst, &mut path).unwrap();
+        HyperXDoal::default()
+            .route_into(&req, src, dst, &mut path)
+            .unwrap();
         let routers = walk(&fabric, &faults, src, dst, &path);
         assert_eq!(path.len(), 3, "x detour (2 hops), then y (1 hop)");
         let mid = routers[1];
@@ -85,7 +89,9 @@ fn a_dimension_with_every_detour_dead_is_unroutable_naming_it() {
         .unwrap();
     let mut path = Vec::new();
     let req = RouteRequest::new(&fabric, &faults);
-    HyperXDoal.route_into(&req, src, dst, &mut path).unwrap();
+    HyperXDoal::default()
+        .route_into(&req, src, dst, &mut path)
+        .unwrap();
     let routers = walk(&fabric, &faults, src, dst, &path);
     assert_eq!(
         routers,
@@ -97,7 +103,7 @@ fn a_dimension_with_every_detour_dead_is_unroutable_naming_it() {
         .fail_named_cables(&fabric, &["(1,2)->(1,3)"])
         .unwrap();
     let req = RouteRequest::new(&fabric, &faults);
-    let err = HyperXDoal
+    let err = HyperXDoal::default()
         .route_into(&req, src, dst, &mut path)
         .unwrap_err();
     let RoutingError::Unroutable { reason, .. } = &err else {
@@ -111,17 +117,17 @@ fn a_dimension_with_every_detour_dead_is_unroutable_naming_it() {
     assert!(path.is_empty());
     // Routes that need not correct y in that row still go, around the dead cables.
     let req = RouteRequest::new(&fabric, &faults);
-    HyperXDoal
+    HyperXDoal::default()
         .route_into(&req, g.node(&[0, 0]), g.node(&[1, 3]), &mut path)
         .unwrap_err();
-    HyperXDoal
+    HyperXDoal::default()
         .route_into(&req, g.node(&[0, 0]), g.node(&[0, 3]), &mut path)
         .unwrap();
     // A down router that every option must reach is named.
     let mut faults = Faults::none(&fabric);
     faults.fail_router(g.node(&[1, 3])).unwrap();
     let req = RouteRequest::new(&fabric, &faults);
-    let err = HyperXDoal
+    let err = HyperXDoal::default()
         .route_into(&req, g.node(&[0, 3]), g.node(&[1, 0]), &mut path)
         .unwrap_err();
     assert!(err.to_string().contains("router (1,3) is down"), "{err}");

@@ -98,14 +98,14 @@ proptest! {
                 } else {
                     prop_assert!(path.is_empty());
                 }
-                let doal = HyperXDoal.route_into(&req, src, dst, &mut path);
+                let doal = HyperXDoal::default().route_into(&req, src, dst, &mut path);
                 prop_assert_eq!(doal.is_ok(), doal_allows(&fabric, &faults, src, dst),
                     "{} {}->{}: {:?}", spec, src, dst, doal);
                 if doal.is_ok() {
                     walk(&fabric, &faults, src, dst, &path);
                     prop_assert!(path.len() <= 2 * q);
                     prop_assert!(path.len() >= shape.hop_distance(src, dst));
-                    HyperXDoal.route_into(&req, src, dst, &mut again).unwrap();
+                    HyperXDoal::default().route_into(&req, src, dst, &mut again).unwrap();
                     prop_assert_eq!(&path, &again, "same entropy, same route");
                 } else {
                     prop_assert!(path.is_empty());

@@ -18,7 +18,7 @@ mod updown;
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
 pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant, GlobalLinks, UgalRule};
 pub use entropy::{message_entropy, Entropy};
-pub use hyperx::{HyperXDoal, HyperXDor};
+pub use hyperx::{DoalWeights, HyperXDoal, HyperXDor};
 pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
 pub use updown::{UpDown, UpDownFaultTolerant};
 
@@ -95,6 +95,14 @@ pub trait Congestion {
     /// Congestion on `channel` now: non-negative, comparable between the channels of one
     /// engine (routes, flows or queued flits; the unit is the engine's).
     fn congestion(&self, channel: ChannelId) -> f64;
+
+    /// Congestion on `channel` of the packets in virtual-channel class `class` only (an
+    /// engine that keeps virtual channels apart counts them apart, as SST's merlin keeps an
+    /// output queue per virtual channel); by default the whole channel's.
+    fn congestion_in_class(&self, channel: ChannelId, class: u16) -> f64 {
+        let _ = class;
+        self.congestion(channel)
+    }
 }
 
 /// No congestion anywhere: adaptive routings then behave as their minimal form.
@@ -228,7 +236,8 @@ pub const ROUTINGS: &[(&str, &str)] = &[
     ),
     (
         "doal",
-        "hyperx: dimension order, one adaptive misroute per dimension",
+        "hyperx: dimension order, one adaptive misroute per dimension; \
+         doal:weights=merlin weighs them per virtual channel as SST's merlin does",
     ),
     ("updown", "xgft: up/down with D-mod-k up ports"),
     (
@@ -284,12 +293,23 @@ pub fn build(
         let rule = parse_ugal_options(name, options)?;
         return Ok(Box::new(DragonflyUgal::new(fabric, rule)?));
     }
+    if let Some(options) = name.strip_prefix("doal:") {
+        let weights = match options.split_once('=') {
+            Some(("weights", value)) => DoalWeights::parse(value),
+            _ => None,
+        }
+        .ok_or_else(|| RoutingError::BadOption {
+            routing: name.to_string(),
+            reason: format!("expected weights=path|merlin, got {options:?}"),
+        })?;
+        return Ok(Box::new(HyperXDoal::new(fabric, weights)?));
+    }
     Ok(match name {
         "dor" => match fabric.topology() {
             Topology::HyperX(_) => Box::new(HyperXDor::new(fabric)?),
             _ => Box::new(DimensionOrder::new(fabric)?),
         },
-        "doal" => Box::new(HyperXDoal::new(fabric)?),
+        "doal" => Box::new(HyperXDoal::new(fabric, DoalWeights::Path)?),
         "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
         "updown" => Box::new(UpDown::new(fabric)?),
         "updown-ft" => Box::new(UpDownFaultTolerant::new(fabric)?),

@@ -2,7 +2,7 @@
 
 use super::{hyperx_of, pick_cable, walk_dimensions, Cheapest};
 use crate::fabric::{Cartesian, ChannelId, Fabric, HyperX, RouterId};
-use crate::routing::{Entropy, RouteRequest, Routing, RoutingError};
+use crate::routing::{Congestion, Entropy, RouteRequest, Routing, RoutingError};
 
 const NAME: &str = "HyperX DOAL";
 
@@ -31,13 +31,56 @@ const NAME: &str = "HyperX DOAL";
 /// when a router that every option must reach is down: DOAL only looks for a way round
 /// failures within the current dimension, which is why the study's fabric stopped routing
 /// every pair at high failure rates.
-#[derive(Debug, Clone, Copy)]
-pub struct HyperXDoal;
+///
+/// With [`DoalWeights::Merlin`] (routing name `doal:weights=merlin`) the options are weighed
+/// as SST's merlin (`topo_hyperx`) does, per virtual channel
+/// ([`crate::routing::Congestion::congestion_in_class`]): the direct hop by its queue in
+/// class 0 (where direct hops and misroutes' second hops queue), a detour by twice its
+/// first hop's queue in class 1 (where only misroutes' first hops queue). A detour's first
+/// port thus looks as busy as the other misroutes make it, whatever direct traffic it
+/// carries.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HyperXDoal {
+    weights: DoalWeights,
+}
+
+/// How DOAL weighs its options in one dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DoalWeights {
+    /// The summed congestion of the channels each option uses (`doal`, `doal:weights=path`).
+    #[default]
+    Path,
+    /// SST merlin's weights per virtual channel (`doal:weights=merlin`).
+    Merlin,
+}
+
+impl DoalWeights {
+    /// Reads `path` or `merlin`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "path" => Some(Self::Path),
+            "merlin" => Some(Self::Merlin),
+            _ => None,
+        }
+    }
+}
 
 impl HyperXDoal {
-    /// The routing for a HyperX fabric.
-    pub fn new(fabric: &Fabric) -> Result<Self, RoutingError> {
-        hyperx_of(fabric, NAME).map(|_| Self)
+    /// The routing for a HyperX fabric, weighing its options by `weights`.
+    pub fn new(fabric: &Fabric, weights: DoalWeights) -> Result<Self, RoutingError> {
+        hyperx_of(fabric, NAME).map(|_| Self { weights })
+    }
+}
+
+/// The congestion of one virtual-channel class only.
+struct InClass<'a> {
+    all: &'a dyn Congestion,
+    class: u16,
+}
+
+impl Congestion for InClass<'_> {
+    fn congestion(&self, channel: ChannelId) -> f64 {
+        self.all.congestion_in_class(channel, self.class)
     }
 }
 
@@ -62,6 +105,7 @@ const DETOUR_SAMPLES: usize = 8;
 fn correct_dimension(
     hx: &HyperX,
     req: &RouteRequest<'_>,
+    weights: DoalWeights,
     cur: RouterId,
     d: usize,
     (own, target): (usize, usize),
@@ -69,10 +113,34 @@ fn correct_dimension(
 ) -> Option<Step> {
     let shape = hx.shape();
     let (faults, congestion) = (req.faults, req.congestion);
+    let (class0, class1) = (
+        InClass {
+            all: congestion,
+            class: 0,
+        },
+        InClass {
+            all: congestion,
+            class: 1,
+        },
+    );
+    // What the direct hop, a detour's first hop and its second hop are weighed by, and a
+    // detour's cost from its two hops' weights.
+    let (direct_view, first_view, second_view): (
+        &dyn Congestion,
+        &dyn Congestion,
+        &dyn Congestion,
+    ) = match weights {
+        DoalWeights::Path => (congestion, congestion, congestion),
+        DoalWeights::Merlin => (&class0, &class1, &class0),
+    };
+    let detour_cost = |w1: f64, w2: f64| match weights {
+        DoalWeights::Path => w1 + w2,
+        DoalWeights::Merlin => 2.0 * w1,
+    };
     let direct = pick_cable(
         hx.channels_along(cur, d, own, target),
         faults,
-        congestion,
+        direct_view,
         rng,
     );
     if let Some((c, w)) = direct {
@@ -85,10 +153,10 @@ fn correct_dimension(
     let detour = |m: usize, rng: &mut Entropy| {
         let mid = shape.shift(cur, d, own, m);
         let first = hx.channels_along(cur, d, own, m);
-        let (first, w1) = pick_cable(first, faults, congestion, rng)?;
+        let (first, w1) = pick_cable(first, faults, first_view, rng)?;
         let second = hx.channels_along(mid, d, m, target);
-        let (second, w2) = pick_cable(second, faults, congestion, rng)?;
-        (!faults.router_is_down(mid)).then_some(((first, second), w1 + w2))
+        let (second, w2) = pick_cable(second, faults, second_view, rng)?;
+        (!faults.router_is_down(mid)).then_some(((first, second), detour_cost(w1, w2)))
     };
     let candidates = shape.sizes()[d] - 2;
     if direct.is_none() && candidates > 0 {
@@ -133,7 +201,8 @@ impl Routing for HyperXDoal {
     ) -> Result<(), RoutingError> {
         let f = req.fabric;
         walk_dimensions(req, NAME, src, dst, path, |hop, rng, path| {
-            match correct_dimension(hop.hx, req, hop.cur, hop.d, (hop.own, hop.target), rng) {
+            let ends = (hop.own, hop.target);
+            match correct_dimension(hop.hx, req, self.weights, hop.cur, hop.d, ends, rng) {
                 Some(Step::Direct(c)) => path.push(c),
                 Some(Step::Detour(first, second)) => path.extend([first, second]),
                 None => {
@@ -156,7 +225,7 @@ impl Routing for HyperXDoal {
 mod tests {
     use super::*;
     use crate::faults::Faults;
-    use crate::routing::Congestion;
+    use crate::routing::build;
 
     /// Congestion read from a table indexed by channel.
     struct Load(Vec<f64>);
@@ -180,7 +249,7 @@ mod tests {
                 congestion: load,
                 ..RouteRequest::new(&fabric, &faults)
             };
-            HyperXDoal.route_into(&req, 0, 3, path).unwrap();
+            HyperXDoal::default().route_into(&req, 0, 3, path).unwrap();
         };
         // Direct 1 against detours 1 + 1: direct.
         route(&Load(load.clone()), &mut path);
@@ -197,6 +266,59 @@ mod tests {
             path,
             vec![hx.channels_to(0, 0, 2)[0], hx.channels_to(2, 0, 3)[0]]
         );
+    }
+
+    /// Congestion per channel and class: `(channel, class 0, class 1)` entries, 0 elsewhere.
+    struct ByClass(Vec<(ChannelId, f64, f64)>);
+
+    impl Congestion for ByClass {
+        fn congestion(&self, channel: ChannelId) -> f64 {
+            self.congestion_in_class(channel, 0) + self.congestion_in_class(channel, 1)
+        }
+
+        fn congestion_in_class(&self, channel: ChannelId, class: u16) -> f64 {
+            self.0
+                .iter()
+                .find(|e| e.0 == channel)
+                .map_or(0.0, |e| if class == 0 { e.1 } else { e.2 })
+        }
+    }
+
+    #[test]
+    fn merlin_weights_see_only_the_misroutes_on_a_detour_port() {
+        // hyperx:3: from 0 to 2, direct 0 -> 2 or round through 1. The direct port holds
+        // 100 in class 0; the detour's first port 0 -> 1 holds 300 of direct traffic (class
+        // 0) and 40 of misroutes (class 1).
+        let fabric = Fabric::parse("hyperx:3").unwrap();
+        let faults = Faults::none(&fabric);
+        let hx = fabric.as_hyperx().unwrap();
+        let (direct, first, second) = (
+            hx.channels_to(0, 0, 2)[0],
+            hx.channels_to(0, 0, 1)[0],
+            hx.channels_to(1, 0, 2)[0],
+        );
+        let route = |weights: DoalWeights, load: &ByClass| {
+            let req = RouteRequest {
+                congestion: load,
+                ..RouteRequest::new(&fabric, &faults)
+            };
+            let mut path = Vec::new();
+            HyperXDoal { weights }
+                .route_into(&req, 0, 2, &mut path)
+                .unwrap();
+            path
+        };
+        let load = ByClass(vec![(direct, 100.0, 0.0), (first, 300.0, 40.0)]);
+        // Summed over the path: direct 100 against 340 round: direct.
+        assert_eq!(route(DoalWeights::Path, &load), vec![direct]);
+        // merlin: direct 100 against 2 x 40 = 80 round.
+        assert_eq!(route(DoalWeights::Merlin, &load), vec![first, second]);
+        // 2 x 50 = 100 ties the direct port: a tie goes direct.
+        let load = ByClass(vec![(direct, 100.0, 0.0), (first, 300.0, 50.0)]);
+        assert_eq!(route(DoalWeights::Merlin, &load), vec![direct]);
+        // The direct port's misroutes (class 1) do not count against it.
+        let load = ByClass(vec![(direct, 10.0, 500.0), (first, 0.0, 6.0)]);
+        assert_eq!(route(DoalWeights::Merlin, &load), vec![direct]);
     }
 
     #[test]
@@ -218,7 +340,9 @@ mod tests {
                 entropy,
                 ..RouteRequest::new(&fabric, &faults)
             };
-            HyperXDoal.route_into(&req, 0, 5, &mut path).unwrap();
+            HyperXDoal::default()
+                .route_into(&req, 0, 5, &mut path)
+                .unwrap();
             through[fabric.channels().dst[path[0] as usize] as usize] += 1;
         }
         assert_eq!((through[1], through[5]), (0, 0));
@@ -236,8 +360,24 @@ mod tests {
                 congestion: &load,
                 ..RouteRequest::new(&fabric, &faults)
             };
-            HyperXDoal.route_into(&req, 0, 5, &mut path).unwrap();
+            HyperXDoal::default()
+                .route_into(&req, 0, 5, &mut path)
+                .unwrap();
             assert_eq!(fabric.channels().dst[path[0] as usize], 3);
         }
+    }
+
+    #[test]
+    fn weights_are_read_from_the_name() {
+        let fabric = Fabric::parse("hyperx:4x4").unwrap();
+        let faults = Faults::none(&fabric);
+        assert!(build("doal:weights=merlin", &fabric, &faults).is_ok());
+        assert!(build("doal:weights=path", &fabric, &faults).is_ok());
+        for name in ["doal:weights=fast", "doal:bias=1", "doal:"] {
+            let err = build(name, &fabric, &faults).err().expect(name).to_string();
+            assert!(err.contains(name) && err.contains("weights=path|merlin"), "{err}");
+        }
+        let torus = Fabric::parse("torus:4x4").unwrap();
+        assert!(build("doal:weights=merlin", &torus, &Faults::none(&torus)).is_err());
     }
 }

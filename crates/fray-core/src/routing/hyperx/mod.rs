@@ -8,7 +8,7 @@
 mod doal;
 mod dor;
 
-pub use doal::HyperXDoal;
+pub use doal::{DoalWeights, HyperXDoal};
 pub use dor::HyperXDor;
 
 use super::{Congestion, Entropy, RouteRequest, RoutingError};

@@ -7,11 +7,12 @@
 use super::event::{Event, Kind, Step};
 use super::link::LinkTiming;
 use super::queue::RadixHeap;
+use super::signal::QueueCounts;
 use super::vc::VcClasses;
 use super::{PacketConfig, PacketError, QueueView, SoftErrors};
 use crate::fabric::{ChannelId, EndpointId, Fabric};
 use crate::faults::Faults;
-use crate::routing::{message_entropy, route_endpoints, Congestion, RouteRequest, Routing};
+use crate::routing::{message_entropy, route_endpoints, RouteRequest, Routing};
 
 /// No packet or message (end of an intrusive list).
 const NIL: u32 = u32::MAX;
@@ -65,27 +66,6 @@ struct Message {
     next: u32,
 }
 
-/// The packet engine's congestion signal, per channel: bytes of the packets that will be
-/// sent on it and have left for the router that sends them (on their way there, or waiting
-/// in its input buffers: the view of an output queue), plus the bytes it has sent that hold
-/// buffer space downstream (not yet credited back). So a router that routes many packets to
-/// one port at once sees that port fill at once, not one packet later.
-///
-/// With [`QueueView::Output`] a packet counts only until the router sends it on the
-/// channel; the count saturates at `cap` bytes ([`super::PacketConfig::queue_cap_bytes`]).
-pub struct QueuedBytes<'a> {
-    /// Bytes counted per channel.
-    pub bytes: &'a [u64],
-    /// Bytes at which the signal saturates.
-    pub cap: u64,
-}
-
-impl Congestion for QueuedBytes<'_> {
-    fn congestion(&self, channel: ChannelId) -> f64 {
-        self.bytes[channel as usize].min(self.cap) as f64
-    }
-}
-
 /// Counters every run reports; the invariants of the engine are stated on them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PacketCounters {
@@ -128,8 +108,8 @@ pub(crate) struct Engine<'a> {
     wake_pending: Vec<bool>,
     /// Free bytes of every input buffer as its upstream sees them, `channel * vcs + vc`.
     credits: Vec<u32>,
-    /// The congestion signal per channel (see [`QueuedBytes`]).
-    queued_bytes: Vec<u64>,
+    /// The bytes behind the congestion signal (see [`super::QueuedBytes`]).
+    queued: QueueCounts,
     /// Buffers whose head waits for each output channel, in request order.
     waiting: Vec<Vec<Request>>,
     last_served: Vec<u32>,
@@ -174,6 +154,7 @@ impl<'a> Engine<'a> {
         }
         let classes = VcClasses::new(fabric, routing, config.vcs)?;
         let vcs = usize::from(config.vcs);
+        let queued = QueueCounts::new(n, usize::from(classes.count_classes()));
         let ps_per_byte = (0..n)
             .map(|c| {
                 let bw = faults.bandwidth_bytes_s(fabric, c as ChannelId);
@@ -205,7 +186,7 @@ impl<'a> Engine<'a> {
             busy_until_ps: vec![0; n],
             wake_pending: vec![false; n],
             credits: vec![config.buffer_bytes; n * vcs],
-            queued_bytes: vec![0; n],
+            queued,
             waiting: vec![Vec::new(); n],
             last_served: vec![NIL; n],
             head: vec![NIL; buffers],
@@ -327,10 +308,7 @@ impl<'a> Engine<'a> {
         let req = RouteRequest {
             fabric: self.fabric,
             faults: self.faults,
-            congestion: &QueuedBytes {
-                bytes: &self.queued_bytes,
-                cap: self.config.queue_cap_bytes,
-            },
+            congestion: &self.queued.signal(self.config.queue_cap_bytes),
             entropy: message_entropy(self.config.seed, self.routed),
         };
         self.routed += 1;
@@ -555,13 +533,16 @@ impl<'a> Engine<'a> {
         // back (only the injection channel was not counted before), or, when the signal
         // is the output queue, no longer.
         let hop = usize::from(hop);
+        let class = self.classes.class_of_vc(vc);
         match (self.config.queue_view, hop) {
-            (QueueView::Downstream, 0) => self.queued_bytes[out as usize] += u64::from(bytes),
-            (QueueView::Output, 1..) => self.queued_bytes[out as usize] -= u64::from(bytes),
+            (QueueView::Downstream, 0) => self.queued.add(out, class, bytes),
+            (QueueView::Output, 1..) => self.queued.remove(out, class, bytes),
             _ => {}
         }
-        if let Some(&next) = self.paths[path as usize].get(hop + 1) {
-            self.queued_bytes[next as usize] += u64::from(bytes);
+        let route = &self.paths[path as usize];
+        if let Some(&next) = route.get(hop + 1) {
+            let next_class = self.classes.class(route, hop + 1);
+            self.queued.add(next, next_class, bytes);
         }
         self.send_on(p, out, now);
         // The next head asks only now that `out` is busy.
@@ -655,7 +636,8 @@ impl<'a> Engine<'a> {
         self.credits[slot as usize] += bytes;
         let out = slot as usize / self.vcs;
         if self.config.queue_view == QueueView::Downstream {
-            self.queued_bytes[out] -= u64::from(bytes);
+            let class = self.classes.class_of_vc((slot as usize % self.vcs) as u16);
+            self.queued.remove(out as ChannelId, class, bytes);
         }
         self.arbitrate(out as ChannelId);
     }
@@ -673,7 +655,7 @@ impl<'a> Engine<'a> {
 mod tests {
     use super::*;
     use crate::fabric::{FabricBuilder, LinkParameters, Topology};
-    use crate::routing::build;
+    use crate::routing::{build, Congestion};
 
     /// Routers 0 - 1 - 2 in a line, 1 GB/s and 100 ns per cable, one endpoint each.
     fn line() -> Fabric {
@@ -711,11 +693,11 @@ mod tests {
         for t in 1..300 {
             e.schedule_external(t * 10_000, 0);
         }
-        let mut seen = vec![(e.queued_bytes[c01 as usize], e.queued_bytes[c12 as usize])];
+        let mut seen = vec![(e.queued.on(c01), e.queued.on(c12))];
         let mut delivered = false;
         while let Some(step) = e.next() {
             delivered |= matches!(step, Step::Finished) && e.finished == vec![7];
-            seen.push((e.queued_bytes[c01 as usize], e.queued_bytes[c12 as usize]));
+            seen.push((e.queued.on(c01), e.queued.on(c12)));
         }
         assert!(delivered);
         seen
@@ -739,18 +721,38 @@ mod tests {
     }
 
     #[test]
-    fn the_signal_saturates_at_the_cap() {
-        let bytes = [0, 100, 5_000, 20_000];
-        let capped = QueuedBytes {
-            bytes: &bytes,
-            cap: 4_096,
+    fn a_misroute_counts_its_first_hop_in_class_1_and_its_second_in_class_0() {
+        // hyperx:3 with the cable 0 - 2 failed: DOAL goes 0 -> 1 -> 2, the first hop in
+        // class 1 (merlin's misroute channel), the second in class 0.
+        let f = Fabric::parse("hyperx:3").unwrap();
+        let mut faults = Faults::none(&f);
+        let hx = f.as_hyperx().unwrap();
+        faults.fail_cable(&f, hx.channels_to(0, 0, 2)[0]).unwrap();
+        let routing = build("doal", &f, &faults).unwrap();
+        let mut errors = SoftErrors::none(f.channels().len());
+        let config = PacketConfig {
+            queue_view: QueueView::Downstream,
+            ..PacketConfig::default()
         };
-        let read: Vec<f64> = (0..4).map(|c| capped.congestion(c)).collect();
-        assert_eq!(read, vec![0.0, 100.0, 4_096.0, 4_096.0]);
-        let open = QueuedBytes {
-            bytes: &bytes,
-            cap: u64::MAX,
+        let mut e = Engine::new(&f, &faults, routing.as_ref(), config, &mut errors).unwrap();
+        let (first, second) = (hx.channels_to(0, 0, 1)[0], hx.channels_to(1, 0, 2)[0]);
+        e.post(0, 2, 256, 7).unwrap();
+        for t in 1..300 {
+            e.schedule_external(t * 10_000, 0);
+        }
+        let read = |e: &Engine<'_>| {
+            let signal = e.queued.signal(u64::MAX);
+            [(first, 0), (first, 1), (second, 0), (second, 1)]
+                .map(|(c, k)| signal.congestion_in_class(c, k) as u64)
         };
-        assert_eq!(open.congestion(3), 20_000.0);
+        let mut seen = vec![read(&e)];
+        while e.next().is_some() {
+            seen.push(read(&e));
+        }
+        assert_eq!(e.finished, vec![7]);
+        assert!(seen.iter().any(|s| s[1] == 256), "{seen:?}");
+        assert!(seen.iter().any(|s| s[2] == 256), "{seen:?}");
+        assert!(seen.iter().all(|s| s[0] == 0 && s[3] == 0), "{seen:?}");
+        assert_eq!(seen.last(), Some(&[0, 0, 0, 0]));
     }
 }

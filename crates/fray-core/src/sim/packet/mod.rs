@@ -45,14 +45,16 @@ mod event;
 mod jobs;
 mod link;
 mod queue;
+mod signal;
 mod soft_errors;
 mod traffic;
 mod vc;
 
 pub use config::{Arbitration, PacketConfig, QueueView, PACKET_OPTIONS};
-pub use engine::{PacketCounters, QueuedBytes};
+pub use engine::PacketCounters;
 pub use jobs::{simulate, PacketResult};
 pub use link::{first_good_copy, GoodCopy, LinkTiming};
+pub use signal::QueuedBytes;
 pub use soft_errors::{ErrorProcess, SoftErrors};
 pub use traffic::{traffic, TrafficConfig, TrafficResult};
 pub use vc::VcClasses;

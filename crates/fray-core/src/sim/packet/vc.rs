@@ -10,10 +10,12 @@
 //!   of two local hops in a row (3 classes, enough for minimal `l g l`, Valiant and UGAL
 //!   `l g l g l`, and the Valiant detour inside one group `l l`); within a class a local hop
 //!   only ever waits for a global one, so no cycle closes;
-//! - HyperX: class 1 on the second hop in one dimension (after a misroute), class 0 otherwise
-//!   (2 classes). Dimension-ordered routes (minimal, DOAL) then climb strictly in (dimension,
-//!   class), so their channel dependencies have no cycle; with one class, DOAL's misroutes
-//!   inside a fully connected dimension deadlock;
+//! - HyperX: class 1 on the first hop of a misroute (a hop followed by another in the same
+//!   dimension), class 0 otherwise (2 classes), as SST's merlin assigns DOAL's virtual
+//!   channels. Dimension-ordered routes (minimal, DOAL) then climb strictly in (dimension,
+//!   class 1 before class 0), so their channel dependencies have no cycle; with one class,
+//!   DOAL's misroutes inside a fully connected dimension deadlock. A misroute's first hop
+//!   thus queues apart from the direct hops, and `doal:weights=merlin` reads the two apart;
 //! - every other fabric: one class (up/down on fat trees is deadlock free as it is).
 //!
 //! The configured virtual channels are shared out evenly among the classes; within its class
@@ -157,10 +159,27 @@ impl VcClasses {
         }
     }
 
+    /// Number of classes.
+    pub fn count_classes(&self) -> u16 {
+        Self::count(&self.rule)
+    }
+
+    /// The class of virtual channel `vc`.
+    #[inline]
+    pub fn class_of_vc(&self, vc: u16) -> u16 {
+        (vc / self.per_class).min(self.count_classes() - 1)
+    }
+
     /// The virtual channels a packet on route `path` (host channels included) may take on
     /// `path[hop]`.
     pub fn allowed(&self, path: &[ChannelId], hop: usize) -> Range<u16> {
-        let class = match &self.rule {
+        let class = self.class(path, hop);
+        class * self.per_class..(class + 1) * self.per_class
+    }
+
+    /// The class of a packet on route `path` (host channels included) on `path[hop]`.
+    pub fn class(&self, path: &[ChannelId], hop: usize) -> u16 {
+        match &self.rule {
             Rule::Single => 0,
             Rule::Dateline { dim, wrap } => {
                 let d = dim[path[hop] as usize];
@@ -174,7 +193,8 @@ impl VcClasses {
             }
             Rule::Misroute { dim } => {
                 let d = dim[path[hop] as usize];
-                u16::from(d != NO_DIMENSION && hop > 0 && dim[path[hop - 1] as usize] == d)
+                let next = path.get(hop + 1).map(|&c| dim[c as usize]);
+                u16::from(d != NO_DIMENSION && next == Some(d))
             }
             Rule::HopIndex {
                 router_channels,
@@ -204,7 +224,6 @@ impl VcClasses {
                 );
                 class.min(2) as u16
             }
-        };
-        class * self.per_class..(class + 1) * self.per_class
+        }
     }
 }
