@@ -165,6 +165,13 @@ pub trait Routing: Sync + Send {
         None
     }
 
+    /// Whether this routing reads [`Congestion::congestion_in_class`], so that an engine
+    /// should keep the counts per virtual-channel class (which costs it work on every hop);
+    /// `false` by default.
+    fn reads_classes(&self) -> bool {
+        false
+    }
+
     /// Like [`route_into`](Self::route_into), for a message between two endpoints: the router
     /// channels from `src`'s router to `dst`'s router. The default routes between the two
     /// routers; a routing whose path depends on the destination endpoint itself overrides it

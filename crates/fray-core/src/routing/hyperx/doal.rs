@@ -192,6 +192,10 @@ impl Routing for HyperXDoal {
         "doal"
     }
 
+    fn reads_classes(&self) -> bool {
+        self.weights == DoalWeights::Merlin
+    }
+
     fn route_into(
         &self,
         req: &RouteRequest<'_>,
@@ -375,7 +379,10 @@ mod tests {
         assert!(build("doal:weights=path", &fabric, &faults).is_ok());
         for name in ["doal:weights=fast", "doal:bias=1", "doal:"] {
             let err = build(name, &fabric, &faults).err().expect(name).to_string();
-            assert!(err.contains(name) && err.contains("weights=path|merlin"), "{err}");
+            assert!(
+                err.contains(name) && err.contains("weights=path|merlin"),
+                "{err}"
+            );
         }
         let torus = Fabric::parse("torus:4x4").unwrap();
         assert!(build("doal:weights=merlin", &torus, &Faults::none(&torus)).is_err());

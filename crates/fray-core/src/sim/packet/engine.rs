@@ -154,7 +154,8 @@ impl<'a> Engine<'a> {
         }
         let classes = VcClasses::new(fabric, routing, config.vcs)?;
         let vcs = usize::from(config.vcs);
-        let queued = QueueCounts::new(n, usize::from(classes.count_classes()));
+        let by_class = routing.reads_classes();
+        let queued = QueueCounts::new(n, usize::from(classes.count_classes()), by_class);
         let ps_per_byte = (0..n)
             .map(|c| {
                 let bw = faults.bandwidth_bytes_s(fabric, c as ChannelId);
@@ -533,7 +534,7 @@ impl<'a> Engine<'a> {
         // back (only the injection channel was not counted before), or, when the signal
         // is the output queue, no longer.
         let hop = usize::from(hop);
-        let class = self.classes.class_of_vc(vc);
+        let class = self.class_counted(vc);
         match (self.config.queue_view, hop) {
             (QueueView::Downstream, 0) => self.queued.add(out, class, bytes),
             (QueueView::Output, 1..) => self.queued.remove(out, class, bytes),
@@ -541,7 +542,11 @@ impl<'a> Engine<'a> {
         }
         let route = &self.paths[path as usize];
         if let Some(&next) = route.get(hop + 1) {
-            let next_class = self.classes.class(route, hop + 1);
+            let next_class = if self.queued.by_class() {
+                self.classes.class(route, hop + 1)
+            } else {
+                0
+            };
             self.queued.add(next, next_class, bytes);
         }
         self.send_on(p, out, now);
@@ -631,12 +636,23 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// The class the congestion counts of a packet on virtual channel `vc` go to (0 when
+    /// they are not kept per class: no need to work it out).
+    #[inline]
+    fn class_counted(&self, vc: u16) -> u16 {
+        if self.queued.by_class() {
+            self.classes.class_of_vc(vc)
+        } else {
+            0
+        }
+    }
+
     /// `bytes` of space in input buffer `slot` are back with its upstream.
     fn credit(&mut self, slot: u32, bytes: u32) {
         self.credits[slot as usize] += bytes;
         let out = slot as usize / self.vcs;
         if self.config.queue_view == QueueView::Downstream {
-            let class = self.classes.class_of_vc((slot as usize % self.vcs) as u16);
+            let class = self.class_counted((slot as usize % self.vcs) as u16);
             self.queued.remove(out as ChannelId, class, bytes);
         }
         self.arbitrate(out as ChannelId);
@@ -728,7 +744,7 @@ mod tests {
         let mut faults = Faults::none(&f);
         let hx = f.as_hyperx().unwrap();
         faults.fail_cable(&f, hx.channels_to(0, 0, 2)[0]).unwrap();
-        let routing = build("doal", &f, &faults).unwrap();
+        let routing = build("doal:weights=merlin", &f, &faults).unwrap();
         let mut errors = SoftErrors::none(f.channels().len());
         let config = PacketConfig {
             queue_view: QueueView::Downstream,

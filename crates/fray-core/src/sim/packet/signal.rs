@@ -18,7 +18,8 @@ use crate::routing::Congestion;
 pub struct QueuedBytes<'a> {
     /// Bytes counted per channel.
     pub bytes: &'a [u64],
-    /// Bytes counted per channel and class, `channel * classes + class`.
+    /// Bytes counted per channel and class, `channel * classes + class`; empty when the
+    /// engine keeps no counts per class.
     pub class_bytes: &'a [u64],
     /// Number of virtual-channel classes.
     pub classes: usize,
@@ -31,13 +32,19 @@ impl Congestion for QueuedBytes<'_> {
         self.bytes[channel as usize].min(self.cap) as f64
     }
 
+    /// The bytes in `class` on `channel`, or on the whole channel when the engine keeps no
+    /// counts per class (no routing of the run reads them).
     fn congestion_in_class(&self, channel: ChannelId, class: u16) -> f64 {
+        if self.class_bytes.is_empty() {
+            return self.congestion(channel);
+        }
         let k = usize::from(class).min(self.classes - 1);
         self.class_bytes[channel as usize * self.classes + k].min(self.cap) as f64
     }
 }
 
-/// The counts behind [`QueuedBytes`], kept by the engine as packets move.
+/// The counts behind [`QueuedBytes`], kept by the engine as packets move: per channel, and
+/// per channel and class when asked for ([`crate::routing::Routing::reads_classes`]).
 #[derive(Debug, Clone)]
 pub(crate) struct QueueCounts {
     per_channel: Vec<u64>,
@@ -46,21 +53,34 @@ pub(crate) struct QueueCounts {
 }
 
 impl QueueCounts {
-    /// Zero counts for `channels` channels of `classes` classes each.
-    pub(crate) fn new(channels: usize, classes: usize) -> Self {
+    /// Zero counts for `channels` channels of `classes` classes each, kept per class too
+    /// when `by_class`.
+    pub(crate) fn new(channels: usize, classes: usize, by_class: bool) -> Self {
         Self {
             per_channel: vec![0; channels],
-            per_class: vec![0; channels * classes],
+            per_class: if by_class {
+                vec![0; channels * classes]
+            } else {
+                Vec::new()
+            },
             classes,
         }
     }
 
-    /// Counts `bytes` more on `channel`, in `class`.
+    /// Whether the counts are kept per class too (callers need the class only then).
+    #[inline]
+    pub(crate) fn by_class(&self) -> bool {
+        !self.per_class.is_empty()
+    }
+
+    /// Counts `bytes` more on `channel`, in `class` (ignored unless [`Self::by_class`]).
     #[inline]
     pub(crate) fn add(&mut self, channel: ChannelId, class: u16, bytes: u32) {
         let c = channel as usize;
         self.per_channel[c] += u64::from(bytes);
-        self.per_class[c * self.classes + usize::from(class)] += u64::from(bytes);
+        if self.by_class() {
+            self.per_class[c * self.classes + usize::from(class)] += u64::from(bytes);
+        }
     }
 
     /// Counts `bytes` fewer on `channel`, in `class` (counted there before).
@@ -68,7 +88,9 @@ impl QueueCounts {
     pub(crate) fn remove(&mut self, channel: ChannelId, class: u16, bytes: u32) {
         let c = channel as usize;
         self.per_channel[c] -= u64::from(bytes);
-        self.per_class[c * self.classes + usize::from(class)] -= u64::from(bytes);
+        if self.by_class() {
+            self.per_class[c * self.classes + usize::from(class)] -= u64::from(bytes);
+        }
     }
 
     /// Bytes counted on `channel`, all classes.
@@ -94,7 +116,10 @@ mod tests {
 
     #[test]
     fn the_signal_saturates_at_the_cap_and_keeps_classes_apart() {
-        let mut counts = QueueCounts::new(4, 2);
+        let mut plain = QueueCounts::new(4, 2, false);
+        plain.add(3, 1, 700);
+        assert_eq!(plain.signal(u64::MAX).congestion_in_class(3, 0), 700.0);
+        let mut counts = QueueCounts::new(4, 2, true);
         for (c, class, bytes) in [(1, 0, 100), (2, 1, 5_000), (3, 0, 12_000), (3, 1, 8_000)] {
             counts.add(c, class, bytes);
         }
