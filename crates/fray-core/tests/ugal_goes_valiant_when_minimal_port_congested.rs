@@ -12,7 +12,7 @@ mod common;
 use common::paths::{check_path, hops_of_class};
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::Faults;
-use fray_core::routing::{build, message_entropy, Congestion, RouteRequest};
+use fray_core::routing::{build, message_entropy, Congestion, RouteRequest, Routing};
 
 /// Congestion on one channel only.
 struct OneBusyChannel(ChannelId);
@@ -168,11 +168,23 @@ impl Congestion for AllBusyBut {
 
 #[test]
 fn adaptive_links_take_the_lightest_parallel_link() {
-    // Two global links per group pair: the route leaves by the one free port.
+    // Two global links per group pair: the route leaves by the one free port. With
+    // adaptive links it weighs every parallel link; with credits (free room of an output
+    // buffer of 1000) it takes the roomier of the two, and the direct route keeps it
+    // (1000 free, 2 x 1000 >= any Valiant room).
     let fabric = Fabric::parse("dragonfly:p=1,a=4,h=4,g=9").unwrap();
     let faults = Faults::none(&fabric);
     let minimal = build("minimal", &fabric, &faults).unwrap();
-    let adaptive = build("ugal:links=adaptive,threshold=1000", &fabric, &faults).unwrap();
+    for name in ["ugal:links=adaptive,threshold=1000", "ugal:credits=1000"] {
+        takes_the_free_port(&fabric, &faults, minimal.as_ref(), name);
+    }
+}
+
+/// Routes every pair of routers in different groups with `name`, every port of the source
+/// but the minimal path's first one busy, and checks it leaves by that one on one global
+/// hop.
+fn takes_the_free_port(fabric: &Fabric, faults: &Faults, minimal: &dyn Routing, name: &str) {
+    let adaptive = build(name, fabric, faults).unwrap();
     let n = fabric.num_routers() as u32;
     let (mut min_path, mut path) = (Vec::new(), Vec::new());
     for src in 0..n {
@@ -180,7 +192,7 @@ fn adaptive_links_take_the_lightest_parallel_link() {
             for draw in 0..4 {
                 let plain = RouteRequest {
                     entropy: message_entropy(draw, u64::from(src * n + dst)),
-                    ..RouteRequest::new(&fabric, &faults)
+                    ..RouteRequest::new(fabric, faults)
                 };
                 minimal.route_into(&plain, src, dst, &mut min_path).unwrap();
                 let busy = AllBusyBut {
@@ -193,9 +205,13 @@ fn adaptive_links_take_the_lightest_parallel_link() {
                     ..plain
                 };
                 adaptive.route_into(&req, src, dst, &mut path).unwrap();
-                check_path(&fabric, &faults, src, dst, &path).unwrap();
-                assert_eq!(path[0], min_path[0], "{src}->{dst}: {path:?}");
-                assert_eq!(hops_of_class(&fabric, &path, "global"), 1, "{src}->{dst}");
+                check_path(fabric, faults, src, dst, &path).unwrap();
+                assert_eq!(path[0], min_path[0], "{name}: {src}->{dst}: {path:?}");
+                assert_eq!(
+                    hops_of_class(fabric, &path, "global"),
+                    1,
+                    "{name}: {src}->{dst}"
+                );
             }
         }
     }
@@ -212,6 +228,7 @@ fn idle_adaptive_links_split_between_minimal_and_valiant_only_without_threshold(
     for (name, low, high) in [
         ("ugal:links=adaptive", 0.4, 0.6),
         ("ugal:links=adaptive,threshold=1", 0.0, 0.0),
+        ("ugal:credits=1000", 0.0, 0.0),
     ] {
         let routing = build(name, &fabric, &faults).unwrap();
         let (mut routes, mut valiant) = (0usize, 0usize);
@@ -260,50 +277,6 @@ fn credits_go_valiant_exactly_when_valiant_has_factor_times_the_room() {
             }
         }
     });
-}
-
-#[test]
-fn credits_take_the_roomier_of_two_parallel_links_and_stay_minimal_when_idle() {
-    // Two global links per group pair (on different routers of the source's group, or one
-    // on the source router): every port of the source router but the minimal path's first
-    // one holds 100 of an output buffer of 1000, so the roomier link is the free one and
-    // the direct route keeps it (1000 free, 2 x 1000 >= any Valiant room).
-    let fabric = Fabric::parse("dragonfly:p=1,a=4,h=4,g=9").unwrap();
-    let faults = Faults::none(&fabric);
-    let minimal = build("minimal", &fabric, &faults).unwrap();
-    let credits = build("ugal:credits=1000", &fabric, &faults).unwrap();
-    let n = fabric.num_routers() as u32;
-    let (mut min_path, mut path, mut idle) = (Vec::new(), Vec::new(), Vec::new());
-    for src in 0..n {
-        for dst in (0..n).filter(|&d| d / 4 != src / 4) {
-            for draw in 0..4 {
-                let plain = RouteRequest {
-                    entropy: message_entropy(draw, u64::from(src * n + dst)),
-                    ..RouteRequest::new(&fabric, &faults)
-                };
-                credits.route_into(&plain, src, dst, &mut idle).unwrap();
-                assert_eq!(
-                    hops_of_class(&fabric, &idle, "global"),
-                    1,
-                    "idle {src}->{dst}"
-                );
-                minimal.route_into(&plain, src, dst, &mut min_path).unwrap();
-                let busy = AllBusyBut {
-                    fabric: fabric.clone(),
-                    at: src,
-                    free: min_path[0],
-                };
-                let req = RouteRequest {
-                    congestion: &busy,
-                    ..plain
-                };
-                credits.route_into(&req, src, dst, &mut path).unwrap();
-                check_path(&fabric, &faults, src, dst, &path).unwrap();
-                assert_eq!(path[0], min_path[0], "{src}->{dst}: {path:?}");
-                assert_eq!(hops_of_class(&fabric, &path, "global"), 1, "{src}->{dst}");
-            }
-        }
-    }
 }
 
 #[test]

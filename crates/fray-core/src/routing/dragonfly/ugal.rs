@@ -179,19 +179,16 @@ fn ugal_path(
     Ok(())
 }
 
-/// Appends the choice of UGAL with adaptive global links (see [`DragonflyUgal`]).
+/// Appends the choice of UGAL with adaptive global links (see [`DragonflyUgal`]) between
+/// groups.
 fn ugal_adaptive_path(
     w: &mut Walk<'_>,
     congestion: &dyn Congestion,
-    rule: &UgalRule,
     threshold: f64,
     path: &mut Vec<ChannelId>,
 ) -> Result<(), String> {
     let (src, dst) = (w.src, w.dst);
     let (gs, gd) = (w.group(src), w.group(dst));
-    if gs == gd {
-        return ugal_path(w, congestion, rule, path);
-    }
     let direct = w.lightest_link(src, gd, Some(dst), congestion, |q, _| q);
     let via = intermediate_group(w, gs, gd);
     let valiant =
@@ -223,15 +220,11 @@ fn ugal_adaptive_path(
 fn credits_path(
     w: &mut Walk<'_>,
     congestion: &dyn Congestion,
-    rule: &UgalRule,
     (buffer, factor): (f64, f64),
     path: &mut Vec<ChannelId>,
 ) -> Result<(), String> {
     let (src, dst) = (w.src, w.dst);
     let (gs, gd) = (w.group(src), w.group(dst));
-    if gs == gd {
-        return ugal_path(w, congestion, rule, path);
-    }
     let room = |q: f64| free(buffer, q);
     let direct = w.better_of_two(src, gd, Some(dst), congestion, room);
     if let Some((d, free_d)) = direct {
@@ -297,19 +290,23 @@ impl Routing for DragonflyUgal {
         dst: RouterId,
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
-        self.paths
-            .route(req, src, dst, path, |w, path| match self.rule {
+        self.paths.route(req, src, dst, path, |w, path| {
+            // Within a group every rule compares one minimal and one Valiant path.
+            let within_group = w.group(src) == w.group(dst);
+            match self.rule {
                 UgalRule::Queues {
                     links: GlobalLinks::Random,
                     ..
                 } => ugal_path(w, req.congestion, &self.rule, path),
+                _ if within_group => ugal_path(w, req.congestion, &self.rule, path),
                 UgalRule::Queues {
                     threshold,
                     links: GlobalLinks::Adaptive,
-                } => ugal_adaptive_path(w, req.congestion, &self.rule, threshold, path),
+                } => ugal_adaptive_path(w, req.congestion, threshold, path),
                 UgalRule::Credits { buffer, factor } => {
-                    credits_path(w, req.congestion, &self.rule, (buffer, factor), path)
+                    credits_path(w, req.congestion, (buffer, factor), path)
                 }
-            })
+            }
+        })
     }
 }
