@@ -38,7 +38,8 @@ const NAME: &str = "HyperX DOAL";
 /// class 0 (where direct hops and misroutes' second hops queue), a detour by twice its
 /// first hop's queue in class 1 (where only misroutes' first hops queue). A detour's first
 /// port thus looks as busy as the other misroutes make it, whatever direct traffic it
-/// carries.
+/// carries. Of equally cheap detours it takes the first in port order (the lowest
+/// coordinate), as merlin keeps the first port of least weight.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HyperXDoal {
     weights: DoalWeights,
@@ -159,7 +160,7 @@ fn correct_dimension(
         (!faults.router_is_down(mid)).then_some(((first, second), detour_cost(w1, w2)))
     };
     let candidates = shape.sizes()[d] - 2;
-    if direct.is_none() && candidates > 0 {
+    if direct.is_none() && candidates > 0 && weights == DoalWeights::Path {
         let (low, high) = (own.min(target), own.max(target));
         for _ in 0..DETOUR_SAMPLES {
             // A uniform coordinate other than `own` and `target`.
@@ -173,13 +174,26 @@ fn correct_dimension(
             }
         }
     }
+    // Equally cheap detours: drawn uniformly; with merlin's weights the first in port order
+    // (lowest coordinate), as merlin keeps the first port of least weight.
     let mut cheapest = Cheapest::new();
+    let mut first_cheapest: Option<((ChannelId, ChannelId), f64)> = None;
     for m in (0..shape.sizes()[d]).filter(|&m| m != own && m != target) {
         if let Some((hops, w)) = detour(m, rng) {
-            cheapest.offer(hops, w, rng);
+            match weights {
+                DoalWeights::Path => cheapest.offer(hops, w, rng),
+                DoalWeights::Merlin if first_cheapest.is_none_or(|(_, best)| w < best) => {
+                    first_cheapest = Some((hops, w))
+                }
+                DoalWeights::Merlin => {}
+            }
         }
     }
-    match (direct, cheapest.into_best()) {
+    let best = match weights {
+        DoalWeights::Path => cheapest.into_best(),
+        DoalWeights::Merlin => first_cheapest,
+    };
+    match (direct, best) {
         (Some((c, w)), Some((_, wd))) if w <= wd => Some(Step::Direct(c)),
         (Some((c, _)), None) => Some(Step::Direct(c)),
         (_, Some(((first, second), _))) => Some(Step::Detour(first, second)),
@@ -323,6 +337,33 @@ mod tests {
         // The direct port's misroutes (class 1) do not count against it.
         let load = ByClass(vec![(direct, 10.0, 500.0), (first, 0.0, 6.0)]);
         assert_eq!(route(DoalWeights::Merlin, &load), vec![direct]);
+    }
+
+    #[test]
+    fn merlin_weights_take_the_first_of_equal_detours() {
+        // hyperx:6, the cable 0 - 5 failed, no congestion: the detours through 1..4 tie,
+        // and merlin keeps the first port of least weight, so every route goes through 1.
+        let fabric = Fabric::parse("hyperx:6").unwrap();
+        let hx = fabric.as_hyperx().unwrap();
+        let mut faults = Faults::none(&fabric);
+        faults
+            .fail_cable(&fabric, hx.channels_to(0, 0, 5)[0])
+            .unwrap();
+        let doal = HyperXDoal {
+            weights: DoalWeights::Merlin,
+        };
+        let mut path = Vec::new();
+        for entropy in 0..100 {
+            let req = RouteRequest {
+                entropy,
+                ..RouteRequest::new(&fabric, &faults)
+            };
+            doal.route_into(&req, 0, 5, &mut path).unwrap();
+            assert_eq!(
+                path,
+                vec![hx.channels_to(0, 0, 1)[0], hx.channels_to(1, 0, 5)[0]]
+            );
+        }
     }
 
     #[test]
