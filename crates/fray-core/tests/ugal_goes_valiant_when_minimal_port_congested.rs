@@ -279,6 +279,56 @@ fn credits_go_valiant_exactly_when_valiant_has_factor_times_the_room() {
     });
 }
 
+/// Congestion 100 on one channel, all of it in virtual-channel class 1 (traffic passing
+/// through, not from the source's group).
+struct BusyInClassOne(ChannelId);
+
+impl Congestion for BusyInClassOne {
+    fn congestion(&self, channel: ChannelId) -> f64 {
+        self.congestion_in_class(channel, 0) + self.congestion_in_class(channel, 1)
+    }
+
+    fn congestion_in_class(&self, channel: ChannelId, class: u16) -> f64 {
+        if channel == self.0 && class == 1 {
+            100.0
+        } else {
+            0.0
+        }
+    }
+}
+
+#[test]
+fn per_vc_queues_see_only_the_packets_class() {
+    // The minimal port holds 100 of transit traffic (class 1). Read per port it sends UGAL
+    // Valiant; read in the packet's class at the source (class 0) it is idle.
+    let mut path = Vec::new();
+    with_congested_minimal_port(|fabric, faults, src, dst, min_path, req| {
+        let transit = BusyInClassOne(min_path[0]);
+        let req = RouteRequest {
+            congestion: &transit,
+            ..*req
+        };
+        for (name, valiant) in [
+            ("ugal", true),
+            ("ugal:queues=port", true),
+            ("ugal:queues=vc", false),
+            ("ugal:links=adaptive,queues=vc", false),
+            ("ugal:credits=150,queues=vc", false),
+            ("ugal:credits=150", true),
+        ] {
+            let routing = build(name, fabric, faults).unwrap();
+            assert_eq!(
+                routing.reads_classes(),
+                name.contains("queues=vc"),
+                "{name}"
+            );
+            routing.route_into(&req, src, dst, &mut path).unwrap();
+            let went_valiant = hops_of_class(fabric, &path, "global") == 2;
+            assert_eq!(went_valiant, valiant, "{name}: {src}->{dst}");
+        }
+    });
+}
+
 #[test]
 fn bad_credits_are_named() {
     let fabric = Fabric::parse("dragonfly:p=1,a=4,h=1,g=5").unwrap();
@@ -291,6 +341,7 @@ fn bad_credits_are_named() {
         ("ugal:factor=2", "credits=B"),
         ("ugal:credits=100,threshold=5", "threshold"),
         ("ugal:links=adaptive,credits=100", "links"),
+        ("ugal:queues=flits", "queues must be vc or port"),
     ] {
         let err = build(name, &fabric, &faults).err().expect(name).to_string();
         assert!(err.contains(name) && err.contains(word), "{name}: {err}");

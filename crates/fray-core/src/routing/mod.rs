@@ -105,6 +105,20 @@ pub trait Congestion {
     }
 }
 
+/// The congestion of one virtual-channel class only, as a [`Congestion`] of its own.
+pub(crate) struct InClass<'a> {
+    /// The engine's congestion.
+    pub(crate) all: &'a dyn Congestion,
+    /// The class read.
+    pub(crate) class: u16,
+}
+
+impl Congestion for InClass<'_> {
+    fn congestion(&self, channel: ChannelId) -> f64 {
+        self.all.congestion_in_class(channel, self.class)
+    }
+}
+
 /// No congestion anywhere: adaptive routings then behave as their minimal form.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoCongestion;
@@ -297,8 +311,8 @@ pub fn build(
     faults: &Faults,
 ) -> Result<Box<dyn Routing>, RoutingError> {
     if let Some(options) = name.strip_prefix("ugal:") {
-        let rule = parse_ugal_options(name, options)?;
-        return Ok(Box::new(DragonflyUgal::new(fabric, rule)?));
+        let (rule, per_vc) = parse_ugal_options(name, options)?;
+        return Ok(Box::new(DragonflyUgal::new(fabric, rule, per_vc)?));
     }
     if let Some(options) = name.strip_prefix("doal:") {
         let weights = match options.split_once('=') {
@@ -323,7 +337,7 @@ pub fn build(
         "table" => Box::new(TableRouting::new(fabric, faults)?),
         "minimal" => Box::new(DragonflyMinimal::new(fabric)?),
         "valiant" => Box::new(DragonflyValiant::new(fabric)?),
-        "ugal" => Box::new(DragonflyUgal::new(fabric, UgalRule::default())?),
+        "ugal" => Box::new(DragonflyUgal::new(fabric, UgalRule::default(), false)?),
         _ => {
             return Err(RoutingError::Unknown {
                 name: name.to_string(),
@@ -341,8 +355,9 @@ pub fn build(
 /// al.'s queues with `threshold=T` (a finite number at least 0; default 0) and
 /// `links=random|adaptive` (default random), or merlin's `adaptive-local` with `credits=B`
 /// (the output buffer, a finite number above 0) and `factor=F` (above 0; default 2), which
-/// take neither of the others.
-fn parse_ugal_options(name: &str, options: &str) -> Result<UgalRule, RoutingError> {
+/// take neither of the others; with any of them `queues=vc|port` (default port): whether
+/// each port is read in the packet's virtual-channel class.
+fn parse_ugal_options(name: &str, options: &str) -> Result<(UgalRule, bool), RoutingError> {
     let bad = |reason: String| RoutingError::BadOption {
         routing: name.to_string(),
         reason,
@@ -356,8 +371,16 @@ fn parse_ugal_options(name: &str, options: &str) -> Result<UgalRule, RoutingErro
     };
     let (mut threshold, mut links) = (None, None);
     let (mut credits, mut factor) = (None, None);
+    let mut per_vc = false;
     for option in options.split(',') {
         match option.split_once('=') {
+            Some(("queues", value)) => {
+                per_vc = match value {
+                    "vc" => true,
+                    "port" => false,
+                    _ => return Err(bad(format!("queues must be vc or port, got {value:?}"))),
+                }
+            }
             Some(("threshold", value)) => threshold = Some(number("threshold", value, true)?),
             Some(("credits", value)) => credits = Some(number("credits", value, false)?),
             Some(("factor", value)) => factor = Some(number("factor", value, false)?),
@@ -368,13 +391,13 @@ fn parse_ugal_options(name: &str, options: &str) -> Result<UgalRule, RoutingErro
             }
             _ => {
                 return Err(bad(format!(
-                    "expected threshold=T, links=random|adaptive, credits=B or factor=F, got \
-                     {option:?}"
+                    "expected threshold=T, links=random|adaptive, credits=B, factor=F or \
+                     queues=vc|port, got {option:?}"
                 )))
             }
         }
     }
-    match credits {
+    let rule = match credits {
         Some(buffer) if threshold.is_none() && links.is_none() => Ok(UgalRule::Credits {
             buffer,
             factor: factor.unwrap_or(2.0),
@@ -388,5 +411,6 @@ fn parse_ugal_options(name: &str, options: &str) -> Result<UgalRule, RoutingErro
             threshold: threshold.unwrap_or(0.0),
             links: links.unwrap_or_default(),
         }),
-    }
+    }?;
+    Ok((rule, per_vc))
 }

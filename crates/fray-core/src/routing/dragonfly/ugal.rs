@@ -4,7 +4,7 @@ use super::minimal::minimal_path;
 use super::valiant::{intermediate_group, valiant_path};
 use super::{DragonflyPaths, Walk};
 use crate::fabric::{ChannelId, Fabric, RouterId};
-use crate::routing::{Congestion, RouteRequest, Routing, RoutingError};
+use crate::routing::{Congestion, InClass, RouteRequest, Routing, RoutingError};
 
 /// Universal globally-adaptive load-balanced routing, local variant (UGAL-L, Kim et al.
 /// 2008), as the failed-links study uses it: at the source router, compare the minimal path
@@ -41,10 +41,16 @@ use crate::routing::{Congestion, RouteRequest, Routing, RoutingError};
 /// more free space kept, and the Valiant candidate wins only when it has more than `F`
 /// times the direct one's free space (`F = 2`, merlin's `adaptive_threshold`). So a direct
 /// port is kept until it is more than half full, and two full ports look alike.
+///
+/// With `per_vc` (routing option `queues=vc`) every port is weighed by its congestion in
+/// the virtual-channel class the packet would take there
+/// ([`Congestion::congestion_in_class`]): class 0 at the source router, class 1 where a
+/// Valiant path lands, as merlin reads the output queue of the packet's virtual channel.
 #[derive(Debug)]
 pub struct DragonflyUgal {
     paths: DragonflyPaths,
     rule: UgalRule,
+    per_vc: bool,
 }
 
 /// How UGAL weighs the minimal path against the Valiant one.
@@ -135,9 +141,10 @@ impl GlobalLinks {
 }
 
 impl DragonflyUgal {
-    /// The routing for a dragonfly fabric, choosing by `rule` (see [`crate::routing::build`]
-    /// for the names that set it).
-    pub fn new(fabric: &Fabric, rule: UgalRule) -> Result<Self, RoutingError> {
+    /// The routing for a dragonfly fabric, choosing by `rule`, reading each port's
+    /// congestion in the packet's class when `per_vc` (see [`crate::routing::build`] for
+    /// the names that set them).
+    pub fn new(fabric: &Fabric, rule: UgalRule, per_vc: bool) -> Result<Self, RoutingError> {
         debug_assert!(
             match rule {
                 UgalRule::Queues { threshold, .. } => threshold >= 0.0,
@@ -148,6 +155,7 @@ impl DragonflyUgal {
         Ok(Self {
             paths: DragonflyPaths::new(fabric, "dragonfly UGAL")?,
             rule,
+            per_vc,
         })
     }
 }
@@ -183,7 +191,7 @@ fn ugal_path(
 /// groups.
 fn ugal_adaptive_path(
     w: &mut Walk<'_>,
-    congestion: &dyn Congestion,
+    (congestion, landed_congestion): (&dyn Congestion, &dyn Congestion),
     threshold: f64,
     path: &mut Vec<ChannelId>,
 ) -> Result<(), String> {
@@ -208,7 +216,7 @@ fn ugal_adaptive_path(
     let v = valiant.expect("a Valiant link when going Valiant");
     let onward = |q: f64, local: bool| if local { 2.0 * q } else { q };
     valiant_through(w, v.channel, path, |w, landed| {
-        w.lightest_link(landed, gd, Some(dst), congestion, onward)
+        w.lightest_link(landed, gd, Some(dst), landed_congestion, onward)
             .map(|l| l.channel)
     })
 }
@@ -219,7 +227,7 @@ fn ugal_adaptive_path(
 /// destination group (merlin decides that one again where the packet lands).
 fn credits_path(
     w: &mut Walk<'_>,
-    congestion: &dyn Congestion,
+    (congestion, landed_congestion): (&dyn Congestion, &dyn Congestion),
     (buffer, factor): (f64, f64),
     path: &mut Vec<ChannelId>,
 ) -> Result<(), String> {
@@ -248,7 +256,7 @@ fn credits_path(
         (_, Some((v, _))) => v,
     };
     valiant_through(w, v, path, |w, landed| {
-        w.better_of_two(landed, gd, Some(dst), congestion, room)
+        w.better_of_two(landed, gd, Some(dst), landed_congestion, room)
             .map(|(c, _)| c)
     })
 }
@@ -283,6 +291,10 @@ impl Routing for DragonflyUgal {
         "ugal"
     }
 
+    fn reads_classes(&self) -> bool {
+        self.per_vc
+    }
+
     fn route_into(
         &self,
         req: &RouteRequest<'_>,
@@ -291,20 +303,36 @@ impl Routing for DragonflyUgal {
         path: &mut Vec<ChannelId>,
     ) -> Result<(), RoutingError> {
         self.paths.route(req, src, dst, path, |w, path| {
+            // What the source router reads, and what it reads where a Valiant path lands.
+            let (source, landed) = (
+                InClass {
+                    all: req.congestion,
+                    class: 0,
+                },
+                InClass {
+                    all: req.congestion,
+                    class: 1,
+                },
+            );
+            let views: (&dyn Congestion, &dyn Congestion) = if self.per_vc {
+                (&source, &landed)
+            } else {
+                (req.congestion, req.congestion)
+            };
             // Within a group every rule compares one minimal and one Valiant path.
             let within_group = w.group(src) == w.group(dst);
             match self.rule {
                 UgalRule::Queues {
                     links: GlobalLinks::Random,
                     ..
-                } => ugal_path(w, req.congestion, &self.rule, path),
-                _ if within_group => ugal_path(w, req.congestion, &self.rule, path),
+                } => ugal_path(w, views.0, &self.rule, path),
+                _ if within_group => ugal_path(w, views.0, &self.rule, path),
                 UgalRule::Queues {
                     threshold,
                     links: GlobalLinks::Adaptive,
-                } => ugal_adaptive_path(w, req.congestion, threshold, path),
+                } => ugal_adaptive_path(w, views, threshold, path),
                 UgalRule::Credits { buffer, factor } => {
-                    credits_path(w, req.congestion, (buffer, factor), path)
+                    credits_path(w, views, (buffer, factor), path)
                 }
             }
         })

@@ -2,7 +2,7 @@
 
 use super::{hyperx_of, pick_cable, walk_dimensions, Cheapest};
 use crate::fabric::{Cartesian, ChannelId, Fabric, HyperX, RouterId};
-use crate::routing::{Congestion, Entropy, RouteRequest, Routing, RoutingError};
+use crate::routing::{Congestion, Entropy, InClass, RouteRequest, Routing, RoutingError};
 
 const NAME: &str = "HyperX DOAL";
 
@@ -70,18 +70,6 @@ impl HyperXDoal {
     /// The routing for a HyperX fabric, weighing its options by `weights`.
     pub fn new(fabric: &Fabric, weights: DoalWeights) -> Result<Self, RoutingError> {
         hyperx_of(fabric, NAME).map(|_| Self { weights })
-    }
-}
-
-/// The congestion of one virtual-channel class only.
-struct InClass<'a> {
-    all: &'a dyn Congestion,
-    class: u16,
-}
-
-impl Congestion for InClass<'_> {
-    fn congestion(&self, channel: ChannelId) -> f64 {
-        self.all.congestion_in_class(channel, self.class)
     }
 }
 
