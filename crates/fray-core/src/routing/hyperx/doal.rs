@@ -327,16 +327,25 @@ mod tests {
         assert_eq!(route(DoalWeights::Merlin, &load), vec![direct]);
     }
 
+    /// `hyperx:6` with the cables from router 0 to each coordinate of `to` failed.
+    fn six_without_cables_from_0(to: &[usize]) -> (Fabric, Faults) {
+        let fabric = Fabric::parse("hyperx:6").unwrap();
+        let hx = fabric.as_hyperx().unwrap();
+        let mut faults = Faults::none(&fabric);
+        for &t in to {
+            faults
+                .fail_cable(&fabric, hx.channels_to(0, 0, t)[0])
+                .unwrap();
+        }
+        (fabric, faults)
+    }
+
     #[test]
     fn merlin_weights_take_the_first_of_equal_detours() {
         // hyperx:6, the cable 0 - 5 failed, no congestion: the detours through 1..4 tie,
         // and merlin keeps the first port of least weight, so every route goes through 1.
-        let fabric = Fabric::parse("hyperx:6").unwrap();
+        let (fabric, faults) = six_without_cables_from_0(&[5]);
         let hx = fabric.as_hyperx().unwrap();
-        let mut faults = Faults::none(&fabric);
-        faults
-            .fail_cable(&fabric, hx.channels_to(0, 0, 5)[0])
-            .unwrap();
         let doal = HyperXDoal {
             weights: DoalWeights::Merlin,
         };
@@ -356,15 +365,8 @@ mod tests {
 
     #[test]
     fn round_a_dead_direct_hop_the_cheapest_detour_wins_and_ties_spread() {
-        let fabric = Fabric::parse("hyperx:6").unwrap();
+        let (fabric, faults) = six_without_cables_from_0(&[5, 1]);
         let hx = fabric.as_hyperx().unwrap();
-        let mut faults = Faults::none(&fabric);
-        faults
-            .fail_cable(&fabric, hx.channels_to(0, 0, 5)[0])
-            .unwrap();
-        faults
-            .fail_cable(&fabric, hx.channels_to(0, 0, 1)[0])
-            .unwrap();
         let mut path = Vec::new();
         // No congestion: the live detours (through 2, 3, 4) are equally likely.
         let mut through = [0usize; 6];
