@@ -113,6 +113,13 @@ pub(crate) struct InClass<'a> {
     pub(crate) class: u16,
 }
 
+impl<'a> InClass<'a> {
+    /// Classes 0 and 1 of `all`.
+    pub(crate) fn first_two(all: &'a dyn Congestion) -> [Self; 2] {
+        [0, 1].map(|class| Self { all, class })
+    }
+}
+
 impl Congestion for InClass<'_> {
     fn congestion(&self, channel: ChannelId) -> f64 {
         self.all.congestion_in_class(channel, self.class)

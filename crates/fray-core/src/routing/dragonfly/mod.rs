@@ -326,9 +326,9 @@ impl<'a> Walk<'a> {
     /// Of the live global channels from `at`'s group to group `to` whose local hops are up
     /// (from `at`, and on to `dst` when given), two drawn uniformly (the one, when only one
     /// is usable), and of those the one whose first hop from `at` scores higher by
-    /// `score(congestion of that hop)`, the first drawn on a tie; with its score. merlin's
-    /// `adaptive-local` looks at two of the parallel links (its "slices") this way. `None`
-    /// when no channel is usable.
+    /// `score(congestion of that hop)`, the first drawn on a tie; with that congestion.
+    /// merlin's `adaptive-local` looks at two of the parallel links (its "slices") this way.
+    /// `None` when no channel is usable.
     fn better_of_two(
         &mut self,
         at: RouterId,
@@ -343,13 +343,13 @@ impl<'a> Walk<'a> {
         let usable = |k: usize| link_usable(df, faults, fabric, at, candidates[k], dst);
         let first = pick_uniform(n, &mut self.entropy, usable)?;
         let second = pick_uniform(n, &mut self.entropy, |k| k != first && usable(k));
-        let scored = |k: usize| {
+        let queued = |k: usize| {
             let c = candidates[k];
-            (c, score(congestion.congestion(self.first_hop(at, c))))
+            (c, congestion.congestion(self.first_hop(at, c)))
         };
-        let a = scored(first);
-        Some(match second.map(scored) {
-            Some(b) if b.1 > a.1 => b,
+        let a = queued(first);
+        Some(match second.map(queued) {
+            Some(b) if score(b.1) > score(a.1) => b,
             _ => a,
         })
     }

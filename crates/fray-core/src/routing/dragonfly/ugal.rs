@@ -222,38 +222,34 @@ fn ugal_adaptive_path(
 }
 
 /// Appends the choice of merlin's `adaptive-local` between groups (see
-/// [`UgalRule::Credits`]): the roomier of two direct links against the roomier of two links
-/// to a drawn intermediate group, and on from there over the roomier of two links to the
-/// destination group (merlin decides that one again where the packet lands).
+/// [`UgalRule::Credits`], whose `rule` decides; hop counts do not enter it): the roomier of
+/// two direct links against the roomier of two links to a drawn intermediate group, and on
+/// from there over the roomier of two links to the destination group (merlin decides that
+/// one again where the packet lands).
 fn credits_path(
     w: &mut Walk<'_>,
     (congestion, landed_congestion): (&dyn Congestion, &dyn Congestion),
-    (buffer, factor): (f64, f64),
+    rule: &UgalRule,
+    buffer: f64,
     path: &mut Vec<ChannelId>,
 ) -> Result<(), String> {
     let (src, dst) = (w.src, w.dst);
     let (gs, gd) = (w.group(src), w.group(dst));
     let room = |q: f64| free(buffer, q);
     let direct = w.better_of_two(src, gd, Some(dst), congestion, room);
-    if let Some((d, free_d)) = direct {
-        if factor * free_d >= buffer {
-            w.leg_through(src, d, Some(dst), path);
-            return Ok(());
-        }
-    }
-    let via = intermediate_group(w, gs, gd);
-    let valiant = via.and_then(|i| w.better_of_two(src, i, None, congestion, room));
+    let valiant = match direct {
+        Some((_, q_d)) if rule.minimal_regardless(q_d, 1) => None,
+        _ => intermediate_group(w, gs, gd)
+            .and_then(|i| w.better_of_two(src, i, None, congestion, room)),
+    };
     let v = match (direct, valiant) {
         (None, None) => return valiant_path(w, path),
-        (Some((d, free_d)), Some((_, free_v))) if free_v <= factor * free_d => {
+        (Some((_, q_d)), Some((v, q_v))) if !rule.prefers_minimal(q_d, 1, q_v, 1) => v,
+        (None, Some((v, _))) => v,
+        (Some((d, _)), _) => {
             w.leg_through(src, d, Some(dst), path);
             return Ok(());
         }
-        (Some((d, _)), None) => {
-            w.leg_through(src, d, Some(dst), path);
-            return Ok(());
-        }
-        (_, Some((v, _))) => v,
     };
     valiant_through(w, v, path, |w, landed| {
         w.better_of_two(landed, gd, Some(dst), landed_congestion, room)
@@ -304,16 +300,7 @@ impl Routing for DragonflyUgal {
     ) -> Result<(), RoutingError> {
         self.paths.route(req, src, dst, path, |w, path| {
             // What the source router reads, and what it reads where a Valiant path lands.
-            let (source, landed) = (
-                InClass {
-                    all: req.congestion,
-                    class: 0,
-                },
-                InClass {
-                    all: req.congestion,
-                    class: 1,
-                },
-            );
+            let [source, landed] = InClass::first_two(req.congestion);
             let views: (&dyn Congestion, &dyn Congestion) = if self.per_vc {
                 (&source, &landed)
             } else {
@@ -331,8 +318,8 @@ impl Routing for DragonflyUgal {
                     threshold,
                     links: GlobalLinks::Adaptive,
                 } => ugal_adaptive_path(w, views, threshold, path),
-                UgalRule::Credits { buffer, factor } => {
-                    credits_path(w, views, (buffer, factor), path)
+                UgalRule::Credits { buffer, .. } => {
+                    credits_path(w, views, &self.rule, buffer, path)
                 }
             }
         })

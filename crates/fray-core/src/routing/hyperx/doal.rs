@@ -102,16 +102,7 @@ fn correct_dimension(
 ) -> Option<Step> {
     let shape = hx.shape();
     let (faults, congestion) = (req.faults, req.congestion);
-    let (class0, class1) = (
-        InClass {
-            all: congestion,
-            class: 0,
-        },
-        InClass {
-            all: congestion,
-            class: 1,
-        },
-    );
+    let [class0, class1] = InClass::first_two(congestion);
     // What the direct hop, a detour's first hop and its second hop are weighed by, and a
     // detour's cost from its two hops' weights.
     let (direct_view, first_view, second_view): (
