@@ -253,6 +253,26 @@ def test_cli_link_bandwidth_is_the_fabric_parsed_with_it(tmp_path):
     assert 0.5 < ratio < 0.6
 
 
+def test_cli_host_bandwidth_slows_only_the_endpoints_channels(tmp_path):
+    # --host-bandwidth sets the injection and ejection channels and nothing else: the same
+    # table as Python's fabric with that host class, and with hosts at a twentieth of the
+    # links' 10 GB/s the endpoints' channels bound the exchange (each rank sends and
+    # receives its ~46 KB through them: at least 92 us at 0.5 GB/s).
+    out = tmp_path / "t.csv"
+    args = ["--jobs", "1", "--failed", "0", "--seeds", "1", "--no-compute", "--nx", "30"]
+    assert main(["links", "--fabric", SMALL, "--host-bandwidth", "0.5GB/s", "--quiet",
+                 "--out", str(out), *args]) == 0
+    fabric = Fabric.parse(SMALL).with_class_link("host", 0.5e9, 100e-9)
+    hosts = [fabric.channel(c) for c in range(fabric.num_router_channels, fabric.num_channels)]
+    assert {c["bandwidth_bytes_s"] for c in hosts} == {0.5e9}
+    routers = [fabric.channel(c) for c in range(fabric.num_router_channels)]
+    assert {c["bandwidth_bytes_s"] for c in routers} == {10e9}
+    slow = links.study(fabric, "halo3d26:nx=30,compute=no", jobs=[1], failed_pct=[0], seeds=1)
+    cli = read_table(out)
+    assert list(cli["iteration_s"]) == list(slow["iteration_s"])
+    assert cli["baseline_iteration_s"][0] > 46_000 / 0.5e9
+
+
 def test_host_costs_add_ember_per_message_costs_to_every_engine():
     # Halo3D26 with nx=8 on 27 ranks: every message is eager (a face is 512 B), and the
     # centre rank posts 26 sends (190 ns each) and completes 26 receives (310 ns each) on
@@ -334,6 +354,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--routing", "doal"], "DOAL routing needs a HyperX"),
         (["--seeds", "0"], "seeds"),
         (["--link-bandwidth", "fast"], "--link-bandwidth"),
+        (["--host-bandwidth", "0GB/s"], "--host-bandwidth"),
         (["--routing", "ugal:threshold=-2"], "threshold must be a finite number >= 0"),
         (["--host", "sst"], "host: unknown host costs \"sst\" (known: none, ember, ember*K,"),
         (["--engine", "packets"], "unknown engine \"packets\""),

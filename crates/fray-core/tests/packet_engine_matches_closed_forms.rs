@@ -1,7 +1,8 @@
 //! The packet engine against closed forms: one message of `n` packets over `h` channels takes
 //! `h x latency + n x serialisation` (cut-through pipelining), `k` messages through one
 //! channel take `h x latency + k x B / bandwidth`, a faster next link waits for the tail (it
-//! may not overtake it), and a DAG's compute and message times add up.
+//! may not overtake it), a DAG's compute and message times add up, and a NIC's setup delays
+//! each message of its source once, after the one before has left.
 
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
@@ -14,6 +15,15 @@ const PS_PER_BYTE: u64 = 100;
 const LATENCY_PS: u64 = 100_000;
 
 fn run(fabric: &Fabric, dag: fray_core::workload::Dag, placement: Vec<u32>) -> u64 {
+    run_with(PacketConfig::default(), fabric, dag, placement)
+}
+
+fn run_with(
+    config: PacketConfig,
+    fabric: &Fabric,
+    dag: fray_core::workload::Dag,
+    placement: Vec<u32>,
+) -> u64 {
     let faults = Faults::none(fabric);
     let routing = build("dor", fabric, &faults).unwrap();
     let job = Job::new("j", dag, placement, fabric).unwrap();
@@ -23,7 +33,7 @@ fn run(fabric: &Fabric, dag: fray_core::workload::Dag, placement: Vec<u32>) -> u
         &faults,
         routing.as_ref(),
         &[job],
-        PacketConfig::default(),
+        config,
         &mut errors,
     )
     .unwrap();
@@ -104,5 +114,40 @@ fn a_faster_next_link_waits_for_the_tail() {
     assert_eq!(
         run(&fabric, b.build(1).unwrap(), vec![0, 1]),
         2 * s + 3 * LATENCY_PS - f
+    );
+}
+
+#[test]
+fn a_nic_sets_up_each_message_after_the_one_before_has_left() {
+    // Setup S per message: one message ends S later; of two from one source, the second
+    // starts its setup once the first's tail is on the injection wire, so it ends 2S plus
+    // both messages' bytes after the start. A message from another source is set up by its
+    // own NIC, beside the first.
+    let fabric = Fabric::parse("mesh:2,t=4").unwrap();
+    let config = PacketConfig::parse_options("nic_setup=300ns").unwrap();
+    let setup = 300_000;
+    let (b1, b2) = (256 * 3, 1000u64);
+    let channels = 3; // injection, the router link, ejection
+    let mut one = DagBuilder::new(2);
+    one.send(0, 1, b1 as f64, &[]).unwrap();
+    assert_eq!(
+        run_with(config, &fabric, one.build(1).unwrap(), vec![0, 4]),
+        setup + channels * LATENCY_PS + b1 * PS_PER_BYTE
+    );
+    let mut two = DagBuilder::new(2);
+    two.send(0, 1, b1 as f64, &[]).unwrap();
+    two.send(0, 1, b2 as f64, &[]).unwrap();
+    assert_eq!(
+        run_with(config, &fabric, two.build(1).unwrap(), vec![0, 4]),
+        2 * setup + channels * LATENCY_PS + (b1 + b2) * PS_PER_BYTE
+    );
+    // Two sources, one destination each: both set up at once, the messages then share
+    // nothing but the router link (b1 + b2 bytes back to back on it).
+    let mut apart = DagBuilder::new(4);
+    apart.send(0, 2, b1 as f64, &[]).unwrap();
+    apart.send(1, 3, b2 as f64, &[]).unwrap();
+    assert_eq!(
+        run_with(config, &fabric, apart.build(1).unwrap(), vec![0, 1, 4, 5]),
+        setup + channels * LATENCY_PS + (b1 + b2) * PS_PER_BYTE
     );
 }

@@ -38,6 +38,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="bandwidth of every link, e.g. 50GB/s (the paper's 400 Gb/s; default 10GB/s)",
     )
     p.add_argument(
+        "--host-bandwidth",
+        help="bandwidth of every endpoint's injection and ejection channel, e.g. 6.7GB/s "
+             "(a NIC whose DMA moves less than the link; default: the link's)",
+    )
+    p.add_argument(
         "--routing", help="ugal, ugal:threshold=T, doal, table, ... (default: the fabric's)"
     )
     p.add_argument(
@@ -136,10 +141,7 @@ def run(args: argparse.Namespace) -> int:
     ``--cables``, looks into one case)."""
     if args.out:
         store.check_path(args.out)  # fail before the run, not after it
-    fabric = args.fabric
-    if args.link_bandwidth is not None:
-        rate = parse_rate(args.link_bandwidth, "--link-bandwidth")
-        fabric = Fabric.parse(args.fabric, bandwidth_bytes_s=rate)
+    fabric = _fabric(args)
     if args.cables is not None:
         return _cables(args, fabric)
     if args.repairs:
@@ -164,6 +166,22 @@ def run(args: argparse.Namespace) -> int:
         report.plot_links_heatmap(table, args.plot)
     print(_pivot(table).to_string())
     return 0
+
+
+def _fabric(args: argparse.Namespace) -> Fabric | str:
+    """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` and
+    ``--host-bandwidth`` (the spec string as given when neither is set)."""
+    if args.link_bandwidth is None and args.host_bandwidth is None:
+        return args.fabric
+    kw = {}
+    if args.link_bandwidth is not None:
+        kw["bandwidth_bytes_s"] = parse_rate(args.link_bandwidth, "--link-bandwidth")
+    fabric = Fabric.parse(args.fabric, **kw)
+    if args.host_bandwidth is not None:
+        rate = parse_rate(args.host_bandwidth, "--host-bandwidth")
+        latency = fabric.channel(fabric.num_router_channels)["latency_s"]
+        fabric = fabric.with_class_link("host", rate, latency)
+    return fabric
 
 
 def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:

@@ -213,6 +213,12 @@ mod tests {
             (QueueView::Output, 14336)
         );
         assert_eq!(merlin.to_string(), "packet:queue=output,queue_cap=14336");
+        let nic: Engine = "packet:nic_setup=0.545us".parse().unwrap();
+        let Engine::Packet(n) = nic else {
+            panic!("{nic:?}")
+        };
+        assert_eq!(n.nic_setup_ps, 545_000);
+        assert_eq!(nic.to_string(), "packet:nic_setup=545ns");
         assert_eq!(
             "packet:route=message"
                 .parse::<Engine>()
@@ -235,6 +241,8 @@ mod tests {
             ("packet:vcs=0", "at least 1"),
             ("packet:queue=input", "queue must be downstream or output"),
             ("packet:queue_cap=0", "must be at least 1 byte"),
+            ("packet:nic_setup=5", "nic_setup: "),
+            ("packet:nic_setup=-5ns", "nic_setup"),
             (
                 "packet:queue_cap=-1",
                 "queue_cap must be a whole number of bytes",
@@ -255,6 +263,7 @@ mod tests {
             round_robin: bool,
             output_queue: bool,
             queue_cap_bytes in prop_oneof![Just(u64::MAX), 1u64..1_000_000],
+            nic_setup_ps in prop_oneof![Just(0u64), 1u64..10_000_000],
         ) {
             let engine = Engine::Packet(PacketConfig {
                 route_per_packet,
@@ -264,6 +273,7 @@ mod tests {
                 arbitration: if round_robin { Arbitration::RoundRobin } else { Arbitration::OldestFirst },
                 queue_view: if output_queue { QueueView::Output } else { QueueView::Downstream },
                 queue_cap_bytes,
+                nic_setup_ps,
                 ..PacketConfig::default()
             });
             prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));

@@ -1,5 +1,6 @@
 //! The packet engine's parameters and their defaults.
 
+use super::engine::to_ps;
 use super::event::MAX_EVENT_BYTES;
 use super::PacketError;
 
@@ -95,6 +96,12 @@ pub struct PacketConfig {
     /// that much (merlin's UGAL reads a queue capped at `output_buf_size`). Default
     /// `u64::MAX`: no cap.
     pub queue_cap_bytes: u64,
+    /// Time an endpoint's NIC spends on each message before its first packet can leave, in
+    /// picoseconds: the NIC works on one message at a time, in the order they were posted,
+    /// and starts on the next once the last packet of the one before is on the wire (SST
+    /// Firefly's send machine: `txDelay` plus the first DMA read of the host buffer). Default
+    /// 0: a message's packets may follow the one before's at once.
+    pub nic_setup_ps: u64,
 }
 
 impl Default for PacketConfig {
@@ -109,6 +116,7 @@ impl Default for PacketConfig {
             route_per_packet: false,
             queue_view: QueueView::Downstream,
             queue_cap_bytes: u64::MAX,
+            nic_setup_ps: 0,
         }
     }
 }
@@ -116,7 +124,8 @@ impl Default for PacketConfig {
 /// The options [`PacketConfig::parse_options`] reads: name and what it takes.
 pub const PACKET_OPTIONS: &str = "route=message|packet, mtu=BYTES, buffer=BYTES, vcs=N, \
                                   arbitration=oldest-first|round-robin, \
-                                  queue=downstream|output, queue_cap=BYTES";
+                                  queue=downstream|output, queue_cap=BYTES, \
+                                  nic_setup=TIME";
 
 impl PacketConfig {
     /// The defaults with the options of `options` (comma-separated `key=value`): `route=packet`
@@ -124,8 +133,9 @@ impl PacketConfig {
     /// routes once per message), `mtu=BYTES` ([`PacketConfig::packet_bytes`]), `buffer=BYTES`
     /// ([`PacketConfig::buffer_bytes`]), `vcs=N` ([`PacketConfig::vcs`]) and
     /// `arbitration=oldest-first|round-robin`, `queue=downstream|output`
-    /// ([`PacketConfig::queue_view`]) and `queue_cap=BYTES` ([`PacketConfig::queue_cap_bytes`]);
-    /// checked as [`PacketConfig::validate`] checks.
+    /// ([`PacketConfig::queue_view`]), `queue_cap=BYTES` ([`PacketConfig::queue_cap_bytes`])
+    /// and `nic_setup=TIME` (`545ns`; [`PacketConfig::nic_setup_ps`]); checked as
+    /// [`PacketConfig::validate`] checks.
     pub fn parse_options(options: &str) -> Result<Self, String> {
         let mut config = Self::default();
         for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
@@ -176,6 +186,14 @@ impl PacketConfig {
                     }
                 }
                 "queue_cap" => config.queue_cap_bytes = number("bytes")?,
+                "nic_setup" => {
+                    let seconds = crate::units::parse_seconds(value)
+                        .map_err(|e| format!("nic_setup: {e}"))?;
+                    if seconds < 0.0 {
+                        return Err(format!("nic_setup must not be negative, got {value:?}"));
+                    }
+                    config.nic_setup_ps = to_ps(seconds);
+                }
                 other => {
                     return Err(format!(
                         "unknown option {other:?} (known: {PACKET_OPTIONS})"
@@ -212,6 +230,14 @@ impl PacketConfig {
         }
         if self.queue_cap_bytes != default.queue_cap_bytes {
             options.push(format!("queue_cap={}", self.queue_cap_bytes));
+        }
+        if self.nic_setup_ps != default.nic_setup_ps {
+            let ps = self.nic_setup_ps;
+            options.push(if ps % 1000 == 0 {
+                format!("nic_setup={}ns", ps / 1000)
+            } else {
+                format!("nic_setup={ps}ps")
+            });
         }
         options.join(",")
     }

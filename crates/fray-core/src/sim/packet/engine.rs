@@ -238,6 +238,7 @@ impl<'a> Engine<'a> {
                 }
                 Kind::Credit => self.credit(a, e.b()),
                 Kind::Resend => self.resend(a),
+                Kind::NicReady => self.request(a),
                 Kind::External => return Some(Step::Timer(a)),
             }
             if !self.finished.is_empty() {
@@ -287,9 +288,21 @@ impl<'a> Engine<'a> {
         let was_empty = self.head[queue] == NIL;
         self.append(queue, m, |e, m| e.messages[m as usize].next = NIL);
         if was_empty {
-            self.request(queue as u32);
+            self.start_message(queue as u32, self.now_ps);
         }
         Ok(())
+    }
+
+    /// The NIC of source queue `queue` starts on the message now at its head at `from_ps`
+    /// (not before now): the message asks for the injection channel once the NIC's setup is
+    /// done, at once when there is none.
+    fn start_message(&mut self, queue: u32, from_ps: u64) {
+        let setup = self.config.nic_setup_ps;
+        if setup == 0 {
+            self.request(queue);
+        } else {
+            self.push(from_ps + setup, Kind::NicReady, queue, 0);
+        }
     }
 
     /// Routes `src` to `dst` now, under the current queues, into a new entry of the path
@@ -466,6 +479,7 @@ impl<'a> Engine<'a> {
     /// Sends the head of `buffer` on `out` in virtual channel `vc`, starting now.
     fn transmit(&mut self, buffer: u32, out: ChannelId, vc: u16) {
         let now = self.now_ps;
+        let mut source_done = false;
         let p = if self.is_source_queue(buffer) {
             let (posted, _, bytes) = self.head_item(buffer);
             let m = self.head[buffer as usize];
@@ -489,6 +503,7 @@ impl<'a> Engine<'a> {
             if rest == 0 {
                 self.pop_head(buffer as usize);
                 self.release_path(posted);
+                source_done = true;
             }
             let packet = Packet {
                 msg: m,
@@ -550,9 +565,14 @@ impl<'a> Engine<'a> {
             self.queued.add(next, next_class, bytes);
         }
         self.send_on(p, out, now);
-        // The next head asks only now that `out` is busy.
+        // The next head asks only now that `out` is busy; a new message at a source's head
+        // waits for its NIC, which starts on it once this packet's tail is on the wire.
         if self.head[buffer as usize] != NIL {
-            self.request(buffer);
+            if source_done {
+                self.start_message(buffer, self.busy_until_ps[out as usize]);
+            } else {
+                self.request(buffer);
+            }
         }
     }
 

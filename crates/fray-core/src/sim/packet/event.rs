@@ -12,8 +12,11 @@ pub(crate) enum Kind {
     Resend = 2,
     /// Output channel `a` has finished sending; it may serve its next request.
     PortFree = 3,
+    /// The NIC of source queue `a` has set up the message at its head, which may now ask
+    /// for the injection channel.
+    NicReady = 4,
     /// A driver's timer with word `a`.
-    External = 4,
+    External = 5,
 }
 
 /// What `Engine::next` stopped for.
@@ -53,6 +56,7 @@ impl Event {
             1 => Kind::Arrive,
             2 => Kind::Resend,
             3 => Kind::PortFree,
+            4 => Kind::NicReady,
             _ => Kind::External,
         }
     }
