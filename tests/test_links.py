@@ -305,10 +305,13 @@ def test_host_cost_overrides_charge_the_copies_per_byte():
     for host, copies in [("ember+send_copy=1ns/B", 1), ("ember+recv_copy=1ns/B", 1),
                          ("ember+copy=1ns/B", 2), ("ember+copy=1ns/B+recv_copy=0ps/B", 1)]:
         assert bound(host) - ember == pytest.approx(copies * 3904e-9, rel=1e-9), host
-    assert host_costs("ember+send_copy=344ps/B") == {
+    assert host_costs("ember+send_copy=344ps/B+nic=150ns") == {
         "send_s": 190e-9, "recv_s": 160e-9, "match_s": 150e-9,
         "send_copy_s_per_byte": 344e-12, "recv_copy_s_per_byte": 0.0,
-        "eager_limit_bytes": 12000.0, "register_s": 3e-6, "register_s_per_page": 100e-9}
+        "eager_limit_bytes": 12000.0, "register_s": 3e-6, "register_s_per_page": 100e-9,
+        "nic_latency_s": 150e-9}
+    # The NIC's latency, core to NIC and back, adds to the load engine's bound twice.
+    assert bound("ember+nic=1us") - ember == pytest.approx(2e-6, rel=1e-9)
     with pytest.raises(SpecError, match=r'unknown cost "speed"'):
         host_costs("ember+speed=1ns")
     with pytest.raises(SpecError, match="copy: expected a time per byte"):

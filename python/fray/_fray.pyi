@@ -134,7 +134,8 @@ def packet_traffic(
 
 def host_costs(text: str) -> dict[str, float]:
     """What host-costs spec ``text`` (``"ember+send_copy=344ps/B"``, ...) charges: the costs in
-    seconds (``send_s``, ``recv_s``, ``match_s``, ``register_s``, ``register_s_per_page``),
+    seconds (``send_s``, ``recv_s``, ``match_s``, ``register_s``, ``register_s_per_page``,
+    ``nic_latency_s``),
     seconds per byte (``send_copy_s_per_byte``, ``recv_copy_s_per_byte``) and bytes
     (``eager_limit_bytes``). Raises ``SpecError`` naming what is wrong."""
 

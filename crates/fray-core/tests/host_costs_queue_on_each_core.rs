@@ -28,6 +28,7 @@ const SLOW_CORE: HostCosts = HostCosts {
     eager_limit_bytes: f64::INFINITY,
     register_s: 0.0,
     register_s_per_page: 0.0,
+    nic_latency_s: 0.0,
 };
 
 /// A line of `n` routers with 1 GB/s cables, one endpoint each on a far faster host link, no
@@ -87,6 +88,40 @@ fn one_cores_sends_go_one_after_another() {
     for (got, want) in ends.iter().zip(expected) {
         assert!((got - want).abs() < 1e-12, "{ends:?}");
     }
+}
+
+#[test]
+fn the_nic_latency_delays_each_side_of_a_message_and_holds_no_core() {
+    // 0.3 ms from core to NIC and back: rank 0's two sends of 100 kB leave 0.3 ms after
+    // their 1 ms posts (the second post starts when the first ends, not 0.3 ms later), and
+    // each receive starts 0.3 ms after its last byte. The load engine adds the two crossings
+    // to its bound; the flow and packet engines agree on the makespan.
+    let host = HostCosts {
+        nic_latency_s: 0.3e-3,
+        ..SLOW_CORE
+    };
+    let f = line(3);
+    let (ends, _) = flow_ends(&f, phase(&f, &[(0, 1, 1e5), (0, 2, 1e5)], host));
+    let (nic, wire, recv) = (0.3e-3, 0.1e-3, 0.5e-3);
+    let expected = [
+        1e-3 + nic + wire + nic + recv,
+        2e-3 + nic + wire + nic + recv,
+    ];
+    for (got, want) in ends.iter().zip(expected) {
+        assert!((got - want).abs() < 1e-12, "{ends:?}");
+    }
+    let (f, job) = line_job(2, host, |b| {
+        b.send(0, 1, 1e5, &[]).unwrap();
+    });
+    let one = 1e-3 + nic + wire + nic + recv;
+    for got in makespans(&f, &job) {
+        assert!((got - one).abs() < 1e-9, "{got} against {one}");
+    }
+    let faults = Faults::none(&f);
+    let routing = build("table", &f, &faults).unwrap();
+    let jobs = std::slice::from_ref(&job);
+    let bound = run(Engine::Load, &f, &faults, routing.as_ref(), jobs, EXACT).unwrap();
+    assert!((bound.jobs[0].makespan_s - one).abs() < 1e-9);
 }
 
 #[test]

@@ -47,6 +47,7 @@ pub fn host_costs<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDic
     d.set_item("eager_limit_bytes", c.eager_limit_bytes)?;
     d.set_item("register_s", c.register_s)?;
     d.set_item("register_s_per_page", c.register_s_per_page)?;
+    d.set_item("nic_latency_s", c.nic_latency_s)?;
     Ok(d)
 }
 

@@ -92,7 +92,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(190 ns a send, 310 ns a receive, registration of long messages; computing holds "
         "the core too), or those "
         "times K: 'ember*K'; then any '+KEY=VALUE' overrides of single costs: send, recv, "
-        "match, register, page (times, 150ns), copy, send_copy, recv_copy (per byte, "
+        "match, register, page, nic (times, 150ns; nic: core to NIC and back, holding no "
+        "core), copy, send_copy, recv_copy (per byte, "
         "344ps/B), eager (bytes), e.g. 'ember+send_copy=344ps/B' (default none)",
     )
     for key, text in links.EMBER_OPTIONS:

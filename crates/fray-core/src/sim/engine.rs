@@ -89,7 +89,8 @@ pub struct Run {
 ///   static load engine (routing choices from `config.seed`): the busiest channel's bytes
 ///   over its bandwidth plus the slowest path's latency ([`static_load`]'s phase time), plus
 ///   the most compute any rank does, plus the most host time ([`Job::host`]) any rank spends
-///   sending and the most any spends receiving, over the number of iterations. A static estimate in no
+///   sending and the most any spends receiving, plus the NIC latency on both sides
+///   ([`crate::workload::HostCosts::nic_latency_s`]), over the number of iterations. A static estimate in no
 ///   time at all: exact for one message or a phase bound by one channel, and blind to the
 ///   order in which the DAG sends.
 pub fn run(
@@ -182,7 +183,12 @@ fn load_bound(
         *total += bytes;
     }
     let most = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
-    let makespan_s = load.phase_time_s + most(&compute) + most(&sending) + most(&receiving);
+    let nic_s = if messages.is_empty() {
+        0.0
+    } else {
+        2.0 * job.host.nic_latency_s
+    };
+    let makespan_s = load.phase_time_s + nic_s + most(&compute) + most(&sending) + most(&receiving);
     Ok(JobResult::new(job, makespan_s))
 }
 

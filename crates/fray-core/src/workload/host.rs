@@ -35,6 +35,12 @@ pub struct HostCosts {
     /// Added registration time per whole 4 KiB page of a message longer than one page, in
     /// seconds per page.
     pub register_s_per_page: f64,
+    /// Time between a rank's core and its NIC, each way, in seconds (Firefly's
+    /// `nic2host_lat`): a send or a long message's header reaches the NIC that long after
+    /// the core has posted it, and the core hears of an arrived message (a send, a header,
+    /// a payload) that long after its last byte. It holds no core; the get requests and
+    /// acknowledgements NICs exchange on their own do not pay it.
+    pub nic_latency_s: f64,
 }
 
 /// Bytes in one page of memory registration.
@@ -51,6 +57,7 @@ impl HostCosts {
         eager_limit_bytes: f64::INFINITY,
         register_s: 0.0,
         register_s_per_page: 0.0,
+        nic_latency_s: 0.0,
     };
 
     /// What SST's Ember jobs charge with Firefly's defaults as `EmberMPIJob` sets them
@@ -72,6 +79,7 @@ impl HostCosts {
         eager_limit_bytes: EMBER_SHORT_MSG_LENGTH_BYTES,
         register_s: 3e-6,
         register_s_per_page: 100e-9,
+        nic_latency_s: 0.0,
     };
 
     /// These costs times `factor` (at least 0), every time and time per byte or page alike;
@@ -86,6 +94,7 @@ impl HostCosts {
             eager_limit_bytes: self.eager_limit_bytes,
             register_s: self.register_s * factor,
             register_s_per_page: self.register_s_per_page * factor,
+            nic_latency_s: self.nic_latency_s * factor,
         }
     }
 
@@ -98,6 +107,18 @@ impl HostCosts {
             && self.recv_copy_s_per_byte == 0.0
             && self.register_s == 0.0
             && self.register_s_per_page == 0.0
+            && self.nic_latency_s == 0.0
+    }
+
+    /// The NIC latency `op` pays on its way out of its sender's core (a send or a header)
+    /// and again on its way into its receiver's (those and a payload), in seconds: see
+    /// [`Self::nic_latency_s`].
+    fn nic_s(&self, op: &Op, leaving: bool) -> f64 {
+        match op {
+            Op::Send { .. } | Op::Header { .. } => self.nic_latency_s,
+            Op::Payload { .. } if !leaving => self.nic_latency_s,
+            _ => 0.0,
+        }
     }
 
     /// The part one side pays for a message of `bytes`: its copy at `copy_s_per_byte` if
@@ -177,7 +198,7 @@ impl FromStr for HostCosts {
     /// Reads `none`, `ember`, or `ember*K` (Ember's costs times `K`, a number at least 0, to
     /// ask how much a faster or slower MPI stack would hide or show), then any number of
     /// `+KEY=VALUE` overrides of single costs, applied after the scaling: `send`, `recv`,
-    /// `match`, `register` and `page` are times (`190ns`); `copy`, `send_copy` and
+    /// `match`, `register`, `page` and `nic` are times (`190ns`); `copy`, `send_copy` and
     /// `recv_copy` are times per byte (`344ps/B`; `copy` sets both sides); `eager` is the
     /// largest eager message in bytes. E.g. `ember+send_copy=344ps/B` is Ember's older
     /// parameter file, whose send copy costs 344 ps per byte.
@@ -238,6 +259,7 @@ impl HostCosts {
             "match" => self.match_s = time()?,
             "register" => self.register_s = time()?,
             "page" => self.register_s_per_page = time()?,
+            "nic" => self.nic_latency_s = time()?,
             "copy" => {
                 let c = per_byte()?;
                 self.send_copy_s_per_byte = c;
@@ -256,8 +278,8 @@ impl HostCosts {
             }
             other => {
                 return Err(format!(
-                    "unknown cost {other:?} (known: send, recv, match, register, page, copy, \
-                     send_copy, recv_copy, eager)"
+                    "unknown cost {other:?} (known: send, recv, match, register, page, nic, \
+                     copy, send_copy, recv_copy, eager)"
                 ))
             }
         }
@@ -308,13 +330,14 @@ impl HostTimeline {
 
     /// Message or posted receive `op` of job `job` is released at `t`: returns when it
     /// enters the network (when the receive is posted), once the core of its rank has
-    /// finished what it queued before and then paid [`HostCosts::before_s`] (seconds).
+    /// finished what it queued before and then paid [`HostCosts::before_s`], and the
+    /// message has crossed to the NIC ([`HostCosts::nic_latency_s`]), in seconds.
     pub fn depart(&mut self, job: usize, op: &Op, t: f64) -> f64 {
         if self.is_free() {
             return t;
         }
-        let cost = self.costs[job].before_s(op);
-        self.occupy(job, op.rank(), cost, t)
+        let costs = self.costs[job];
+        self.occupy(job, op.rank(), costs.before_s(op), t) + costs.nic_s(op, true)
     }
 
     /// Compute of `seconds` on rank `rank` of job `job` is released at `t`: returns when it
@@ -331,7 +354,8 @@ impl HostTimeline {
 
     /// The last byte of message `op` (global operation `g`, numbered as
     /// [`super::JobsProgress`] numbers them) of job `job` arrived at `t`: returns when it
-    /// is done, once its receiver's core has finished what it queued before and then paid
+    /// is done, once the NIC has told its receiver's core ([`HostCosts::nic_latency_s`])
+    /// and the core has finished what it queued before and then paid
     /// [`HostCosts::after_s`] and `match_s` for each unmatched receive its search passed
     /// over ([`PostedReceives::take`]), in seconds.
     pub fn arrive(&mut self, g: u32, job: usize, op: &Op, t: f64) -> f64 {
@@ -348,7 +372,7 @@ impl HostTimeline {
             let examined = self.posted.take(g, rank);
             cost += costs.match_s * f64::from(examined - 1);
         }
-        self.occupy(job, dst, cost, t)
+        self.occupy(job, dst, cost, t + costs.nic_s(op, false))
     }
 
     fn occupy(&mut self, job: usize, rank: u32, cost: f64, t: f64) -> f64 {
@@ -412,6 +436,8 @@ mod tests {
             c.send_cost_s(101.0) > c.send_cost_s(100.0) + 2e-6,
             "101 bytes register"
         );
+        let nic: HostCosts = "none+nic=150ns".parse().unwrap();
+        assert!(!nic.is_free() && nic.send_cost_s(8.0) == 0.0 && nic.nic_latency_s == 150e-9);
         let r: HostCosts = "none+register=1us+page=10ns".parse().unwrap();
         assert_eq!((r.register_s, r.register_s_per_page), (1e-6, 10e-9));
         for (bad, says) in [
