@@ -233,7 +233,7 @@ impl PacketConfig {
         }
         if self.nic_setup_ps != default.nic_setup_ps {
             let ps = self.nic_setup_ps;
-            options.push(if ps % 1000 == 0 {
+            options.push(if ps.is_multiple_of(1000) {
                 format!("nic_setup={}ns", ps / 1000)
             } else {
                 format!("nic_setup={ps}ps")
