@@ -126,6 +126,32 @@ def test_cables_already_down_are_the_study_with_a_down_file(tmp_path):
     assert (merged.loc[merged["failed_pct"] == 0, "degradation_pct"] > 0).all()
 
 
+def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_path):
+    # fabric.host_bandwidth gives the table of fray links on links.fabric_with(...), and the
+    # rows store it; a scenario without it keeps the columns it always had.
+    text = STUDY.replace(f'topology = "{SMALL}"',
+                         f'topology = "{SMALL}"\nhost_bandwidth = "0.5GB/s"')
+    db = tmp_path / "r.duckdb"
+    run_campaign(load_scenario(write(tmp_path, text)), db, workers=1, progress="none")
+    slow = links.fabric_with(SMALL, None, 0.5e9)
+    direct = links.study(slow, "halo3d26:nx=8", jobs=[1, 4], failed_pct=[0, 10, 30], seeds=3,
+                         seed=5)
+    merged = curve(db)
+    pd.testing.assert_frame_equal(merged[TABLE_COLUMNS], direct[TABLE_COLUMNS],
+                                  check_dtype=False)
+    fast = links.study(SMALL, "halo3d26:nx=8", jobs=[1], failed_pct=[0], seeds=3, seed=5)
+    assert merged["baseline_iteration_s"][0] > 2 * fast["baseline_iteration_s"][0]
+    with duckdb.connect(str(db), read_only=True) as con:
+        stored = con.execute("SELECT DISTINCT host_bandwidth_bytes_s FROM small_links").fetchall()
+    assert stored == [(0.5e9,)]
+    plain = tmp_path / "plain.duckdb"
+    run_campaign(load_scenario(write(tmp_path, STUDY, "plain.toml")), plain, workers=1,
+                 progress="none")
+    with duckdb.connect(str(plain), read_only=True) as con:
+        names = [r[0] for r in con.execute("DESCRIBE small_links").fetchall()]
+    assert "host_bandwidth_bytes_s" not in names and "link_bandwidth_bytes_s" in names
+
+
 @pytest.mark.parametrize(
     ("old", "new", "key", "needle"),
     [
@@ -149,6 +175,8 @@ def test_cables_already_down_are_the_study_with_a_down_file(tmp_path):
         (SMALL, "dragonfly:p=2,a=4", "fabric.topology", "missing option h"),
         ("[fabric]", '[fabric]\nlink_bandwidth = "fast"', "fabric.link_bandwidth",
          'a bandwidth for every link such as "50GB/s"'),
+        ("[fabric]", '[fabric]\nhost_bandwidth = "0GB/s"', "fabric.host_bandwidth",
+         "a bandwidth for every endpoint's injection and ejection channel"),
     ],
 )
 def test_bad_files_name_the_key(tmp_path, old, new, key, needle):

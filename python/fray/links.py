@@ -28,6 +28,7 @@ __all__ = [
     "SimulationResult",
     "busiest_cables",
     "case_loads",
+    "fabric_with",
     "loads_by_class",
     "repair_gains",
     "simulate",
@@ -118,6 +119,23 @@ class SimulationResult:
 
 def _fabric(fabric: Fabric | str) -> Fabric:
     return fabric if isinstance(fabric, Fabric) else Fabric.parse(fabric)
+
+
+def fabric_with(spec: str, link_bandwidth_bytes_s: float | None = None,
+                host_bandwidth_bytes_s: float | None = None) -> Fabric:
+    """The fabric of ``spec`` with every link at ``link_bandwidth_bytes_s`` (bytes per
+    second; ``None``: the spec's default) and then every endpoint's injection and ejection
+    channel at ``host_bandwidth_bytes_s`` (``None``: as the links), their latency kept: a
+    NIC whose DMA to and from host memory moves less than the link, as SST Firefly's
+    simple memory model does (about 6.7 GB/s; docs/links.md, "Firefly's NIC")."""
+    if link_bandwidth_bytes_s is None:
+        fabric = Fabric.parse(spec)
+    else:
+        fabric = Fabric.parse(spec, bandwidth_bytes_s=link_bandwidth_bytes_s)
+    if host_bandwidth_bytes_s is None:
+        return fabric
+    latency = fabric.channel(fabric.num_router_channels)["latency_s"]
+    return fabric.with_class_link("host", host_bandwidth_bytes_s, latency)
 
 
 def simulate(

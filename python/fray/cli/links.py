@@ -174,15 +174,10 @@ def _fabric(args: argparse.Namespace) -> Fabric | str:
     ``--host-bandwidth`` (the spec string as given when neither is set)."""
     if args.link_bandwidth is None and args.host_bandwidth is None:
         return args.fabric
-    kw = {}
-    if args.link_bandwidth is not None:
-        kw["bandwidth_bytes_s"] = parse_rate(args.link_bandwidth, "--link-bandwidth")
-    fabric = Fabric.parse(args.fabric, **kw)
-    if args.host_bandwidth is not None:
-        rate = parse_rate(args.host_bandwidth, "--host-bandwidth")
-        latency = fabric.channel(fabric.num_router_channels)["latency_s"]
-        fabric = fabric.with_class_link("host", rate, latency)
-    return fabric
+    rate = {flag: None if value is None else parse_rate(value, flag)
+            for flag, value in (("--link-bandwidth", args.link_bandwidth),
+                                ("--host-bandwidth", args.host_bandwidth))}
+    return links.fabric_with(args.fabric, rate["--link-bandwidth"], rate["--host-bandwidth"])
 
 
 def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:

@@ -34,6 +34,7 @@ from fray.links import (
     PAPER_FAILED_PCT,
     PAPER_JOBS,
     default_fail_class,
+    fabric_with,
     workload_spec,
 )
 from fray.units import parse_rate
@@ -127,6 +128,9 @@ SECTIONS: dict[str, dict[str, Field]] = {
                           '"hyperx:8x8,t=8"', text, REQUIRED),
         "link_bandwidth": Field('a bandwidth for every link such as "50GB/s" (default: the '
                                 "fabric's)", _rate),
+        "host_bandwidth": Field('a bandwidth for every endpoint\'s injection and ejection '
+                                'channel such as "6.7GB/s" (a NIC whose DMA moves less than '
+                                "the link; default: the links')", _rate),
     },
     "workload": _WORKLOAD,
     "jobs": {
@@ -177,6 +181,8 @@ _PARAM_COLUMNS = [
     ("engine", "VARCHAR"),
     ("down_cables", "INTEGER"),
 ]
+#: Stored after the parameters when a scenario sets ``fabric.host_bandwidth``.
+_HOST_COLUMN = ("host_bandwidth_bytes_s", "DOUBLE")
 _CASE_COLUMNS = [
     ("jobs", "INTEGER"),
     ("failed_pct", "DOUBLE"),
@@ -215,7 +221,10 @@ class LinksKind(StudyKind):
         ]
 
     def columns(self, tasks: list[Task]) -> list[tuple[str, str]]:
-        return _PARAM_COLUMNS + _CASE_COLUMNS
+        # The host links' bandwidth is stored only where a scenario sets it: the scenarios
+        # that do not keep the columns they always had.
+        host = [_HOST_COLUMN] if any(t.params["host_bandwidth"] for t in tasks) else []
+        return _PARAM_COLUMNS + host + _CASE_COLUMNS
 
     # -- running (worker) --------------------------------------------------------------------
 
@@ -236,6 +245,8 @@ class LinksKind(StudyKind):
         fixed = {"fabric": p["fabric"], "link_bandwidth_bytes_s": p["link_bandwidth"],
                  "workload": p["workload"], "routing": p["routing"], "fail": p["fail"],
                  "engine": p["engine"], "down_cables": len(p["down"])}
+        if p["host_bandwidth"]:
+            fixed[_HOST_COLUMN[0]] = p["host_bandwidth"]
         return {k: [v] * n for k, v in fixed.items()} | rows
 
     # -- reading (report, export) ------------------------------------------------------------
@@ -259,10 +270,12 @@ def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
     """The plain-data parameters of a point's ``LinksStudy`` (what every task carries)."""
     c = point.config
     w = c["workload"]
-    fab = _fabric(c["fabric"]["topology"], c["fabric"]["link_bandwidth"], scenario, point)
+    fab = _fabric(c["fabric"]["topology"], c["fabric"]["link_bandwidth"],
+                  c["fabric"]["host_bandwidth"], scenario, point)
     return {
         "fabric": c["fabric"]["topology"],
         "link_bandwidth": c["fabric"]["link_bandwidth"],
+        "host_bandwidth": c["fabric"]["host_bandwidth"],
         "workload": workload_spec(
             w["motif"], iterations=w["iterations"], chunks=w["chunks"], budget=w["budget"],
             compute=w["compute"], host=w["host"], compute_s=w["compute_s"],
@@ -284,12 +297,10 @@ def _fail(scenario: Scenario, point: Point, key: str, message: str) -> ScenarioE
     return ScenarioError(scenario.source, key, message + at)
 
 
-def _fabric(topology: str, bandwidth: float | None, scenario: Scenario | None = None,
-            point: Point | None = None) -> Fabric:
+def _fabric(topology: str, bandwidth: float | None, host_bandwidth: float | None,
+            scenario: Scenario | None = None, point: Point | None = None) -> Fabric:
     try:
-        if bandwidth is None:
-            return Fabric.parse(topology)
-        return Fabric.parse(topology, bandwidth_bytes_s=bandwidth)
+        return fabric_with(topology, bandwidth, host_bandwidth)
     except SpecError as exc:
         if scenario is None or point is None:
             raise
@@ -299,7 +310,7 @@ def _fabric(topology: str, bandwidth: float | None, scenario: Scenario | None = 
 def _build(p: dict[str, Any], scenario: Scenario | None = None,
            point: Point | None = None) -> LinksStudy:
     """The point's ``LinksStudy``; with ``scenario``, an error names the key it comes from."""
-    fab = _fabric(p["fabric"], p["link_bandwidth"], scenario, point)
+    fab = _fabric(p["fabric"], p["link_bandwidth"], p["host_bandwidth"], scenario, point)
     try:
         return LinksStudy(fab, p["workload"], p["routing"], p["fail"], p["jobs"],
                           p["failed_pct"], p["seeds"], p["seed"], p["time_tolerance"],
