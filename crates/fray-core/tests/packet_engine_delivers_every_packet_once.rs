@@ -1,7 +1,7 @@
 //! Invariants of the packet engine on busy runs, with and without soft errors, on a torus
 //! (dateline classes), a dragonfly (UGAL reading queued bytes), a fat tree and a HyperX with
-//! failed links (DOAL's misroutes), under both arbitrations: every packet
-//! injected is delivered once, bytes are conserved, the clock never goes back, every credit
+//! failed links (DOAL's misroutes), under both arbitrations and with a NIC's setup per
+//! message: every packet injected is delivered once, bytes are conserved, the clock never goes back, every credit
 //! comes home, and a seed replays the same run.
 
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
@@ -81,6 +81,14 @@ fn torus_dragonfly_and_fat_tree_keep_the_invariants() {
         check(&noisy, 3 * n);
         assert!(noisy.counters.retransmissions > 0, "{spec}");
         assert!(noisy.end_ps > clean.end_ps, "{spec}: errors cost time");
+        // A NIC that sets up each message in turn delivers the same packets, later.
+        let nic = PacketConfig {
+            nic_setup_ps: 500_000,
+            ..config
+        };
+        let set_up = run(spec, routing, nic, ErrorProcess::None);
+        check(&set_up, 3 * n);
+        assert!(set_up.end_ps > clean.end_ps, "{spec}: setups cost time");
     }
 }
 
