@@ -161,7 +161,8 @@ def simulate(
     comma-separated: ``mtu=BYTES``, ``buffer=BYTES`` (per virtual channel), ``vcs=N``,
     ``arbitration=oldest-first|round-robin``, ``queue=downstream|output`` and
     ``queue_cap=BYTES`` (what the adaptive routings' congestion signal counts, and where it
-    saturates; see docs/packet.md). The spec's ``host=ember`` charges each message SST
+    saturates), ``nic_setup=TIME`` (each message's setup on its source's NIC, one message
+    at a time; see docs/packet.md). The spec's ``host=ember`` charges each message SST
     Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows
     that end within ``time_tolerance`` of
     their message's time since it was posted leave the network together, and each message

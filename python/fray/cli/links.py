@@ -83,7 +83,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "leaves its source, as SST's merlin does), mtu=BYTES, buffer=BYTES (per virtual "
         "channel), vcs=N, arbitration=oldest-first|round-robin, queue=downstream|output "
         "(what the routing's congestion signal counts), queue_cap=BYTES (where it "
-        "saturates, like a router's output buffer), e.g. packet:route=packet,mtu=2048",
+        "saturates, like a router's output buffer), nic_setup=TIME (each message's setup "
+        "on its source's NIC, one at a time, e.g. 545ns), e.g. packet:route=packet,mtu=2048",
     )
     p.add_argument(
         "--host",
