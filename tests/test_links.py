@@ -76,6 +76,13 @@ def test_packet_engine_options_and_adaptive_ugal_are_read_back():
                             routing="ugal:credits=32768", seed=4)
     assert credits.routing == "ugal:credits=32768"
     assert credits.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    # A NIC that sets up each message in turn makes the same exchange slower.
+    nic = fray.simulate(SMALL, spec, engine="packet:nic_setup=545ns", seed=4)
+    assert nic.engine == "packet:nic_setup=545ns"
+    assert nic.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert nic.iteration_s[0] > small.iteration_s[0] + 545e-9
+    with pytest.raises(SpecError, match="nic_setup"):
+        fray.simulate(SMALL, spec, engine="packet:nic_setup=fast")
     with pytest.raises(SpecError, match="takes factor=F, not threshold="):
         fray.simulate(SMALL, spec, routing="ugal:credits=32768,threshold=800")
     with pytest.raises(SpecError, match="queue must be downstream or output"):
