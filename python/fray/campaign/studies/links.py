@@ -221,8 +221,8 @@ class LinksKind(StudyKind):
         ]
 
     def columns(self, tasks: list[Task]) -> list[tuple[str, str]]:
-        # The host links' bandwidth is stored only where a scenario sets it: the scenarios
-        # that do not keep the columns they always had.
+        # The host links' bandwidth is stored only where a scenario sets it, so that
+        # scenarios without it keep the columns they always had.
         host = [_HOST_COLUMN] if any(t.params["host_bandwidth"] for t in tasks) else []
         return _PARAM_COLUMNS + host + _CASE_COLUMNS
 
