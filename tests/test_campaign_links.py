@@ -42,7 +42,8 @@ seed = 5
 """
 
 TABLE_COLUMNS = ["jobs", "failed_pct", "degradation_pct", "degradation_ci_pct", "unroutable",
-                 "seeds", "baseline_iteration_s", "iteration_s"]
+                 "seeds", "baseline_iteration_s", "iteration_s", "baseline_throughput",
+                 "throughput"]
 
 
 def write(tmp_path, text: str, name: str = "study.toml"):

@@ -142,6 +142,13 @@ def test_case_loads_is_the_study_case_channel_by_channel():
     base = sum(c.attrs["baseline_iteration_s"][0] for c in cases) / 2
     assert math.isclose(cell["iteration_s"], mean, rel_tol=1e-12)
     assert math.isclose(cell["baseline_iteration_s"], base, rel_tol=1e-12)
+    # Throughput is the one job's ranks over its time per iteration, averaged over the seeds.
+    rate = sum(1 / c.attrs["iteration_s"][0] for c in cases) / 2
+    base_rate = sum(1 / c.attrs["baseline_iteration_s"][0] for c in cases) / 2
+    ranks = round(cell["baseline_throughput"] / base_rate)
+    assert ranks > 1 and round(ranks ** (1 / 3)) ** 3 == ranks
+    assert math.isclose(cell["baseline_throughput"], ranks * base_rate, rel_tol=1e-12)
+    assert math.isclose(cell["throughput"], ranks * rate, rel_tol=1e-12)
     loads = cases[0]
     fabric = Fabric.parse(SMALL)
     assert len(loads) == fabric.num_channels

@@ -273,7 +273,9 @@ def study(
         negative when faster), ``degradation_ci_pct`` (half-width of its 95 % confidence
         interval over the seeds), ``unroutable`` (some seed could not route every pair of the
         workload: the degradation is then empty), ``seeds``, ``baseline_iteration_s`` and
-        ``iteration_s`` (means over jobs and seeds). ``DataFrame.attrs`` holds the parameters.
+        ``iteration_s`` (means over jobs and seeds), ``baseline_throughput`` and
+        ``throughput`` (machine throughput, rank-iterations per second summed over the jobs,
+        mean over seeds). ``DataFrame.attrs`` holds the parameters.
     """
     fab, routing, fail = _setup(fabric, routing, fail)
     jobs = [int(j) for j in jobs]

@@ -95,7 +95,52 @@ fn an_unroutable_cell_has_no_degradation() {
         && r.degradation_pct.is_none()
         && r.degradation_ci_pct.is_none()
         && r.iteration_s.is_none()
-        && r.baseline_iteration_s > 0.0));
+        && r.throughput.is_none()
+        && r.baseline_iteration_s > 0.0
+        && r.baseline_throughput > 0.0));
+}
+
+#[test]
+fn throughput_is_rank_iterations_per_second_summed_over_jobs() {
+    // Two jobs of 8 and 27 ranks; seed r's baseline iterations take (1, 2) ms times (r + 1),
+    // its failed run (1.25, 2) ms times (r + 1).
+    let mut s = study("ugal", "global", "halo3d26", &[10.0]);
+    s.jobs = vec![2];
+    s.seeds = 2;
+    let cases = s.cases();
+    let outcomes: Vec<_> = cases
+        .iter()
+        .map(|c| {
+            let scale = 1e-3 * f64::from(c.replica + 1);
+            let first = if c.baseline { 1.0 } else { 1.25 };
+            CaseOutcome::Ran {
+                ranks: vec![8, 27],
+                iteration_s: vec![first * scale, 2.0 * scale],
+            }
+        })
+        .collect();
+    let rows = s.summarize(&cases, &outcomes).unwrap();
+    let row = rows.iter().find(|r| r.failed_pct == 10.0).unwrap();
+    // Seed 0: 8 / 1 ms + 27 / 2 ms = 21,500 /s healthy, 8 / 1.25 ms + 27 / 2 ms = 19,900 /s
+    // failed; seed 1 half of each.
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+    assert!(
+        close(row.baseline_throughput, (21_500.0 + 10_750.0) / 2.0),
+        "{row:?}"
+    );
+    assert!(
+        close(row.throughput.unwrap(), (19_900.0 + 9_950.0) / 2.0),
+        "{row:?}"
+    );
+    // Both seeds lose the same share, 1 - 19,900 / 21,500.
+    let loss = 100.0 * (1.0 - 19_900.0 / 21_500.0);
+    assert!(close(row.degradation_pct.unwrap(), loss), "{row:?}");
+    assert!(close(
+        row.degradation_pct.unwrap(),
+        100.0 * (1.0 - row.throughput.unwrap() / row.baseline_throughput)
+    ));
+    let healthy = rows.iter().find(|r| r.failed_pct == 0.0).unwrap();
+    assert_eq!(healthy.throughput, Some(healthy.baseline_throughput));
 }
 
 #[test]

@@ -258,7 +258,7 @@ impl LinksStudy {
 
     /// The table from the outcomes of every case, in case order: one dict per (jobs,
     /// failed %) with `jobs, failed_pct, degradation_pct, degradation_ci_pct, unroutable,
-    /// seeds, baseline_iteration_s, iteration_s`.
+    /// seeds, baseline_iteration_s, iteration_s, baseline_throughput, throughput`.
     fn summarize<'py>(
         &self,
         py: Python<'py>,
@@ -280,6 +280,8 @@ impl LinksStudy {
                 d.set_item("seeds", r.seeds)?;
                 d.set_item("baseline_iteration_s", r.baseline_iteration_s)?;
                 d.set_item("iteration_s", r.iteration_s)?;
+                d.set_item("baseline_throughput", r.baseline_throughput)?;
+                d.set_item("throughput", r.throughput)?;
                 Ok(d)
             })
             .collect()

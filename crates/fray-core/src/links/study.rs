@@ -121,6 +121,12 @@ pub struct LinksRow {
     /// Mean time per iteration over jobs and seeds with the failures, in seconds; `None` when
     /// unroutable.
     pub iteration_s: Option<f64>,
+    /// Mean over seeds of the machine throughput without failures: rank-iterations per
+    /// second, summed over the jobs (every seed's baseline, unroutable cells included).
+    pub baseline_throughput: f64,
+    /// Mean over seeds of the machine throughput with the failures, rank-iterations per
+    /// second; `None` when unroutable.
+    pub throughput: Option<f64>,
 }
 
 impl LinksStudy {
@@ -292,12 +298,14 @@ impl LinksStudy {
             for &pct in &pcts {
                 let mut degradation = Vec::new();
                 let (mut base_times, mut times) = (Vec::new(), Vec::new());
+                let (mut base_throughputs, mut throughputs) = (Vec::new(), Vec::new());
                 let mut unroutable = false;
                 for replica in 0..self.seeds {
                     let base = find(jobs, 0.0, replica, true)?;
                     let this = find(jobs, pct, replica, pct == 0.0 && self.down.is_empty())?;
-                    if let CaseOutcome::Ran { iteration_s, .. } = base {
+                    if let CaseOutcome::Ran { ranks, iteration_s } = base {
                         base_times.extend_from_slice(iteration_s);
+                        base_throughputs.push(throughput(ranks, iteration_s));
                     }
                     match (base, this) {
                         (
@@ -307,8 +315,9 @@ impl LinksStudy {
                             },
                             CaseOutcome::Ran { iteration_s: f, .. },
                         ) => {
-                            degradation
-                                .push(100.0 * (1.0 - throughput(ranks, f) / throughput(ranks, b)));
+                            let t = throughput(ranks, f);
+                            degradation.push(100.0 * (1.0 - t / throughput(ranks, b)));
+                            throughputs.push(t);
                             times.extend_from_slice(f);
                         }
                         _ => unroutable = true,
@@ -325,6 +334,8 @@ impl LinksStudy {
                     unroutable,
                     baseline_iteration_s: mean(&base_times),
                     iteration_s: (!unroutable).then(|| mean(&times)),
+                    baseline_throughput: mean(&base_throughputs),
+                    throughput: (!unroutable).then(|| mean(&throughputs)),
                 });
             }
         }

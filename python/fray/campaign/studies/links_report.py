@@ -67,7 +67,8 @@ def merged_table(con: duckdb.DuckDBPyConnection, study: StudyRecord) -> pd.DataF
         table.insert(0, "point", point.index)
         frames.append(table)
     columns = ["point", "jobs", "failed_pct", "degradation_pct", "degradation_ci_pct",
-               "unroutable", "seeds", "baseline_iteration_s", "iteration_s"]
+               "unroutable", "seeds", "baseline_iteration_s", "iteration_s",
+               "baseline_throughput", "throughput"]
     merged = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
     if any(study_params(scenario, p)["down"] for p in points):
         merged.attrs["down"] = "faults.down"  # the 0 % rows are then what those cables cost
