@@ -25,8 +25,9 @@ PERMUTATION_SIZE_BYTES = 1e6
 #: Ember's Halo3D26 defaults for the flow-peer exchange: cells per rank along each axis, and
 #: bytes per cell (one 8-byte field).
 HALO_NX, HALO_CELL_BYTES = 30, 8.0
-#: The failed-links study's default flow-engine time tolerance.
+#: The failed-links study's default flow-engine time tolerance and resolution (seconds).
 LINKS_TOLERANCE = 3e-3
+LINKS_RESOLUTION_S = fray.links.STUDY_TIME_RESOLUTION_S
 #: Time tolerance of the flow engine where it is compared with SimGrid message by message:
 #: every message ends within 3x this share of its time (fray's default is 1e-3).
 FLOW_PEER_TOLERANCE = 1e-4
@@ -132,13 +133,14 @@ def collective_random(ops: int, repeat: int) -> Result:
 def links_exchange(fabric: str, failed: float, target_s: float, repeat: int) -> Result:
     """One Halo3D26 iteration of the failed-links study (one job, the largest cube of ranks,
     Ember's compute, UGAL) with ``failed`` of the global cables down, on the flow engine at
-    the study's default time tolerance."""
+    the study's default time tolerance and resolution."""
     f = _fray.Fabric.parse(fabric)
     faults = _fray.Faults.fail_links(f, "global", failed, 1)
 
     def run():
         return fray.links.simulate(
-            f, "halo3d26", faults=faults, routing="ugal", time_tolerance=LINKS_TOLERANCE
+            f, "halo3d26", faults=faults, routing="ugal", time_tolerance=LINKS_TOLERANCE,
+            time_resolution=LINKS_RESOLUTION_S,
         )
 
     runs, out = measure(run, repeat)

@@ -173,6 +173,10 @@ def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_p
          'unknown routing "ugol"'),
         ("[workload]", '[engine]\nname = "flaw"\n[workload]', "engine.name",
          'unknown engine "flaw"'),
+        ("[workload]", '[engine]\ntime_resolution = 1e-8\n[workload]',
+         "engine.time_resolution", 'a duration under 1 ms such as "10ns"'),
+        ("[workload]", '[engine]\ntime_resolution = "2ms"\n[workload]',
+         "engine.time_resolution", 'a duration under 1 ms such as "10ns"'),
         (SMALL, "dragonfly:p=2,a=4", "fabric.topology", "missing option h"),
         ("[fabric]", '[fabric]\nlink_bandwidth = "fast"', "fabric.link_bandwidth",
          'a bandwidth for every link such as "50GB/s"'),
@@ -187,6 +191,13 @@ def test_bad_files_name_the_key(tmp_path, old, new, key, needle):
     assert err.value.key == key
     assert str(err.value).startswith(f"{path}: {key}: ")
     assert needle in str(err.value)
+
+
+def test_time_resolution_reaches_every_task(tmp_path):
+    plans = [make_plan(load_scenario(write(tmp_path, text))) for text in
+             (STUDY, STUDY.replace("[workload]", '[engine]\ntime_resolution = "5ns"\n[workload]'))]
+    assert {t.params["time_resolution"] for t in plans[0].tasks} == {1e-8}
+    assert {t.params["time_resolution"] for t in plans[1].tasks} == {5e-9}
 
 
 def test_scaled_host_costs_reach_every_task(tmp_path):

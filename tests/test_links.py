@@ -267,6 +267,23 @@ def test_cli_link_bandwidth_is_the_fabric_parsed_with_it(tmp_path):
     assert 0.5 < ratio < 0.6
 
 
+def test_cli_time_resolution_reaches_the_study(tmp_path):
+    # --time-tolerance 0 --time-resolution 0s is the exact simulation, as from Python; the
+    # study's default (10 ns) gives other iteration times on the same cases.
+    out = tmp_path / "t.csv"
+    args = ["--jobs", "1", "--failed", "0,20", "--seeds", "2", "--no-compute", "--nx", "30"]
+    assert main(["links", "--fabric", SMALL, "--quiet", "--out", str(out),
+                 "--time-tolerance", "0", "--time-resolution", "0s", *args]) == 0
+    kw = {"jobs": [1], "failed_pct": [0, 20], "seeds": 2}
+    exact = links.study(SMALL, "halo3d26:nx=30,compute=no", time_tolerance=0,
+                        time_resolution=0, **kw)
+    default = links.study(SMALL, "halo3d26:nx=30,compute=no", **kw)
+    assert list(read_table(out)["iteration_s"]) == list(exact["iteration_s"])
+    assert exact.attrs["time_resolution"] == 0
+    assert default.attrs["time_resolution"] == links.STUDY_TIME_RESOLUTION_S == 1e-8
+    assert list(default["iteration_s"]) != list(exact["iteration_s"])
+
+
 def test_cli_host_bandwidth_slows_only_the_endpoints_channels(tmp_path):
     # --host-bandwidth sets the injection and ejection channels and nothing else: the same
     # table as Python's fabric with that host class, and with hosts at a twentieth of the
@@ -379,6 +396,8 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--cables", "0", "--jobs", "1", "--failed", "20"], "--cables: must be a positive"),
         (["--down", "no-such-file.txt"], "down: cannot read 'no-such-file.txt'"),
         (["--repairs", "--jobs", "1"], "--repairs ranks the cables of --down FILE"),
+        (["--time-resolution", "10"], "--time-resolution: cannot read '10' as a duration"),
+        (["--time-resolution", "2ms"], "time resolution: must be in [0, 1 ms), got 0.002 s"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):

@@ -167,7 +167,8 @@ def links_study(repeat: int) -> dict:
                 out.append(links.study(p["fabric"], p["workload"], routing=p["routing"],
                                        fail=p["fail"], jobs=p["jobs"], failed_pct=p["failed_pct"],
                                        seeds=p["seeds"], seed=p["seed"],
-                                       time_tolerance=p["time_tolerance"], engine=p["engine"]))
+                                       time_tolerance=p["time_tolerance"],
+                                       time_resolution=p["time_resolution"], engine=p["engine"]))
 
         s, _ = measure(every_point, 1)
         direct.append(s[0].to_dict())

@@ -98,6 +98,7 @@ def flow_messages(
     faults: Faults | None = None,
     seed: int = 1,
     time_tolerance: float = 1e-3,
+    time_resolution: float = 0.0,
 ) -> dict[str, Any]:
     """One phase of ``(src_endpoint, dst_endpoint, size_bytes)`` messages, all posted at time
     0, on the flow engine: ``routing``, ``end_s``, per-message ``completion_s`` (seconds, in
@@ -147,6 +148,7 @@ def simulate(
     engine: str = "flow",
     seed: int = 1,
     time_tolerance: float = 1e-3,
+    time_resolution: float = 0.0,
 ) -> dict[str, Any]:
     """``engine``, ``routing``, ``jobs`` (one dict per job) and ``channel_bytes``."""
 
@@ -169,6 +171,7 @@ class LinksStudy:
         engine: str = "flow",
         down: str = "",
         down_file: str = "down",
+        time_resolution: float = 0.0,
     ) -> None: ...
     @property
     def num_cases(self) -> int: ...

@@ -40,6 +40,9 @@ __all__ = [
 PAPER_JOBS = (1, 4, 16, 64)
 #: The paper's percentages of failed links (0 is the baseline of every cell).
 PAPER_FAILED_PCT = (0, 5, 10, 15, 20, 25, 30)
+#: The study's flow-engine time resolution, seconds: flows ending within 10 ns of an event
+#: leave the network with it (each message still delivered at its own end).
+STUDY_TIME_RESOLUTION_S = 1e-8
 
 #: The workload motifs of the study.
 MOTIFS = ("halo3d26", "sweep3d", "lqcd", "uniform")
@@ -146,6 +149,7 @@ def simulate(
     engine: str = "flow",
     seed: int = 1,
     time_tolerance: float = 1e-3,
+    time_resolution: float = 0.0,
 ) -> SimulationResult:
     """Runs ``workload`` on ``fabric`` and returns each job's time per iteration.
 
@@ -165,15 +169,17 @@ def simulate(
     at a time; see docs/packet.md). The spec's ``host=ember`` charges each message SST
     Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows
     that end within ``time_tolerance`` of
-    their message's time since it was posted leave the network together, and each message
-    is still delivered at its own end (0 is exact; every message's time stays within three
-    times the tolerance of the exact one). Raises ``UnroutableError`` when a message cannot
+    their message's time since it was posted, or within ``time_resolution`` seconds, leave
+    the network together, and each message is still delivered at its own end (both 0 is
+    exact; every message's time stays within three times the tolerance of its time plus
+    three times the resolution of the exact one). Raises ``UnroutableError`` when a message cannot
     be routed. The result's ``channel_bytes`` say where the bytes went: the flow engine's
     fluid bytes, the packet engine's payload bytes (link-level resends not counted), the
     load engine's routed bytes, per channel over the whole run.
     """
     r = _simulate(
-        _fabric(fabric), workload, faults, routing, engine, _seed(seed), time_tolerance
+        _fabric(fabric), workload, faults, routing, engine, _seed(seed), time_tolerance,
+        time_resolution,
     )
     return SimulationResult(engine=r["engine"], routing=r["routing"], jobs=r["jobs"],
                             channel_bytes=np.asarray(r["channel_bytes"], dtype=float))
@@ -242,6 +248,7 @@ def study(
     seeds: int = 3,
     seed: int = 1,
     time_tolerance: float = 3e-3,
+    time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str = "flow",
     down: str | Path | None = None,
     progress: bool = False,
@@ -253,8 +260,9 @@ def study(
     percentage in ``failed_pct`` of the ``fail`` cables down (default: ``global`` on a
     dragonfly, ``router`` elsewhere). Seed ``r`` of a cell derives from ``(seed, r)``; the
     baseline and the failed cases of a seed share its layout and routing choices.
-    ``time_tolerance`` is the flow engine's (see :func:`simulate`); the default 3e-3 moves
-    the degradations by a few hundredths of a percentage point. ``engine`` runs every case
+    ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's (see
+    :func:`simulate`); the defaults, 3e-3 and 10 ns, move the degradations by a few
+    hundredths of a percentage point. ``engine`` runs every case
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
     each message routed once; ``"packet:route=packet"``: each packet routed on its own;
     more options as in :func:`simulate`) or the static load engine (``"load"``).
@@ -282,7 +290,7 @@ def study(
     failed = [float(p) for p in failed_pct]
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
-                   time_tolerance, engine, *_down(down))
+                   time_tolerance, engine, *_down(down), time_resolution=time_resolution)
     outcomes = _in_chunks(s.num_cases, s.run, progress, "simulating")
     table = pd.DataFrame(s.summarize(outcomes))
     table.attrs.update(
@@ -293,6 +301,7 @@ def study(
         seeds=seeds,
         seed=seed,
         time_tolerance=time_tolerance,
+        time_resolution=time_resolution,
         engine=engine,
         down=None if down is None else str(down),
     )
@@ -310,6 +319,7 @@ def case_loads(
     fail: str | None = None,
     seed: int = 1,
     time_tolerance: float = 3e-3,
+    time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str = "flow",
     down: str | Path | None = None,
     progress: bool = False,
@@ -340,7 +350,8 @@ def case_loads(
     _count("replica", replica, least=0)
     failed = float(failed_pct)
     s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
-                   _seed(seed), time_tolerance, engine, *_down(down))
+                   _seed(seed), time_tolerance, engine, *_down(down),
+                   time_resolution=time_resolution)
     index = {s.case(i): i for i in range(s.num_cases)}
     base_case = index[(jobs, 0.0, replica, True)]
     case = index.get((jobs, failed, replica, False), base_case)
@@ -368,7 +379,8 @@ def case_loads(
     loads.attrs.update(
         fabric=fabric if isinstance(fabric, str) else repr(fab), workload=workload,
         routing=routing, fail=fail, jobs=jobs, failed_pct=failed, replica=replica, seed=seed,
-        engine=engine, time_tolerance=time_tolerance, down=None if down is None else str(down),
+        engine=engine, time_tolerance=time_tolerance, time_resolution=time_resolution,
+        down=None if down is None else str(down),
         iteration_s=outcome[1], baseline_iteration_s=base_outcome[1],
         unroutable=outcome[2] or base_outcome[2],
     )
@@ -418,6 +430,7 @@ def repair_gains(
     routing: str | None = None,
     fail: str | None = None,
     time_tolerance: float = 3e-3,
+    time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str = "flow",
     progress: bool = False,
 ) -> pd.DataFrame:
@@ -444,7 +457,7 @@ def repair_gains(
     _count("jobs", jobs)
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
-                   time_tolerance, engine, *_down(down))
+                   time_tolerance, engine, *_down(down), time_resolution=time_resolution)
     outcomes = _in_chunks(s.num_repair_runs, lambda a, b: s.run_repairs(jobs, a, b),
                           progress, "repairs")
     table = pd.DataFrame(s.summarize_repairs(outcomes),
@@ -453,5 +466,6 @@ def repair_gains(
                               na_position="last", kind="stable").reset_index(drop=True)
     table.attrs.update(fabric=fabric if isinstance(fabric, str) else repr(fab),
                        workload=workload, routing=routing, fail=fail, jobs=jobs, seeds=seeds,
-                       seed=seed, engine=engine, time_tolerance=time_tolerance, down=str(down))
+                       seed=seed, engine=engine, time_tolerance=time_tolerance,
+                       time_resolution=time_resolution, down=str(down))
     return table

@@ -65,6 +65,7 @@ fn main() {
         FlowConfig {
             seed: 1,
             time_tolerance: tolerance,
+            time_resolution_s: 0.0,
         },
     )
     .unwrap();

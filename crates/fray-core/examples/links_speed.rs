@@ -1,8 +1,8 @@
 //! Times the flow engine on one Halo3D26 iteration of the failed-links study: one job, the
 //! largest cube of ranks that fits, laid out after random idle endpoints, on a fabric with a
 //! fraction of one cable class failed:
-//! `cargo run --release -p fray-core --example links_speed -- SPEC ROUTING CLASS FRACTION [TOL]`
-//! (defaults `dragonfly:p=16,a=32,h=16,g=17 ugal global 0.1 1e-4`).
+//! `cargo run --release -p fray-core --example links_speed -- SPEC ROUTING CLASS FRACTION [TOL [RESOLUTION_S]]`
+//! (defaults `dragonfly:p=16,a=32,h=16,g=17 ugal global 0.1 1e-4 0`).
 
 use std::time::Instant;
 
@@ -19,6 +19,7 @@ fn main() {
     let class = arg(3, "global");
     let fraction: f64 = arg(4, "0.1").parse().expect("fraction");
     let tolerance: f64 = arg(5, "1e-4").parse().expect("tolerance");
+    let resolution: f64 = arg(6, "0").parse().expect("resolution, seconds");
     let fabric = Fabric::parse(&spec).unwrap();
     let n = fabric.num_endpoints() as u32;
     let (p, _, _) = largest_cube(n);
@@ -41,6 +42,7 @@ fn main() {
         FlowConfig {
             seed: 1,
             time_tolerance: tolerance,
+            time_resolution_s: resolution,
         },
     )
     .unwrap();

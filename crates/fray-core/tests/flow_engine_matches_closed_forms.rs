@@ -21,6 +21,7 @@ fn link(bandwidth_bytes_s: f64, latency_s: f64) -> LinkParameters {
 const EXACT: FlowConfig = FlowConfig {
     seed: 1,
     time_tolerance: 0.0,
+    time_resolution_s: 0.0,
 };
 
 /// A line of routers 0 - 1 - 2 - 3 with the given cable bandwidths, one endpoint each, host
@@ -200,6 +201,7 @@ fn no_operation_ends_before_what_it_waits_for() {
     let config = FlowConfig {
         seed: 1,
         time_tolerance: 3e-3,
+        time_resolution_s: 0.0,
     };
     let r = simulate(&f, &Faults::none(&f), &dor, &[job], config).unwrap();
     for (op, kind) in dag.ops().iter().enumerate() {

@@ -16,6 +16,7 @@ use fray_core::workload::{DagBuilder, HostCosts, Job, Message, Op, WorkloadSpec,
 const EXACT: FlowConfig = FlowConfig {
     seed: 1,
     time_tolerance: 0.0,
+    time_resolution_s: 0.0,
 };
 
 /// Send 1 ms, receive 0.5 ms, no copies: far longer than any transfer below.

@@ -18,6 +18,7 @@ fn study(fabric_routing: &str, fail: &str, workload: &str, failed: &[f64]) -> Li
         seeds: 3,
         seed: 11,
         time_tolerance: 0.0,
+        time_resolution_s: 0.0,
         engine: Engine::Flow,
         down: DownCables::default(),
     }

@@ -21,6 +21,7 @@ fn both(dag: Dag) -> (f64, f64) {
     let exact = FlowConfig {
         seed: 1,
         time_tolerance: 0.0,
+        time_resolution_s: 0.0,
     };
     let f = flow::simulate(&fabric, &faults, routing.as_ref(), &jobs, exact).unwrap();
     let mut errors = SoftErrors::none(fabric.channels().len());

@@ -18,6 +18,7 @@ fn study(routing: &str, down: &str) -> LinksStudy {
         seeds: 3,
         seed: 4,
         time_tolerance: 0.0,
+        time_resolution_s: 0.0,
         engine: Engine::Flow,
         down: DownCables {
             text: down.into(),

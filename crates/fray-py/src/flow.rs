@@ -15,8 +15,11 @@ use crate::faults::{faults_or_none, Faults};
 /// `faults`. Returns a dict with `routing`, `end_s` (when the last message arrived),
 /// `completion_s` (when each message's last byte arrived, in the order given, seconds),
 /// `events` and `rate_solves`. Raises `UnroutableError` when a pair cannot be routed.
+/// `time_tolerance` (a share of each message's time) and `time_resolution` (seconds) are
+/// the engine's, as in `fray.simulate`.
 #[pyfunction]
-#[pyo3(signature = (fabric, messages, routing = None, faults = None, seed = 1, time_tolerance = 1e-3))]
+#[pyo3(signature = (fabric, messages, routing = None, faults = None, seed = 1, time_tolerance = 1e-3, time_resolution = 0.0))]
+#[allow(clippy::too_many_arguments)]
 pub fn flow_messages<'py>(
     py: Python<'py>,
     fabric: &Fabric,
@@ -25,6 +28,7 @@ pub fn flow_messages<'py>(
     faults: Option<&Faults>,
     seed: u64,
     time_tolerance: f64,
+    time_resolution: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let messages: Vec<Message> = messages.into_iter().map(Message::from).collect();
     let fabric = &fabric.0;
@@ -35,6 +39,7 @@ pub fn flow_messages<'py>(
     let config = FlowConfig {
         seed,
         time_tolerance,
+        time_resolution_s: time_resolution,
     };
     let jobs = [job];
     let result = py

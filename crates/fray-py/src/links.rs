@@ -58,7 +58,7 @@ pub fn host_costs<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDic
 /// `channel_bytes`, the bytes each channel carried over the run, by channel. Raises
 /// `UnroutableError` when a message cannot be routed.
 #[pyfunction]
-#[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-3))]
+#[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-3, time_resolution = 0.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
@@ -69,6 +69,7 @@ pub fn simulate<'py>(
     engine: &str,
     seed: u64,
     time_tolerance: f64,
+    time_resolution: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let engine: Engine = engine.parse().map_err(SpecError::new_err)?;
     let spec = WorkloadSpec::parse(workload).map_err(workload_error)?;
@@ -80,6 +81,7 @@ pub fn simulate<'py>(
     let config = FlowConfig {
         seed,
         time_tolerance,
+        time_resolution_s: time_resolution,
     };
     let results = py
         .detach(|| run(engine, fabric, &faults, router.as_ref(), &jobs, config))
@@ -120,7 +122,7 @@ pub struct LinksStudy {
 impl LinksStudy {
     /// Prepares a study; see `fray.links.study` for the parameters.
     #[new]
-    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance, engine = "flow", down = "", down_file = "down"))]
+    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance, engine = "flow", down = "", down_file = "down", time_resolution = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         fabric: &Fabric,
@@ -135,6 +137,7 @@ impl LinksStudy {
         engine: &str,
         down: &str,
         down_file: &str,
+        time_resolution: f64,
     ) -> PyResult<Self> {
         let study = CoreStudy {
             engine: engine.parse().map_err(SpecError::new_err)?,
@@ -146,6 +149,7 @@ impl LinksStudy {
             seeds,
             seed,
             time_tolerance,
+            time_resolution_s: time_resolution,
             down: DownCables {
                 text: down.to_string(),
                 file: down_file.to_string(),

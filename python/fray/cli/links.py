@@ -8,7 +8,7 @@ import sys
 import pandas as pd
 
 from fray import Fabric, SpecError, links, report, store
-from fray.units import parse_rate
+from fray.units import parse_rate, parse_seconds
 
 
 def _numbers(text: str, what: str, kind=float) -> list:
@@ -107,6 +107,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "together; each message is still delivered at its own end (default 3e-3)",
     )
     p.add_argument(
+        "--time-resolution",
+        default="10ns",
+        help="flows ending within this time of one another leave the network together too, "
+        "however young their message (default 10ns; 0s with --time-tolerance 0 is exact)",
+    )
+    p.add_argument(
         "--cables",
         type=int,
         metavar="N",
@@ -158,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         seeds=args.seeds,
         seed=args.seed,
         time_tolerance=args.time_tolerance,
+        time_resolution=_resolution(args),
         engine=args.engine,
         down=args.down,
         progress=not args.quiet and sys.stderr.isatty(),
@@ -195,7 +202,8 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
     loads = links.case_loads(
         fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], replica=args.replica,
         routing=args.routing, fail=args.fail, seed=args.seed,
-        time_tolerance=args.time_tolerance, engine=args.engine, down=args.down,
+        time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
+        engine=args.engine, down=args.down,
         progress=not args.quiet and sys.stderr.isatty(),
     )
     a = loads.attrs
@@ -239,8 +247,8 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
     table = links.repair_gains(
         fabric, workload_spec(args), down=args.down, jobs=jobs[0], seeds=args.seeds,
         seed=args.seed, routing=args.routing, fail=args.fail,
-        time_tolerance=args.time_tolerance, engine=args.engine,
-        progress=not args.quiet and sys.stderr.isatty(),
+        time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
+        engine=args.engine, progress=not args.quiet and sys.stderr.isatty(),
     )
     print(f"what repairing each cable of {args.down} alone gives back to {jobs[0]} job(s), in % "
           f"of throughput (mean ± 95 % CI over {args.seeds} seeds), best first:")
@@ -265,3 +273,8 @@ def _pivot(table):
     grid = shown.pivot(index="jobs", columns="failed_pct", values="cell")
     grid.columns = [f"{c:g}%" for c in grid.columns]
     return grid
+
+
+def _resolution(args: argparse.Namespace) -> float:
+    """``--time-resolution`` in seconds."""
+    return parse_seconds(args.time_resolution, "--time-resolution")

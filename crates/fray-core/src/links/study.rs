@@ -32,6 +32,8 @@ pub struct LinksStudy {
     pub seed: u64,
     /// The flow engine's time tolerance ([`FlowConfig::time_tolerance`]).
     pub time_tolerance: f64,
+    /// The flow engine's time resolution in seconds ([`FlowConfig::time_resolution_s`]).
+    pub time_resolution_s: f64,
     /// The engine every case runs on.
     pub engine: Engine,
     /// Cables already down on the machine, as a fault file lists them (see
@@ -156,6 +158,12 @@ impl LinksStudy {
                 self.time_tolerance
             )));
         }
+        if !(0.0..1e-3).contains(&self.time_resolution_s) {
+            return Err(LinksError::Invalid(format!(
+                "time resolution: must be in [0, 1 ms), got {} s",
+                self.time_resolution_s
+            )));
+        }
         Ok(())
     }
 
@@ -223,6 +231,7 @@ impl LinksStudy {
         let config = FlowConfig {
             seed,
             time_tolerance: self.time_tolerance,
+            time_resolution_s: self.time_resolution_s,
         };
         let channel_down = (0..fabric.channels().len())
             .map(|c| faults.channel_is_down(c as ChannelId))

@@ -33,11 +33,12 @@ from fray.links import (
     MOTIFS,
     PAPER_FAILED_PCT,
     PAPER_JOBS,
+    STUDY_TIME_RESOLUTION_S,
     default_fail_class,
     fabric_with,
     workload_spec,
 )
-from fray.units import parse_rate
+from fray.units import parse_rate, parse_seconds
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -57,6 +58,19 @@ def _rate(value: Any) -> float:
         return parse_rate(value, "link_bandwidth")
     except SpecError:
         raise ValueError("") from None
+
+
+def _duration(value: Any) -> float:
+    """A flow-engine time resolution: a duration from 0 to under 1 ms, in seconds."""
+    if not isinstance(value, str):
+        raise TypeError("")
+    try:
+        seconds = parse_seconds(value, "time_resolution")
+    except SpecError:
+        raise ValueError("") from None
+    if not 0.0 <= seconds < 1e-3:
+        raise ValueError("")
+    return seconds
 
 
 def _distinct(check, what: str):
@@ -155,6 +169,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
                       '"packet:route=packet,mtu=2048"', text, "flow"),
         "time_tolerance": Field("a positive number (the flow engine's, default 3e-3)",
                                 _positive, 3e-3),
+        "time_resolution": Field('a duration under 1 ms such as "10ns" (the flow engine\'s, '
+                                 'default "10ns")', _duration, STUDY_TIME_RESOLUTION_S),
     },
 }
 
@@ -287,6 +303,7 @@ def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
         "seeds": scenario.replications,
         "seed": scenario.seed,
         "time_tolerance": c["engine"]["time_tolerance"],
+        "time_resolution": c["engine"]["time_resolution"],
         "engine": c["engine"]["name"],
         "down": list(c["faults"]["down"] or []),
     }
@@ -314,7 +331,8 @@ def _build(p: dict[str, Any], scenario: Scenario | None = None,
     try:
         return LinksStudy(fab, p["workload"], p["routing"], p["fail"], p["jobs"],
                           p["failed_pct"], p["seeds"], p["seed"], p["time_tolerance"],
-                          p["engine"], "".join(c + "\n" for c in p["down"]), "faults.down")
+                          p["engine"], "".join(c + "\n" for c in p["down"]), "faults.down",
+                          time_resolution=p["time_resolution"])
     except SpecError as exc:
         if scenario is None or point is None:
             raise

@@ -17,6 +17,9 @@ pub struct FlowConfig {
     /// Flows ending within this fraction of their message's time so far (from its post, its
     /// path's latency included) after an event end with it (0: exact).
     pub time_tolerance: f64,
+    /// Flows ending within this many seconds after an event end with it too, however young
+    /// their message (0: only the relative `time_tolerance` applies).
+    pub time_resolution_s: f64,
 }
 
 impl Default for FlowConfig {
@@ -24,6 +27,7 @@ impl Default for FlowConfig {
         Self {
             seed: 1,
             time_tolerance: 1e-3,
+            time_resolution_s: 0.0,
         }
     }
 }
@@ -484,8 +488,10 @@ impl State<'_> {
                     let end = t + m.remaining_bytes / new;
                     self.ends[i] = end;
                     // It may leave once its end is within the tolerance of its message's time
-                    // so far (from the post, latency included).
-                    self.leaves[i] = end - self.config.time_tolerance * (end - m.posted_s);
+                    // so far (from the post, latency included), or within the resolution.
+                    let window = (self.config.time_tolerance * (end - m.posted_s))
+                        .max(self.config.time_resolution_s);
+                    self.leaves[i] = end - window;
                 } else {
                     self.ends[i] = f64::INFINITY;
                     self.leaves[i] = f64::INFINITY;

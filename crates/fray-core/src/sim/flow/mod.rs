@@ -29,8 +29,11 @@
 //! bandwidth the early leavers free up early perturbs the others: on random traffic every
 //! message's completion time stays within three times the tolerance of the exact one (a
 //! property test checks this), and on the failed-links exchanges within a few percent of it.
-//! The number of events falls roughly as 1/tolerance; with a tolerance of 0 the simulation
-//! is exact.
+//! The number of events falls roughly as 1/tolerance. Early in an exchange, when every
+//! message is young, those windows are nanoseconds wide; a `time_resolution_s` widens every
+//! window to at least that many seconds, and every message's completion then stays within
+//! three times the tolerance of its time plus three times the resolution of the exact one.
+//! With both 0 the simulation is exact.
 
 mod engine;
 mod maxmin;
