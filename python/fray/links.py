@@ -25,6 +25,7 @@ __all__ = [
     "MOTIFS",
     "PAPER_FAILED_PCT",
     "PAPER_JOBS",
+    "STUDY_TIME_RESOLUTION_S",
     "SimulationResult",
     "busiest_cables",
     "case_loads",
