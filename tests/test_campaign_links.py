@@ -15,8 +15,8 @@ from fray.campaign import (
     write_report,
 )
 from fray.campaign.db import ResultsDB
-from fray.campaign.studies.links import SECTIONS
-from fray.campaign.studies.links_report import merged_table
+from fray.campaign.studies.links import SECTIONS, study_params
+from fray.campaign.studies.links_report import merged_table, sweep_title
 from fray.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -94,6 +94,17 @@ def test_a_sweep_gives_each_point_its_own_table_and_the_report_draws_them(tmp_pa
     assert all(f.stat().st_size > 5000 for f in section.figures)
     assert len(section.summary) == 4  # (2 points) x (2 numbers of jobs), a column per share
     assert {"10%", "30%"} <= set(section.summary.columns)
+
+
+def test_the_sweep_title_names_only_what_every_point_shares():
+    scenario = parse_scenario(STUDY + '[sweep.grid]\nfabric.topology = ["hyperx:4x4,t=2", '
+                              '"hyperx:3x3,t=4"]\n', "s.toml")
+    params = [study_params(scenario, p) for p in scenario.points()]
+    # The topology is swept: the title must not name the first point's as if it were all's.
+    assert sweep_title(params) == f"{params[0]['workload']}, doal"
+    assert "hyperx" not in sweep_title(params)
+    same = [study_params(scenario, scenario.points()[0])] * 2
+    assert sweep_title(same) == f"hyperx:4x4,t=2, {params[0]['workload']}, doal"
 
 
 def test_an_unfinished_study_shows_the_finished_numbers_of_jobs_and_resumes(tmp_path):

@@ -24,7 +24,7 @@ from fray.campaign.studies.links import _build, study_params
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["merged_table", "report"]
+__all__ = ["merged_table", "report", "sweep_title"]
 
 #: Heat maps are drawn for studies of at most this many points.
 MAX_POINT_FIGURES = 12
@@ -88,7 +88,6 @@ def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) ->
         return section
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = {p.index: p.label for p in points}
-    first = study_params(scenario, points[0])
     for index, rows in table.groupby("point"):
         if index >= MAX_POINT_FIGURES:
             break
@@ -103,8 +102,9 @@ def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) ->
             title = f"{title}: {params['workload']}, {params['routing']}"
         section.figures.append(figures.plot_links_heatmap(rows, out_dir / name, title))
     if len(points) > 1:
+        title = sweep_title([study_params(scenario, p) for p in points])
         section.figures.append(_sweep_figure(table, labels, out_dir / f"{study.name}_sweep.png",
-                                             f"{first['fabric']}, {first['routing']}"))
+                                             title))
     shown = figures.links_cells(table).copy()
     shown["cell"] = shown.apply(figures.degradation_label, axis=1)
     shown["point"] = shown["point"].map(lambda i: labels[i] or str(i))
@@ -113,6 +113,13 @@ def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) ->
     grid.columns = [f"{c:g}%" for c in grid.columns]
     section.summary = grid.reset_index()
     return section
+
+
+def sweep_title(params: list[dict]) -> str:
+    """The sweep figure's title: the fabric, workload and routing, each only if every point
+    shares it (a swept one is in the legend instead)."""
+    return ", ".join(str(params[0][key]) for key in ("fabric", "workload", "routing")
+                     if all(p[key] == params[0][key] for p in params))
 
 
 def _sweep_figure(table: pd.DataFrame, labels: dict[int, str], path: Path, title: str) -> Path:
