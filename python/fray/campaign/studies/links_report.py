@@ -88,10 +88,11 @@ def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) ->
         return section
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = {p.index: p.label for p in points}
+    params_of = [study_params(scenario, p) for p in points]  # each point's fabric built once
     for index, rows in table.groupby("point"):
         if index >= MAX_POINT_FIGURES:
             break
-        params = study_params(scenario, points[index])
+        params = params_of[index]
         rows = rows.reset_index(drop=True)
         rows.attrs.update(fabric=params["fabric"], workload=params["workload"],
                           routing=params["routing"], engine=params["engine"],
@@ -102,9 +103,8 @@ def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) ->
             title = f"{title}: {params['workload']}, {params['routing']}"
         section.figures.append(figures.plot_links_heatmap(rows, out_dir / name, title))
     if len(points) > 1:
-        title = sweep_title([study_params(scenario, p) for p in points])
         section.figures.append(_sweep_figure(table, labels, out_dir / f"{study.name}_sweep.png",
-                                             title))
+                                             sweep_title(params_of)))
     shown = figures.links_cells(table).copy()
     shown["cell"] = shown.apply(figures.degradation_label, axis=1)
     shown["point"] = shown["point"].map(lambda i: labels[i] or str(i))
