@@ -57,7 +57,7 @@ EMBER_OPTIONS = (
     ("fields_per_cell", "variables per cell"),
     ("datatype_width", "bytes per variable (8)"),
     ("flops_per_cell", "flops per cell (halo3d26 26, sweep3d 275)"),
-    ("peflops", "flop/s of a rank (halo3d26 1e10, lqcd 2e10)"),
+    ("peflops", "flop/s of a rank (halo3d26 1e9, lqcd 2e10)"),
     ("nodeflops", "sweep3d: flop/s of a rank (1e9)"),
     ("short_msg_length",
      "lqcd: largest send that goes eager, bytes (12000); larger ones wait for their receive"),

@@ -32,8 +32,15 @@ const NAME: &str = "halo3d26";
 /// Ember's Halo3D26 reads a `doreduce` flag but never reduces, so there is no allreduce.
 ///
 /// `compute_s` is what Ember derives as `nx * ny * nz * fields_per_cell * flopspercell /
-/// peflops` (defaults 26 flops per cell and 10^10 flop/s), or its `computetime` given
+/// peflops` (defaults 26 flops per cell and [`EMBER_HALO3D26_PEFLOPS`] flop/s), or its
+/// `computetime` given
 /// directly; in the failed-links paper the compute time is a chosen share of the iteration.
+/// Flop/s of a rank when a Halo3D26 spec names none: 10^9, what SST Ember's
+/// `emberhalo3d26.cc` reads (`params.find<double>("arg.peflops", 1000000000)`; the
+/// parameter table beside it documents 10^10, but the code has read 10^9 since 2018). At
+/// `nx = ny = nz = 30` and 26 flops per cell that is 702 us of compute per iteration.
+pub const EMBER_HALO3D26_PEFLOPS: f64 = 1e9;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Halo3D26 {
     /// Cells per rank along x.

@@ -5,14 +5,16 @@
 use super::motif::invalid;
 use super::{
     largest_cube, largest_square, linear_after_random_idle, lqcd_job_size, ranks_per_job, Halo3D26,
-    HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, PAPER_ENDPOINT_BUDGET,
+    HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, EMBER_HALO3D26_PEFLOPS,
+    PAPER_ENDPOINT_BUDGET,
 };
 use crate::fabric::spec::SpecParts;
 use crate::fabric::{Fabric, FabricError};
 
 /// The motifs a spec can name, with the options each reads besides the common ones
 /// (defaults: halo3d26 `nx=ny=nz=30`, `fields_per_cell=1`, `datatype_width=8`,
-/// `flops_per_cell=26`, `peflops=1e10`; sweep3d `nx=ny=8`, `nz=100`, `kba=10`,
+/// `flops_per_cell=26`, `peflops=1e9` (what Ember's `emberhalo3d26.cc` reads when
+/// `arg.peflops` is not given; its parameter table says 1e10, its code 1e9); sweep3d `nx=ny=8`, `nz=100`, `kba=10`,
 /// `fields_per_cell=8`, `datatype_width=8`, `flops_per_cell=275`, `nodeflops=1e9`; lqcd
 /// `peflops=2e10`, `short_msg_length=12000` bytes (sends above it wait for their receive, as
 /// in Ember), the lattice halved as in the paper until the job fits; uniform
@@ -253,7 +255,7 @@ impl WorkloadSpec {
                 let cells = f64::from(m.nx) * f64::from(m.ny) * f64::from(m.nz);
                 m.compute_s = self.compute_time(
                     cells * f64::from(m.fields_per_cell) * self.option("flops_per_cell", 26.0)
-                        / self.option("peflops", 1e10),
+                        / self.option("peflops", EMBER_HALO3D26_PEFLOPS),
                 );
                 m.iterations = self.iterations;
                 Box::new(m)
@@ -378,7 +380,7 @@ mod tests {
 
     #[test]
     fn halo_compute_follows_ember_flop_count() {
-        // 30^3 cells x 26 flops at 10^10 flop/s (Ember's Halo3D26 defaults).
+        // 30^3 cells x 26 flops at 10^9 flop/s (Ember's Halo3D26 defaults): 702 us.
         let s = WorkloadSpec::parse("halo3d26").unwrap();
         let fabric = Fabric::parse("torus:4x4x4").unwrap();
         let jobs = s.place(&fabric, 1).unwrap();
@@ -391,7 +393,7 @@ mod tests {
                 _ => None,
             })
             .sum();
-        assert!((compute - 27000.0 * 26.0 / 1e10).abs() < 1e-15);
+        assert!((compute - 702e-6).abs() < 1e-15);
         assert_eq!(jobs[0].dag.num_ranks(), 64);
     }
 
