@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from fray.cli import main as fray_main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,8 +76,7 @@ def commands(text: str) -> list[str]:
     joined: list[str] = []
     for raw in text.splitlines():
         line = raw.strip()
-        if line.startswith("$ "):
-            line = line[2:]
+        line = line.removeprefix("$ ")
         if joined and joined[-1].endswith("\\"):
             joined[-1] = joined[-1][:-1] + " " + line
         else:
@@ -98,7 +96,7 @@ def run_script(script: Path, where: str) -> None:
     """Runs a Python block's script in a fresh interpreter in its scratch directory."""
     env = dict(os.environ, MPLBACKEND="Agg")
     try:
-        done = subprocess.run([sys.executable, script.name], cwd=script.parent, env=env,
+        done = subprocess.run([sys.executable, script.name], cwd=script.parent, env=env, check=False,
                               capture_output=True, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         pytest.fail(f"{where}: ran over {TIMEOUT_S} s")
