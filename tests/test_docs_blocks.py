@@ -11,6 +11,9 @@ The convention (stated for writers in docs/index.md, "Code blocks"):
   return status 0.
 - A block preceded by the line ``<!-- no-run: REASON -->`` is not run (it needs MPI, a cluster,
   or minutes); the reason is required.
+- A ```text block preceded by the line ``<!-- output -->`` is what the block before it prints,
+  exactly (trailing spaces aside): the test compares the two, so a printed result in the docs
+  cannot drift from the code.
 
 The blocks of one page run in the page's order in one scratch directory whose entries link to
 the repository root's (so ``examples/...`` resolves and a file one block writes, the next block
@@ -39,6 +42,7 @@ TIMEOUT_S = 60
 
 FENCE = re.compile(r"^```(\w*)\s*$")
 NO_RUN = re.compile(r"^<!--\s*no-run:\s*\S.*-->\s*$")
+OUTPUT = re.compile(r"^<!--\s*output\s*-->\s*$")
 SHELL = {"sh", "bash", "console", "shell"}
 
 
@@ -50,6 +54,7 @@ class Block:
     line: int
     text: str
     skipped: bool
+    output: bool = False
 
 
 def blocks(page: Path) -> list[Block]:
@@ -66,7 +71,8 @@ def blocks(page: Path) -> list[Block]:
         j = i + 1
         while j < len(lines) and lines[j].strip() != "```":
             j += 1
-        out.append(Block(m.group(1), i + 1, "\n".join(lines[i + 1:j]), bool(NO_RUN.match(prev))))
+        out.append(Block(m.group(1), i + 1, "\n".join(lines[i + 1:j]), bool(NO_RUN.match(prev)),
+                         bool(OUTPUT.match(prev))))
         i = j + 1
     return out
 
@@ -92,8 +98,9 @@ def scratch(tmp: Path) -> Path:
     return tmp
 
 
-def run_script(script: Path, where: str) -> None:
-    """Runs a Python block's script in a fresh interpreter in its scratch directory."""
+def run_script(script: Path, where: str) -> str:
+    """Runs a Python block's script in a fresh interpreter in its scratch directory and
+    returns what it printed."""
     env = dict(os.environ, MPLBACKEND="Agg")
     try:
         done = subprocess.run([sys.executable, script.name], cwd=script.parent, env=env, check=False,
@@ -103,10 +110,12 @@ def run_script(script: Path, where: str) -> None:
     if done.returncode != 0:
         pytest.fail(f"{where}: exit status {done.returncode}\n{done.stdout[-2000:]}"
                     f"\n{done.stderr[-3000:]}")
+    return done.stdout
 
 
-def run_command(cmd: str, cwd: Path, where: str) -> None:
-    """Runs one ``fray`` command line through the ``fray`` script's own function in ``cwd``."""
+def run_command(cmd: str, cwd: Path, where: str) -> str:
+    """Runs one ``fray`` command line through the ``fray`` script's own function in ``cwd``
+    and returns what it printed."""
     out, err = io.StringIO(), io.StringIO()
     here = os.getcwd()
     os.chdir(cwd)
@@ -120,33 +129,47 @@ def run_command(cmd: str, cwd: Path, where: str) -> None:
     if status not in (0, None):
         pytest.fail(f"{where}: exit status {status}\n{out.getvalue()[-2000:]}"
                     f"\n{err.getvalue()[-3000:]}")
+    return out.getvalue()
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal line by line, trailing spaces and blank edges aside."""
+    def lines(t: str) -> list[str]:
+        return [line.rstrip() for line in t.strip("\n").splitlines()]
+    return lines(a) == lines(b)
 
 
 def test_the_convention_is_read_as_stated():
     page = ROOT / "tests" / "_doc_sample.md"
     text = ("<!-- no-run: needs MPI -->\n```python\nimport mpi4py\n```\n\n```sh\n"
-            "$ fray fabric info \\\n   mesh:4x4   # comment\npip install .\n# fray no\n```\n")
+            "$ fray fabric info \\\n   mesh:4x4   # comment\npip install .\n# fray no\n```\n"
+            "<!-- output -->\n```text\nswitches 1\n```\n")
     try:
         page.write_text(text)
         found = blocks(page)
     finally:
         page.unlink()
-    assert [(b.lang, b.line, b.skipped) for b in found] == [("python", 2, True), ("sh", 6, False)]
+    assert [(b.lang, b.line, b.skipped, b.output) for b in found] == [
+        ("python", 2, True, False), ("sh", 6, False, False), ("text", 13, False, True)]
     assert commands(found[1].text) == ["fray fabric info  mesh:4x4   # comment"]
+    assert same_text("a  \nb\n\n", "\na\nb") and not same_text("a\nb", "a\nc")
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_page_blocks_run(page: Path, tmp_path: Path):
     cwd = scratch(tmp_path)
     name = page.relative_to(ROOT)
+    printed = ""
     for n, block in enumerate(blocks(page)):
         if block.skipped:
             continue
         where = f"{name}:{block.line}"
-        if block.lang == "python":
+        if block.output:
+            assert same_text(printed, block.text), f"{where}: the block above printed\n{printed}"
+        elif block.lang == "python":
             script = cwd / f"_block{n}.py"
             script.write_text(block.text + "\n")
-            run_script(script, where)
+            printed = run_script(script, where)
         elif block.lang in SHELL:
-            for cmd in commands(block.text):
-                run_command(cmd, cwd, f"{where}: {cmd}")
+            printed = "".join(run_command(cmd, cwd, f"{where}: {cmd}")
+                              for cmd in commands(block.text))
