@@ -13,8 +13,8 @@ use crate::fabric::{Fabric, FabricError};
 
 /// The motifs a spec can name, with the options each reads besides the common ones
 /// (defaults: halo3d26 `nx=ny=nz=30`, `fields_per_cell=1`, `datatype_width=8`,
-/// `flops_per_cell=26`, `peflops=1e9` (what Ember's `emberhalo3d26.cc` reads when
-/// `arg.peflops` is not given; its parameter table says 1e10, its code 1e9); sweep3d `nx=ny=8`, `nz=100`, `kba=10`,
+/// `flops_per_cell=26`, `peflops=1e9` ([`EMBER_HALO3D26_PEFLOPS`]); sweep3d `nx=ny=8`,
+/// `nz=100`, `kba=10`,
 /// `fields_per_cell=8`, `datatype_width=8`, `flops_per_cell=275`, `nodeflops=1e9`; lqcd
 /// `peflops=2e10`, `short_msg_length=12000` bytes (sends above it wait for their receive, as
 /// in Ember), the lattice halved as in the paper until the job fits; uniform
