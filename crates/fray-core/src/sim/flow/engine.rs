@@ -1,6 +1,7 @@
 //! The event loop of the flow engine.
 
 use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{FlowsOnChannel, MaxMin};
@@ -153,6 +154,15 @@ struct Moving {
 /// `State::rates` of a flow that has left the network (its place in `active` is empty).
 const LEFT: f64 = -1.0;
 
+/// A channel with at most this fraction of its capacity left is saturated.
+const SATURATED: f64 = 1e-9;
+/// Rates within this fraction of a channel's top rate are at its top.
+const TOP: f64 = 1e-9;
+/// A local re-rate gives up after this many rounds...
+const LOCAL_ROUNDS: usize = 6;
+/// ... or once its set holds more than this fraction (one over it) of the moving flows.
+const LOCAL_SHARE: usize = 3;
+
 struct State<'a> {
     fabric: &'a Fabric,
     faults: &'a Faults,
@@ -195,6 +205,26 @@ struct State<'a> {
     delivered_bytes: f64,
     scratch: Vec<ChannelId>,
     done_ops: Vec<u32>,
+    /// Predicted ends and leaving times of the moving flows as `(time bits, position in
+    /// active)`, earliest first; an entry whose time is no longer its flow's is stale and
+    /// skipped.
+    end_heap: BinaryHeap<Reverse<(u64, u32)>>,
+    leave_heap: BinaryHeap<Reverse<(u64, u32)>>,
+    leaving_scratch: Vec<u32>,
+    /// Positions in `active` of the moving flows on each channel.
+    on: Vec<Vec<u32>>,
+    /// Channels whose flows changed at this event: the paths of flows that left or joined.
+    seeds: Vec<ChannelId>,
+    /// Whether local re-rates are tried first (see [`State::rerate_locally`]); without, every
+    /// event re-rates by level ([`State::resolve_from`]).
+    local: bool,
+    /// Marks of the local re-rate's flows (by position in `active`) and channels: equal to
+    /// `stamp` when in the current set.
+    flow_mark: Vec<u32>,
+    channel_mark: Vec<u32>,
+    stamp: u32,
+    /// Channels whose flows at the top rate join the local set, still to visit.
+    pending: Vec<ChannelId>,
 }
 
 /// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done.
@@ -205,6 +235,18 @@ pub fn simulate(
     routing: &dyn Routing,
     jobs: &[Job],
     config: FlowConfig,
+) -> Result<FlowResult, RoutingError> {
+    simulate_with(fabric, faults, routing, jobs, config, true)
+}
+
+/// [`simulate`], re-rating locally first (`local`) or always by level.
+fn simulate_with(
+    fabric: &Fabric,
+    faults: &Faults,
+    routing: &dyn Routing,
+    jobs: &[Job],
+    config: FlowConfig,
+    local: bool,
 ) -> Result<FlowResult, RoutingError> {
     let n_ops: usize = jobs.iter().map(|j| j.dag.ops().len()).sum();
     let num_channels = fabric.channels().len();
@@ -239,6 +281,16 @@ pub fn simulate(
         delivered_bytes: 0.0,
         scratch: Vec::new(),
         done_ops: Vec::new(),
+        end_heap: BinaryHeap::new(),
+        leave_heap: BinaryHeap::new(),
+        leaving_scratch: Vec::new(),
+        on: vec![Vec::new(); num_channels],
+        seeds: Vec::new(),
+        local,
+        flow_mark: Vec::new(),
+        channel_mark: vec![0; num_channels],
+        stamp: 0,
+        pending: Vec::new(),
     };
     s.residual = s.capacity.clone();
     for g in s.progress.initially_ready() {
@@ -261,10 +313,9 @@ pub fn simulate(
         // At a flow's end, the flows that end now or within the tolerance of their message's
         // time so far leave the network; each message is delivered at its predicted end.
         if next_flow <= t {
-            for i in 0..s.active.len() {
-                if s.leaves[i] > t {
-                    continue;
-                }
+            let leaving = s.leaving(t);
+            for &i in &leaving {
+                let i = i as usize;
                 let (m, rate, end) = (s.active[i], s.rates[i], s.ends[i]);
                 s.rates[i] = LEFT;
                 s.ends[i] = f64::INFINITY;
@@ -272,6 +323,7 @@ pub fn simulate(
                 s.live -= 1;
                 s.moving_path_entries -= m.path_len as usize;
                 s.give_back(m.flow, rate);
+                s.leave_channels(i);
                 restart = restart.min(rate);
                 s.finish_flow(m.flow);
                 let op = s.flows[m.flow as usize].op;
@@ -282,6 +334,7 @@ pub fn simulate(
                 }
                 changed = true;
             }
+            s.leaving_scratch = leaving;
             if s.active.len() > 2 * s.live + 4096 {
                 s.compact_moving();
             }
@@ -304,6 +357,12 @@ pub fn simulate(
                     } else {
                         restart = restart.min(s.lowest_share(f));
                         let start = s.moving_paths.len() as u32;
+                        let at = s.active.len() as u32;
+                        for k in flow.path_start..flow.path_start + flow.path_len {
+                            let c = s.paths[k as usize];
+                            s.on[c as usize].push(at);
+                            s.seeds.push(c);
+                        }
                         let path =
                             flow.path_start as usize..(flow.path_start + flow.path_len) as usize;
                         s.moving_paths.extend_from_slice(&s.paths[path]);
@@ -317,6 +376,7 @@ pub fn simulate(
                             rated_s: t,
                         });
                         s.rates.push(0.0);
+                        s.flow_mark.push(0);
                         s.ends.push(f64::INFINITY);
                         s.leaves.push(f64::INFINITY);
                         s.live += 1;
@@ -331,10 +391,13 @@ pub fn simulate(
         }
         if changed && s.live > 0 {
             solves += 1;
-            s.resolve_from(&mut solver, restart, t);
+            if !(s.local && s.rerate_locally(&mut solver, t)) {
+                s.resolve_from(&mut solver, restart, t);
+            }
         }
+        s.seeds.clear();
         if changed {
-            next_flow = s.ends.iter().copied().fold(f64::INFINITY, f64::min);
+            next_flow = s.next_end();
         }
     }
     if let Some(i) = s.rates.iter().position(|&r| r != LEFT) {
@@ -390,16 +453,88 @@ impl State<'_> {
             m.path_start = packed.len() as u32;
             packed.extend_from_slice(&self.moving_paths[a..b]);
             self.active[kept] = m;
+            self.flow_mark[kept] = self.flow_mark[i];
             self.rates[kept] = self.rates[i];
             self.ends[kept] = self.ends[i];
             self.leaves[kept] = self.leaves[i];
             kept += 1;
         }
         self.active.truncate(kept);
+        self.flow_mark.truncate(kept);
         self.rates.truncate(kept);
         self.ends.truncate(kept);
         self.leaves.truncate(kept);
         self.moving_paths = packed;
+        self.rebuild_time_heaps();
+        for list in &mut self.on {
+            list.clear();
+        }
+        for (i, m) in self.active.iter().enumerate() {
+            let path = &self.moving_paths[m.path_start as usize..(m.path_start + m.path_len) as usize];
+            for &c in path {
+                self.on[c as usize].push(i as u32);
+            }
+        }
+    }
+
+    /// The earliest predicted end of a moving flow (infinite when none), dropping stale
+    /// entries on the way.
+    fn next_end(&mut self) -> f64 {
+        if self.end_heap.len() > 4 * self.live + 4096 {
+            self.rebuild_time_heaps();
+        }
+        while let Some(&Reverse((bits, i))) = self.end_heap.peek() {
+            if self.ends[i as usize].to_bits() == bits {
+                return f64::from_bits(bits);
+            }
+            self.end_heap.pop();
+        }
+        f64::INFINITY
+    }
+
+    /// The positions in `active` of the flows that may leave at `t` (leaving time at most
+    /// `t`), in increasing order.
+    fn leaving(&mut self, t: f64) -> Vec<u32> {
+        let mut out = std::mem::take(&mut self.leaving_scratch);
+        out.clear();
+        while let Some(&Reverse((bits, i))) = self.leave_heap.peek() {
+            let time = f64::from_bits(bits);
+            if time > t {
+                break;
+            }
+            self.leave_heap.pop();
+            if self.leaves[i as usize].to_bits() == bits {
+                out.push(i);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The time heaps again from `ends` and `leaves`, without stale entries.
+    fn rebuild_time_heaps(&mut self) {
+        let finite = |(i, &time): (usize, &f64)| {
+            (time < f64::INFINITY).then_some(Reverse((time.to_bits(), i as u32)))
+        };
+        self.end_heap = self.ends.iter().enumerate().filter_map(finite).collect();
+        self.leave_heap = self.leaves.iter().enumerate().filter_map(finite).collect();
+    }
+
+    /// The moving flow at position `i` left: take it off its channels' lists, and mark
+    /// them changed.
+    fn leave_channels(&mut self, i: usize) {
+        let m = self.active[i];
+        for k in m.path_start..m.path_start + m.path_len {
+            let c = self.moving_paths[k as usize];
+            let list = &mut self.on[c as usize];
+            let at = list
+                .iter()
+                .position(|&j| j as usize == i)
+                .expect("a moving flow is on its channels' lists");
+            list.swap_remove(at);
+            self.seeds.push(c);
+        }
     }
 
     /// Returns flow `f`'s rate to the channels it crosses.
@@ -432,9 +567,12 @@ impl State<'_> {
     fn resolve_from(&mut self, solver: &mut MaxMin, restart: f64, t: f64) {
         let level = restart * (1.0 - 1e-9);
         self.resolve.clear();
-        self.resolve.extend(
-            (0..self.active.len()).filter(|&i| self.rates[i] >= level || self.rates[i] == 0.0),
-        );
+        // Flows a local re-rate that gave up has already changed are solved again too.
+        let stamp = self.stamp;
+        self.resolve.extend((0..self.active.len()).filter(|&i| {
+            self.rates[i] >= level || self.rates[i] == 0.0
+                || (self.local && self.flow_mark[i] == stamp)
+        }));
         if !self.solve_subset(solver, t) {
             // Every flow again, on capacities recomputed from scratch.
             self.resolve.clear();
@@ -454,6 +592,120 @@ impl State<'_> {
             let whole = self.solve_subset(solver, t);
             debug_assert!(whole, "a full solve gives every live flow some bandwidth");
         }
+    }
+
+    /// Whether channel `c` has no capacity left (to rounding).
+    fn saturated(&self, c: ChannelId) -> bool {
+        self.residual[c as usize] <= SATURATED * self.capacity[c as usize]
+    }
+
+    /// Puts the moving flow at position `i` in the local set, and queues its saturated
+    /// channels (those on which it can move other flows' rates) for a visit.
+    fn join(&mut self, i: usize) {
+        if self.flow_mark[i] == self.stamp {
+            return;
+        }
+        self.flow_mark[i] = self.stamp;
+        self.resolve.push(i);
+        let m = self.active[i];
+        for k in m.path_start..m.path_start + m.path_len {
+            let c = self.moving_paths[k as usize];
+            if self.channel_mark[c as usize] != self.stamp && self.saturated(c) {
+                self.channel_mark[c as usize] = self.stamp;
+                self.pending.push(c);
+            }
+        }
+    }
+
+    /// Visits the queued channels: the flows at the top rate of each (those it bottlenecks),
+    /// and new flows, join the local set, and so on through their saturated channels.
+    fn close_set(&mut self) {
+        while let Some(c) = self.pending.pop() {
+            let top = self.on[c as usize]
+                .iter()
+                .map(|&j| self.rates[j as usize])
+                .fold(0.0, f64::max);
+            for k in 0..self.on[c as usize].len() {
+                let j = self.on[c as usize][k] as usize;
+                let rate = self.rates[j];
+                if rate == 0.0 || rate >= top * (1.0 - TOP) {
+                    self.join(j);
+                }
+            }
+        }
+    }
+
+    /// Re-rates, after the flows on the channels `seeds` changed at `t`, only the flows
+    /// whose rates can follow, and checks the result; false when it gives up (the flows it
+    /// re-rated are then marked for [`Self::resolve_from`]).
+    ///
+    /// A max-min fair allocation is the one in which every flow has a bottleneck: a
+    /// saturated channel on which no flow has a higher rate. Starting from the allocation
+    /// before the event (max-min fair), a flow's rate can change only through a channel
+    /// whose flows changed: the changed channels, then the saturated channels of the flows
+    /// re-rated; on each, the flows it bottlenecks (at its top rate) follow. That set is
+    /// solved on what the others leave; a flow outside it keeps its bottleneck (no flow of
+    /// the set crosses it), and a flow of the set has one unless a flow outside the set has
+    /// a higher rate on every saturated channel of its path: such flows join the set, which
+    /// is solved again. The answer is then the max-min fair allocation itself (it is
+    /// unique), at the cost of the flows near the event rather than of the flows above a
+    /// level. It gives up after a few rounds, or once the set is as large as a fraction of
+    /// the moving flows.
+    fn rerate_locally(&mut self, solver: &mut MaxMin, t: f64) -> bool {
+        self.stamp += 1;
+        self.resolve.clear();
+        let seeds = std::mem::take(&mut self.seeds);
+        for &c in &seeds {
+            if self.channel_mark[c as usize] != self.stamp {
+                self.channel_mark[c as usize] = self.stamp;
+                self.pending.push(c);
+            }
+        }
+        self.seeds = seeds;
+        let budget = self.live / LOCAL_SHARE;
+        for _ in 0..LOCAL_ROUNDS {
+            self.close_set();
+            if self.resolve.len() > budget {
+                return false;
+            }
+            if !self.solve_subset(solver, t) {
+                return false;
+            }
+            // Flows outside the set above a set flow on all its saturated channels join it.
+            let before = self.resolve.len();
+            for k in 0..before {
+                let i = self.resolve[k];
+                let rate = self.rates[i];
+                let above = rate * (1.0 + TOP);
+                let m = self.active[i];
+                let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
+                let has_bottleneck = self.moving_paths[path.clone()].iter().any(|&c| {
+                    self.saturated(c)
+                        && self.on[c as usize]
+                            .iter()
+                            .all(|&j| self.rates[j as usize] <= above)
+                });
+                if has_bottleneck {
+                    continue;
+                }
+                for p in path {
+                    let c = self.moving_paths[p];
+                    if !self.saturated(c) {
+                        continue;
+                    }
+                    for q in 0..self.on[c as usize].len() {
+                        let j = self.on[c as usize][q] as usize;
+                        if self.rates[j] > above {
+                            self.join(j);
+                        }
+                    }
+                }
+            }
+            if self.resolve.len() == before {
+                return true;
+            }
+        }
+        false
     }
 
     /// Re-rates the flows at positions `resolve` on the residual capacity at `t`; false (and
@@ -491,7 +743,11 @@ impl State<'_> {
                     // so far (from the post, latency included), or within the resolution.
                     let window = (self.config.time_tolerance * (end - m.posted_s))
                         .max(self.config.time_resolution_s);
-                    self.leaves[i] = end - window;
+                    // (Never below 0, so that the bit patterns order as the times do.)
+                    let leave = if end - window > 0.0 { end - window } else { 0.0 };
+                    self.leaves[i] = leave;
+                    self.end_heap.push(Reverse((end.to_bits(), i as u32)));
+                    self.leave_heap.push(Reverse((leave.to_bits(), i as u32)));
                 } else {
                     self.ends[i] = f64::INFINITY;
                     self.leaves[i] = f64::INFINITY;
