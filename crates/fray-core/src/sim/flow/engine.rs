@@ -891,3 +891,52 @@ impl State<'_> {
         result
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::faults::CableSelector;
+    use crate::routing;
+    use crate::workload::Message;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Local re-rates give the rates of re-rating by level (itself a full solve's):
+        /// every message ends at the same time, to rounding, on random traffic over a
+        /// dragonfly with failed global links and adaptive routing, posted at once or spread.
+        #[test]
+        fn local_rerates_match_rerates_by_level(
+            messages in proptest::collection::vec((0u32..72, 0u32..72, 1.0f64..2e6), 20..300),
+            failed in 0.0f64..0.3,
+            seed in 1u64..1000,
+        ) {
+            let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap();
+            let mut faults = Faults::none(&fabric);
+            faults
+                .fail_random_cables(&fabric, &CableSelector::parse("global"), failed, seed)
+                .unwrap();
+            let routing = routing::build("ugal", &fabric, &faults).unwrap();
+            let messages: Vec<Message> = messages
+                .into_iter()
+                .filter(|&(s, d, _)| s != d)
+                .map(Message::from)
+                .collect();
+            prop_assume!(!messages.is_empty());
+            let job = Job::from_messages("random", &messages, &fabric).unwrap();
+            let config = FlowConfig { seed, time_tolerance: 0.0, time_resolution_s: 0.0 };
+            let run = |local| {
+                simulate_with(&fabric, &faults, routing.as_ref(), std::slice::from_ref(&job),
+                              config, local)
+            };
+            let (Ok(local), Ok(by_level)) = (run(true), run(false)) else {
+                prop_assert_eq!(run(true).is_err(), run(false).is_err());
+                return Ok(());
+            };
+            for (k, (&a, &b)) in local.op_end_s.iter().zip(&by_level.op_end_s).enumerate() {
+                prop_assert!((a - b).abs() <= 1e-9 * b, "message {}: {:e} s against {:e} s", k, a, b);
+            }
+        }
+    }
+}
