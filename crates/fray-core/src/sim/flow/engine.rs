@@ -213,6 +213,12 @@ struct State<'a> {
     leaving_scratch: Vec<u32>,
     /// Positions in `active` of the moving flows on each channel.
     on: Vec<Vec<u32>>,
+    /// Where each entry of `moving_paths` is in its channel's list of `on`.
+    slots: Vec<u32>,
+    /// Top rate of each channel's flows, valid while `top_round` equals `round`.
+    channel_top: Vec<f64>,
+    top_round: Vec<u32>,
+    round: u32,
     /// Channels whose flows changed at this event: the paths of flows that left or joined.
     seeds: Vec<ChannelId>,
     /// Whether local re-rates are tried first (see [`State::rerate_locally`]); without, every
@@ -285,6 +291,10 @@ fn simulate_with(
         leave_heap: BinaryHeap::new(),
         leaving_scratch: Vec::new(),
         on: vec![Vec::new(); num_channels],
+        slots: Vec::new(),
+        channel_top: vec![0.0; num_channels],
+        top_round: vec![0; num_channels],
+        round: 0,
         seeds: Vec::new(),
         local,
         flow_mark: Vec::new(),
@@ -360,6 +370,7 @@ fn simulate_with(
                         let at = s.active.len() as u32;
                         for k in flow.path_start..flow.path_start + flow.path_len {
                             let c = s.paths[k as usize];
+                            s.slots.push(s.on[c as usize].len() as u32);
                             s.on[c as usize].push(at);
                             s.seeds.push(c);
                         }
@@ -443,6 +454,7 @@ impl State<'_> {
     /// rewrites `moving_paths` without their gaps, keeping the order.
     fn compact_moving(&mut self) {
         let mut packed = Vec::with_capacity(self.moving_path_entries);
+        self.slots.clear();
         let mut kept = 0;
         for i in 0..self.active.len() {
             if self.rates[i] == LEFT {
@@ -472,6 +484,7 @@ impl State<'_> {
         for (i, m) in self.active.iter().enumerate() {
             let path = &self.moving_paths[m.path_start as usize..(m.path_start + m.path_len) as usize];
             for &c in path {
+                self.slots.push(self.on[c as usize].len() as u32);
                 self.on[c as usize].push(i as u32);
             }
         }
@@ -527,12 +540,21 @@ impl State<'_> {
         let m = self.active[i];
         for k in m.path_start..m.path_start + m.path_len {
             let c = self.moving_paths[k as usize];
+            let at = self.slots[k as usize];
             let list = &mut self.on[c as usize];
-            let at = list
-                .iter()
-                .position(|&j| j as usize == i)
-                .expect("a moving flow is on its channels' lists");
-            list.swap_remove(at);
+            let last = list.len() as u32 - 1;
+            list.swap_remove(at as usize);
+            if at < last {
+                // The flow that was last in the list moved to `at`.
+                let moved = self.active[list[at as usize] as usize];
+                let entries = moved.path_start as usize..(moved.path_start + moved.path_len) as usize;
+                for e in entries {
+                    if self.moving_paths[e] == c && self.slots[e] == last {
+                        self.slots[e] = at;
+                        break;
+                    }
+                }
+            }
             self.seeds.push(c);
         }
     }
@@ -617,14 +639,24 @@ impl State<'_> {
         }
     }
 
+    /// The top rate of channel `c`'s flows in this round (computed once a round).
+    fn top(&mut self, c: ChannelId) -> f64 {
+        let c = c as usize;
+        if self.top_round[c] != self.round {
+            self.top_round[c] = self.round;
+            self.channel_top[c] = self.on[c]
+                .iter()
+                .map(|&j| self.rates[j as usize])
+                .fold(0.0, f64::max);
+        }
+        self.channel_top[c]
+    }
+
     /// Visits the queued channels: the flows at the top rate of each (those it bottlenecks),
     /// and new flows, join the local set, and so on through their saturated channels.
     fn close_set(&mut self) {
         while let Some(c) = self.pending.pop() {
-            let top = self.on[c as usize]
-                .iter()
-                .map(|&j| self.rates[j as usize])
-                .fold(0.0, f64::max);
+            let top = self.top(c);
             for k in 0..self.on[c as usize].len() {
                 let j = self.on[c as usize][k] as usize;
                 let rate = self.rates[j];
@@ -653,6 +685,7 @@ impl State<'_> {
     /// the moving flows.
     fn rerate_locally(&mut self, solver: &mut MaxMin, t: f64) -> bool {
         self.stamp += 1;
+        self.round += 1;
         self.resolve.clear();
         let seeds = std::mem::take(&mut self.seeds);
         for &c in &seeds {
@@ -671,6 +704,8 @@ impl State<'_> {
             if !self.solve_subset(solver, t) {
                 return false;
             }
+            // Rates changed: the tops are computed again.
+            self.round += 1;
             // Flows outside the set above a set flow on all its saturated channels join it.
             let before = self.resolve.len();
             for k in 0..before {
@@ -679,11 +714,9 @@ impl State<'_> {
                 let above = rate * (1.0 + TOP);
                 let m = self.active[i];
                 let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
-                let has_bottleneck = self.moving_paths[path.clone()].iter().any(|&c| {
-                    self.saturated(c)
-                        && self.on[c as usize]
-                            .iter()
-                            .all(|&j| self.rates[j as usize] <= above)
+                let has_bottleneck = path.clone().any(|p| {
+                    let c = self.moving_paths[p];
+                    self.saturated(c) && self.top(c) <= above
                 });
                 if has_bottleneck {
                     continue;
