@@ -10,8 +10,8 @@ use std::time::Instant;
 use fray_core::fabric::{Fabric, LinkParameters};
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing;
-use fray_core::sim::{run, Engine};
 use fray_core::sim::flow::FlowConfig;
+use fray_core::sim::{run, Engine};
 use fray_core::workload::WorkloadSpec;
 
 fn main() {

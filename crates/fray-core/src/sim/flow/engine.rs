@@ -158,6 +158,9 @@ const LEFT: f64 = -1.0;
 const SATURATED: f64 = 1e-9;
 /// Rates within this fraction of a channel's top rate are at its top.
 const TOP: f64 = 1e-9;
+/// Local re-rates are tried at events where at most this many flows leave or join (more,
+/// as when the time tolerance lets many leave together, and the set is most of the flows).
+const LOCAL_CHANGES: usize = 4;
 /// A local re-rate gives up after this many rounds...
 const LOCAL_ROUNDS: usize = 6;
 /// ... or once its set holds more than this fraction (one over it) of the moving flows.
@@ -318,6 +321,8 @@ fn simulate_with(
         }
         events += 1;
         let mut changed = false;
+        // Flows that left or joined at this event.
+        let mut moved = 0usize;
         // The lowest max-min level this event can change (see `resolve_from`).
         let mut restart = f64::INFINITY;
         // At a flow's end, the flows that end now or within the tolerance of their message's
@@ -344,6 +349,7 @@ fn simulate_with(
                 }
                 changed = true;
             }
+            moved += leaving.len();
             s.leaving_scratch = leaving;
             if s.active.len() > 2 * s.live + 4096 {
                 s.compact_moving();
@@ -391,6 +397,7 @@ fn simulate_with(
                         s.ends.push(f64::INFINITY);
                         s.leaves.push(f64::INFINITY);
                         s.live += 1;
+                        moved += 1;
                         changed = true;
                     }
                 }
@@ -402,8 +409,9 @@ fn simulate_with(
         }
         if changed && s.live > 0 {
             solves += 1;
-            if !(s.local && s.rerate_locally(&mut solver, t)) {
-                s.resolve_from(&mut solver, restart, t);
+            let local = s.local && moved <= LOCAL_CHANGES;
+            if !(local && s.rerate_locally(&mut solver, t)) {
+                s.resolve_from(&mut solver, restart, t, local);
             }
         }
         s.seeds.clear();
@@ -482,7 +490,8 @@ impl State<'_> {
             list.clear();
         }
         for (i, m) in self.active.iter().enumerate() {
-            let path = &self.moving_paths[m.path_start as usize..(m.path_start + m.path_len) as usize];
+            let path =
+                &self.moving_paths[m.path_start as usize..(m.path_start + m.path_len) as usize];
             for &c in path {
                 self.slots.push(self.on[c as usize].len() as u32);
                 self.on[c as usize].push(i as u32);
@@ -547,7 +556,8 @@ impl State<'_> {
             if at < last {
                 // The flow that was last in the list moved to `at`.
                 let moved = self.active[list[at as usize] as usize];
-                let entries = moved.path_start as usize..(moved.path_start + moved.path_len) as usize;
+                let entries =
+                    moved.path_start as usize..(moved.path_start + moved.path_len) as usize;
                 for e in entries {
                     if self.moving_paths[e] == c && self.slots[e] == last {
                         self.slots[e] = at;
@@ -585,15 +595,17 @@ impl State<'_> {
     /// whose rate is below `restart` keeps it, and only the flows at or above it are solved
     /// again, on the capacity the others leave. The result is the same as a full solve; the
     /// cost is that of the flows re-rated. A re-rated flow left without bandwidth (rounding
-    /// in the residual capacities) falls back to a full solve.
-    fn resolve_from(&mut self, solver: &mut MaxMin, restart: f64, t: f64) {
+    /// in the residual capacities) falls back to a full solve. `after_local`: a local
+    /// re-rate at this event gave up, and the flows it marked are solved again too.
+    fn resolve_from(&mut self, solver: &mut MaxMin, restart: f64, t: f64, after_local: bool) {
         let level = restart * (1.0 - 1e-9);
         self.resolve.clear();
         // Flows a local re-rate that gave up has already changed are solved again too.
         let stamp = self.stamp;
         self.resolve.extend((0..self.active.len()).filter(|&i| {
-            self.rates[i] >= level || self.rates[i] == 0.0
-                || (self.local && self.flow_mark[i] == stamp)
+            self.rates[i] >= level
+                || self.rates[i] == 0.0
+                || (after_local && self.flow_mark[i] == stamp)
         }));
         if !self.solve_subset(solver, t) {
             // Every flow again, on capacities recomputed from scratch.
@@ -777,7 +789,11 @@ impl State<'_> {
                     let window = (self.config.time_tolerance * (end - m.posted_s))
                         .max(self.config.time_resolution_s);
                     // (Never below 0, so that the bit patterns order as the times do.)
-                    let leave = if end - window > 0.0 { end - window } else { 0.0 };
+                    let leave = if end - window > 0.0 {
+                        end - window
+                    } else {
+                        0.0
+                    };
                     self.leaves[i] = leave;
                     self.end_heap.push(Reverse((end.to_bits(), i as u32)));
                     self.leave_heap.push(Reverse((leave.to_bits(), i as u32)));
