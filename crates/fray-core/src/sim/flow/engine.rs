@@ -1,6 +1,7 @@
 //! The event loop of the flow engine.
 
 use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{FlowsOnChannel, MaxMin};
@@ -153,6 +154,18 @@ struct Moving {
 /// `State::rates` of a flow that has left the network (its place in `active` is empty).
 const LEFT: f64 = -1.0;
 
+/// A channel with at most this fraction of its capacity left is saturated.
+const SATURATED: f64 = 1e-9;
+/// Rates within this fraction of a channel's top rate are at its top.
+const TOP: f64 = 1e-9;
+/// Local re-rates are tried at events where at most this many flows leave or join (more,
+/// as when the time tolerance lets many leave together, and the set is most of the flows).
+const LOCAL_CHANGES: usize = 4;
+/// A local re-rate gives up after this many rounds...
+const LOCAL_ROUNDS: usize = 6;
+/// ... or once its set holds more than this fraction (one over it) of the moving flows.
+const LOCAL_SHARE: usize = 3;
+
 struct State<'a> {
     fabric: &'a Fabric,
     faults: &'a Faults,
@@ -195,6 +208,32 @@ struct State<'a> {
     delivered_bytes: f64,
     scratch: Vec<ChannelId>,
     done_ops: Vec<u32>,
+    /// Predicted ends and leaving times of the moving flows as `(time bits, position in
+    /// active)`, earliest first; an entry whose time is no longer its flow's is stale and
+    /// skipped.
+    end_heap: BinaryHeap<Reverse<(u64, u32)>>,
+    leave_heap: BinaryHeap<Reverse<(u64, u32)>>,
+    leaving_scratch: Vec<u32>,
+    /// Positions in `active` of the moving flows on each channel.
+    on: Vec<Vec<u32>>,
+    /// Where each entry of `moving_paths` is in its channel's list of `on`.
+    slots: Vec<u32>,
+    /// Top rate of each channel's flows, valid while `top_round` equals `round`.
+    channel_top: Vec<f64>,
+    top_round: Vec<u32>,
+    round: u32,
+    /// Channels whose flows changed at this event: the paths of flows that left or joined.
+    seeds: Vec<ChannelId>,
+    /// Whether local re-rates are tried first (see [`State::rerate_locally`]); without, every
+    /// event re-rates by level ([`State::resolve_from`]).
+    local: bool,
+    /// Marks of the local re-rate's flows (by position in `active`) and channels: equal to
+    /// `stamp` when in the current set.
+    flow_mark: Vec<u32>,
+    channel_mark: Vec<u32>,
+    stamp: u32,
+    /// Channels whose flows at the top rate join the local set, still to visit.
+    pending: Vec<ChannelId>,
 }
 
 /// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done.
@@ -205,6 +244,18 @@ pub fn simulate(
     routing: &dyn Routing,
     jobs: &[Job],
     config: FlowConfig,
+) -> Result<FlowResult, RoutingError> {
+    simulate_with(fabric, faults, routing, jobs, config, true)
+}
+
+/// [`simulate`], re-rating locally first (`local`) or always by level.
+fn simulate_with(
+    fabric: &Fabric,
+    faults: &Faults,
+    routing: &dyn Routing,
+    jobs: &[Job],
+    config: FlowConfig,
+    local: bool,
 ) -> Result<FlowResult, RoutingError> {
     let n_ops: usize = jobs.iter().map(|j| j.dag.ops().len()).sum();
     let num_channels = fabric.channels().len();
@@ -239,6 +290,20 @@ pub fn simulate(
         delivered_bytes: 0.0,
         scratch: Vec::new(),
         done_ops: Vec::new(),
+        end_heap: BinaryHeap::new(),
+        leave_heap: BinaryHeap::new(),
+        leaving_scratch: Vec::new(),
+        on: vec![Vec::new(); num_channels],
+        slots: Vec::new(),
+        channel_top: vec![0.0; num_channels],
+        top_round: vec![0; num_channels],
+        round: 0,
+        seeds: Vec::new(),
+        local,
+        flow_mark: Vec::new(),
+        channel_mark: vec![0; num_channels],
+        stamp: 0,
+        pending: Vec::new(),
     };
     s.residual = s.capacity.clone();
     for g in s.progress.initially_ready() {
@@ -256,15 +321,16 @@ pub fn simulate(
         }
         events += 1;
         let mut changed = false;
+        // Flows that left or joined at this event.
+        let mut moved = 0usize;
         // The lowest max-min level this event can change (see `resolve_from`).
         let mut restart = f64::INFINITY;
         // At a flow's end, the flows that end now or within the tolerance of their message's
         // time so far leave the network; each message is delivered at its predicted end.
         if next_flow <= t {
-            for i in 0..s.active.len() {
-                if s.leaves[i] > t {
-                    continue;
-                }
+            let leaving = s.leaving(t);
+            for &i in &leaving {
+                let i = i as usize;
                 let (m, rate, end) = (s.active[i], s.rates[i], s.ends[i]);
                 s.rates[i] = LEFT;
                 s.ends[i] = f64::INFINITY;
@@ -272,6 +338,7 @@ pub fn simulate(
                 s.live -= 1;
                 s.moving_path_entries -= m.path_len as usize;
                 s.give_back(m.flow, rate);
+                s.leave_channels(i);
                 restart = restart.min(rate);
                 s.finish_flow(m.flow);
                 let op = s.flows[m.flow as usize].op;
@@ -282,6 +349,8 @@ pub fn simulate(
                 }
                 changed = true;
             }
+            moved += leaving.len();
+            s.leaving_scratch = leaving;
             if s.active.len() > 2 * s.live + 4096 {
                 s.compact_moving();
             }
@@ -304,6 +373,13 @@ pub fn simulate(
                     } else {
                         restart = restart.min(s.lowest_share(f));
                         let start = s.moving_paths.len() as u32;
+                        let at = s.active.len() as u32;
+                        for k in flow.path_start..flow.path_start + flow.path_len {
+                            let c = s.paths[k as usize];
+                            s.slots.push(s.on[c as usize].len() as u32);
+                            s.on[c as usize].push(at);
+                            s.seeds.push(c);
+                        }
                         let path =
                             flow.path_start as usize..(flow.path_start + flow.path_len) as usize;
                         s.moving_paths.extend_from_slice(&s.paths[path]);
@@ -317,9 +393,11 @@ pub fn simulate(
                             rated_s: t,
                         });
                         s.rates.push(0.0);
+                        s.flow_mark.push(0);
                         s.ends.push(f64::INFINITY);
                         s.leaves.push(f64::INFINITY);
                         s.live += 1;
+                        moved += 1;
                         changed = true;
                     }
                 }
@@ -331,10 +409,14 @@ pub fn simulate(
         }
         if changed && s.live > 0 {
             solves += 1;
-            s.resolve_from(&mut solver, restart, t);
+            let local = s.local && moved <= LOCAL_CHANGES;
+            if !(local && s.rerate_locally(&mut solver, t)) {
+                s.resolve_from(&mut solver, restart, t, local);
+            }
         }
+        s.seeds.clear();
         if changed {
-            next_flow = s.ends.iter().copied().fold(f64::INFINITY, f64::min);
+            next_flow = s.next_end();
         }
     }
     if let Some(i) = s.rates.iter().position(|&r| r != LEFT) {
@@ -380,6 +462,7 @@ impl State<'_> {
     /// rewrites `moving_paths` without their gaps, keeping the order.
     fn compact_moving(&mut self) {
         let mut packed = Vec::with_capacity(self.moving_path_entries);
+        self.slots.clear();
         let mut kept = 0;
         for i in 0..self.active.len() {
             if self.rates[i] == LEFT {
@@ -390,16 +473,100 @@ impl State<'_> {
             m.path_start = packed.len() as u32;
             packed.extend_from_slice(&self.moving_paths[a..b]);
             self.active[kept] = m;
+            self.flow_mark[kept] = self.flow_mark[i];
             self.rates[kept] = self.rates[i];
             self.ends[kept] = self.ends[i];
             self.leaves[kept] = self.leaves[i];
             kept += 1;
         }
         self.active.truncate(kept);
+        self.flow_mark.truncate(kept);
         self.rates.truncate(kept);
         self.ends.truncate(kept);
         self.leaves.truncate(kept);
         self.moving_paths = packed;
+        self.rebuild_time_heaps();
+        for list in &mut self.on {
+            list.clear();
+        }
+        for (i, m) in self.active.iter().enumerate() {
+            let path =
+                &self.moving_paths[m.path_start as usize..(m.path_start + m.path_len) as usize];
+            for &c in path {
+                self.slots.push(self.on[c as usize].len() as u32);
+                self.on[c as usize].push(i as u32);
+            }
+        }
+    }
+
+    /// The earliest predicted end of a moving flow (infinite when none), dropping stale
+    /// entries on the way.
+    fn next_end(&mut self) -> f64 {
+        if self.end_heap.len() > 4 * self.live + 4096 {
+            self.rebuild_time_heaps();
+        }
+        while let Some(&Reverse((bits, i))) = self.end_heap.peek() {
+            if self.ends[i as usize].to_bits() == bits {
+                return f64::from_bits(bits);
+            }
+            self.end_heap.pop();
+        }
+        f64::INFINITY
+    }
+
+    /// The positions in `active` of the flows that may leave at `t` (leaving time at most
+    /// `t`), in increasing order.
+    fn leaving(&mut self, t: f64) -> Vec<u32> {
+        let mut out = std::mem::take(&mut self.leaving_scratch);
+        out.clear();
+        while let Some(&Reverse((bits, i))) = self.leave_heap.peek() {
+            let time = f64::from_bits(bits);
+            if time > t {
+                break;
+            }
+            self.leave_heap.pop();
+            if self.leaves[i as usize].to_bits() == bits {
+                out.push(i);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The time heaps again from `ends` and `leaves`, without stale entries.
+    fn rebuild_time_heaps(&mut self) {
+        let finite = |(i, &time): (usize, &f64)| {
+            (time < f64::INFINITY).then_some(Reverse((time.to_bits(), i as u32)))
+        };
+        self.end_heap = self.ends.iter().enumerate().filter_map(finite).collect();
+        self.leave_heap = self.leaves.iter().enumerate().filter_map(finite).collect();
+    }
+
+    /// The moving flow at position `i` left: take it off its channels' lists, and mark
+    /// them changed.
+    fn leave_channels(&mut self, i: usize) {
+        let m = self.active[i];
+        for k in m.path_start..m.path_start + m.path_len {
+            let c = self.moving_paths[k as usize];
+            let at = self.slots[k as usize];
+            let list = &mut self.on[c as usize];
+            let last = list.len() as u32 - 1;
+            list.swap_remove(at as usize);
+            if at < last {
+                // The flow that was last in the list moved to `at`.
+                let moved = self.active[list[at as usize] as usize];
+                let entries =
+                    moved.path_start as usize..(moved.path_start + moved.path_len) as usize;
+                for e in entries {
+                    if self.moving_paths[e] == c && self.slots[e] == last {
+                        self.slots[e] = at;
+                        break;
+                    }
+                }
+            }
+            self.seeds.push(c);
+        }
     }
 
     /// Returns flow `f`'s rate to the channels it crosses.
@@ -428,13 +595,18 @@ impl State<'_> {
     /// whose rate is below `restart` keeps it, and only the flows at or above it are solved
     /// again, on the capacity the others leave. The result is the same as a full solve; the
     /// cost is that of the flows re-rated. A re-rated flow left without bandwidth (rounding
-    /// in the residual capacities) falls back to a full solve.
-    fn resolve_from(&mut self, solver: &mut MaxMin, restart: f64, t: f64) {
+    /// in the residual capacities) falls back to a full solve. `after_local`: a local
+    /// re-rate at this event gave up, and the flows it marked are solved again too.
+    fn resolve_from(&mut self, solver: &mut MaxMin, restart: f64, t: f64, after_local: bool) {
         let level = restart * (1.0 - 1e-9);
         self.resolve.clear();
-        self.resolve.extend(
-            (0..self.active.len()).filter(|&i| self.rates[i] >= level || self.rates[i] == 0.0),
-        );
+        // Flows a local re-rate that gave up has already changed are solved again too.
+        let stamp = self.stamp;
+        self.resolve.extend((0..self.active.len()).filter(|&i| {
+            self.rates[i] >= level
+                || self.rates[i] == 0.0
+                || (after_local && self.flow_mark[i] == stamp)
+        }));
         if !self.solve_subset(solver, t) {
             // Every flow again, on capacities recomputed from scratch.
             self.resolve.clear();
@@ -454,6 +626,131 @@ impl State<'_> {
             let whole = self.solve_subset(solver, t);
             debug_assert!(whole, "a full solve gives every live flow some bandwidth");
         }
+    }
+
+    /// Whether channel `c` has no capacity left (to rounding).
+    fn saturated(&self, c: ChannelId) -> bool {
+        self.residual[c as usize] <= SATURATED * self.capacity[c as usize]
+    }
+
+    /// Puts the moving flow at position `i` in the local set, and queues its saturated
+    /// channels (those on which it can move other flows' rates) for a visit.
+    fn join(&mut self, i: usize) {
+        if self.flow_mark[i] == self.stamp {
+            return;
+        }
+        self.flow_mark[i] = self.stamp;
+        self.resolve.push(i);
+        let m = self.active[i];
+        for k in m.path_start..m.path_start + m.path_len {
+            let c = self.moving_paths[k as usize];
+            if self.channel_mark[c as usize] != self.stamp && self.saturated(c) {
+                self.channel_mark[c as usize] = self.stamp;
+                self.pending.push(c);
+            }
+        }
+    }
+
+    /// The top rate of channel `c`'s flows in this round (computed once a round).
+    fn top(&mut self, c: ChannelId) -> f64 {
+        let c = c as usize;
+        if self.top_round[c] != self.round {
+            self.top_round[c] = self.round;
+            self.channel_top[c] = self.on[c]
+                .iter()
+                .map(|&j| self.rates[j as usize])
+                .fold(0.0, f64::max);
+        }
+        self.channel_top[c]
+    }
+
+    /// Visits the queued channels: the flows at the top rate of each (those it bottlenecks),
+    /// and new flows, join the local set, and so on through their saturated channels.
+    fn close_set(&mut self) {
+        while let Some(c) = self.pending.pop() {
+            let top = self.top(c);
+            for k in 0..self.on[c as usize].len() {
+                let j = self.on[c as usize][k] as usize;
+                let rate = self.rates[j];
+                if rate == 0.0 || rate >= top * (1.0 - TOP) {
+                    self.join(j);
+                }
+            }
+        }
+    }
+
+    /// Re-rates, after the flows on the channels `seeds` changed at `t`, only the flows
+    /// whose rates can follow, and checks the result; false when it gives up (the flows it
+    /// re-rated are then marked for [`Self::resolve_from`]).
+    ///
+    /// A max-min fair allocation is the one in which every flow has a bottleneck: a
+    /// saturated channel on which no flow has a higher rate. Starting from the allocation
+    /// before the event (max-min fair), a flow's rate can change only through a channel
+    /// whose flows changed: the changed channels, then the saturated channels of the flows
+    /// re-rated; on each, the flows it bottlenecks (at its top rate) follow. That set is
+    /// solved on what the others leave; a flow outside it keeps its bottleneck (no flow of
+    /// the set crosses it), and a flow of the set has one unless a flow outside the set has
+    /// a higher rate on every saturated channel of its path: such flows join the set, which
+    /// is solved again. The answer is then the max-min fair allocation itself (it is
+    /// unique), at the cost of the flows near the event rather than of the flows above a
+    /// level. It gives up after a few rounds, or once the set is as large as a fraction of
+    /// the moving flows.
+    fn rerate_locally(&mut self, solver: &mut MaxMin, t: f64) -> bool {
+        self.stamp += 1;
+        self.round += 1;
+        self.resolve.clear();
+        let seeds = std::mem::take(&mut self.seeds);
+        for &c in &seeds {
+            if self.channel_mark[c as usize] != self.stamp {
+                self.channel_mark[c as usize] = self.stamp;
+                self.pending.push(c);
+            }
+        }
+        self.seeds = seeds;
+        let budget = self.live / LOCAL_SHARE;
+        for _ in 0..LOCAL_ROUNDS {
+            self.close_set();
+            if self.resolve.len() > budget {
+                return false;
+            }
+            if !self.solve_subset(solver, t) {
+                return false;
+            }
+            // Rates changed: the tops are computed again.
+            self.round += 1;
+            // Flows outside the set above a set flow on all its saturated channels join it.
+            let before = self.resolve.len();
+            for k in 0..before {
+                let i = self.resolve[k];
+                let rate = self.rates[i];
+                let above = rate * (1.0 + TOP);
+                let m = self.active[i];
+                let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
+                let has_bottleneck = path.clone().any(|p| {
+                    let c = self.moving_paths[p];
+                    self.saturated(c) && self.top(c) <= above
+                });
+                if has_bottleneck {
+                    continue;
+                }
+                for p in path {
+                    let c = self.moving_paths[p];
+                    if !self.saturated(c) {
+                        continue;
+                    }
+                    for q in 0..self.on[c as usize].len() {
+                        let j = self.on[c as usize][q] as usize;
+                        if self.rates[j] > above {
+                            self.join(j);
+                        }
+                    }
+                }
+            }
+            if self.resolve.len() == before {
+                return true;
+            }
+        }
+        false
     }
 
     /// Re-rates the flows at positions `resolve` on the residual capacity at `t`; false (and
@@ -491,7 +788,15 @@ impl State<'_> {
                     // so far (from the post, latency included), or within the resolution.
                     let window = (self.config.time_tolerance * (end - m.posted_s))
                         .max(self.config.time_resolution_s);
-                    self.leaves[i] = end - window;
+                    // (Never below 0, so that the bit patterns order as the times do.)
+                    let leave = if end - window > 0.0 {
+                        end - window
+                    } else {
+                        0.0
+                    };
+                    self.leaves[i] = leave;
+                    self.end_heap.push(Reverse((end.to_bits(), i as u32)));
+                    self.leave_heap.push(Reverse((leave.to_bits(), i as u32)));
                 } else {
                     self.ends[i] = f64::INFINITY;
                     self.leaves[i] = f64::INFINITY;
@@ -633,5 +938,54 @@ impl State<'_> {
         let result = released.drain(..).try_for_each(|next| self.start(next, t));
         self.released = released;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::faults::CableSelector;
+    use crate::routing;
+    use crate::workload::Message;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        /// Local re-rates give the rates of re-rating by level (itself a full solve's):
+        /// every message ends at the same time, to rounding, on random traffic over a
+        /// dragonfly with failed global links and adaptive routing, posted at once or spread.
+        #[test]
+        fn local_rerates_match_rerates_by_level(
+            messages in proptest::collection::vec((0u32..72, 0u32..72, 1.0f64..2e6), 20..300),
+            failed in 0.0f64..0.3,
+            seed in 1u64..1000,
+        ) {
+            let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap();
+            let mut faults = Faults::none(&fabric);
+            faults
+                .fail_random_cables(&fabric, &CableSelector::parse("global"), failed, seed)
+                .unwrap();
+            let routing = routing::build("ugal", &fabric, &faults).unwrap();
+            let messages: Vec<Message> = messages
+                .into_iter()
+                .filter(|&(s, d, _)| s != d)
+                .map(Message::from)
+                .collect();
+            prop_assume!(!messages.is_empty());
+            let job = Job::from_messages("random", &messages, &fabric).unwrap();
+            let config = FlowConfig { seed, time_tolerance: 0.0, time_resolution_s: 0.0 };
+            let run = |local| {
+                simulate_with(&fabric, &faults, routing.as_ref(), std::slice::from_ref(&job),
+                              config, local)
+            };
+            let (Ok(local), Ok(by_level)) = (run(true), run(false)) else {
+                prop_assert_eq!(run(true).is_err(), run(false).is_err());
+                return Ok(());
+            };
+            for (k, (&a, &b)) in local.op_end_s.iter().zip(&by_level.op_end_s).enumerate() {
+                prop_assert!((a - b).abs() <= 1e-9 * b, "message {}: {:e} s against {:e} s", k, a, b);
+            }
+        }
     }
 }

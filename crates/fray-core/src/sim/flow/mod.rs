@@ -12,11 +12,20 @@
 //!
 //! # Cost
 //! A rate solve costs O(P) for the P path entries of the flows it re-rates, plus the queue
-//! work of progressive filling over the channels they touch ([`MaxMin`]), plus O(F) to scan
-//! the F active flows. Only the flows whose rate can change are re-rated: progressive
-//! filling freezes flows in increasing order of rate, so flows below the lowest rate of a
-//! flow that ended (or below the smallest starting fair share on a new flow's path) keep
-//! their rates exactly. Flows that share a bottleneck and have as many bytes left finish at
+//! work of progressive filling over the channels they touch ([`MaxMin`]), plus O(log F) per
+//! re-rated flow to keep the F moving flows' ends in a heap. Only the flows whose rate can
+//! change are re-rated. At an event where few flows leave or join, the engine first
+//! re-rates locally: the flows that a changed channel bottlenecks (those at its top rate),
+//! then those that the saturated channels of these bottleneck, and so on; it solves that
+//! set on what the other flows leave and checks that every flow of the set has a
+//! bottleneck, growing the set until it does. The answer is the max-min fair allocation
+//! itself (it is unique), at the cost of the flows near the event (about an eighth of
+//! those above the level below on the failed-links exchanges). Otherwise (many flows
+//! leaving together, or a local set larger than a third of the moving flows) it re-rates
+//! by level: progressive filling freezes flows in increasing order of rate, so flows below
+//! the lowest rate of a flow that ended (or below the smallest starting fair share on a
+//! new flow's path) keep their rates exactly, and the flows above are solved again (O(F)
+//! to pick them). Flows that share a bottleneck and have as many bytes left finish at
 //! the same instant and are handled by one event. On irregular traffic (every flow its own
 //! rate) there is about one event per message, which bounds the engine: a shuffled 27-point
 //! exchange of 44,928 messages on `torus:12x12x12` takes 23,218 events (about 40 % of the
