@@ -225,6 +225,8 @@ pub struct Fabric {
     /// The port each router channel leaves from, as the machine names it (empty when the
     /// fabric's source names no ports).
     port_names: Vec<String>,
+    /// The router channels with a port name, sorted by it (for [`Fabric::channel_by_port`]).
+    ports_by_name: Vec<ChannelId>,
 }
 
 /// Cables each pair of neighbours of a mesh or torus once (the link leaving every router
@@ -454,10 +456,13 @@ impl Fabric {
     /// The router channel leaving the port called `name`, if the fabric names its ports and
     /// has that one.
     pub fn channel_by_port(&self, name: &str) -> Option<ChannelId> {
-        self.port_names
-            .iter()
-            .position(|n| n == name)
-            .map(|c| c as ChannelId)
+        let at = self
+            .ports_by_name
+            .partition_point(|&c| self.port_names[c as usize].as_str() < name);
+        self.ports_by_name
+            .get(at)
+            .copied()
+            .filter(|&c| self.port_names[c as usize] == name)
     }
 
     /// A readable name of a channel: `FROM->TO` with router or endpoint names.
