@@ -71,13 +71,37 @@ fn the_small_machine_builds_and_bad_lines_are_named() {
     assert_eq!(read.fabric.cables_per_class(), [1, 4, 4, 2]);
     let lines: Vec<&str> = text.lines().collect();
     for (k, replacement, needle) in [
-        (0, "c0-0c0s0a0l00(0:0:0) red -> c0-0c0s1a0l00(0:0:1)", "unknown colour"),
-        (0, "c0-0c0s0a0l00(0:0:0) green c0-0c0s1a0l00(0:0:1)", "expected PORT"),
-        (0, "c0-0c0s0a0l00(0:0:0) green -> c0-0c1s1a0l00(0:1:1)", "green cable cannot"),
-        (1, "c0-0c0s0a0l10(0:0:0) black -> c0-0c1s0a0l20(0:1:0)", "does not list"),
+        (
+            0,
+            "c0-0c0s0a0l00(0:0:0) red -> c0-0c0s1a0l00(0:0:1)",
+            "unknown colour",
+        ),
+        (
+            0,
+            "c0-0c0s0a0l00(0:0:0) green c0-0c0s1a0l00(0:0:1)",
+            "expected PORT",
+        ),
+        (
+            0,
+            "c0-0c0s0a0l00(0:0:0) green -> c0-0c1s1a0l00(0:1:1)",
+            "green cable cannot",
+        ),
+        (
+            1,
+            "c0-0c0s0a0l10(0:0:0) black -> c0-0c1s0a0l20(0:1:0)",
+            "does not list",
+        ),
         (2, "c0-0c0s0a0l20(0:0:0) blue -> unused", "does not list"),
-        (3, "c0-0c0s0a0l50(0:0:0) ptile -> c0-0c0s1a0l00(0:0:1)", "a ptile goes to"),
-        (0, "c0-0c0s0a0l00(0:0:0) green -> c0-0c0s1a0l00(0:0:9)", "is at 0:0:1 here but at 0:0:9 on line 1"),
+        (
+            3,
+            "c0-0c0s0a0l50(0:0:0) ptile -> c0-0c0s1a0l00(0:0:1)",
+            "a ptile goes to",
+        ),
+        (
+            0,
+            "c0-0c0s0a0l00(0:0:0) green -> c0-0c0s1a0l00(0:0:9)",
+            "is at 0:0:1 here but at 0:0:9 on line 1",
+        ),
     ] {
         let mut bad = lines.clone();
         bad[k] = replacement;
@@ -86,7 +110,9 @@ fn the_small_machine_builds_and_bad_lines_are_named() {
         assert!(text.contains(needle), "{replacement}: {text}");
         // The line named is the broken one, or (for a far end that does not answer) the line
         // that points at it.
-        let FabricError::File { line, .. } = err else { panic!("{err:?}") };
+        let FabricError::File { line, .. } = err else {
+            panic!("{err:?}")
+        };
         assert!(line >= 1 && line <= lines.len(), "{text}");
     }
     // Half a node: the router's last processor tile is named.

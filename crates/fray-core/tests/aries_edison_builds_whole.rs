@@ -88,12 +88,18 @@ fn names_round_trip_as_the_file_writes_them() {
         if w[3] == "unused" || w[1] == "ptile" {
             continue;
         }
-        let (port, router) = (w[0].split('(').next().unwrap(), &w[0][..w[0].rfind('l').unwrap()]);
+        let (port, router) = (
+            w[0].split('(').next().unwrap(),
+            &w[0][..w[0].rfind('l').unwrap()],
+        );
         let far = w[3].split('(').next().unwrap();
         let c = f.channel_by_port(port).unwrap_or_else(|| panic!("{port}"));
         assert_eq!(f.router_name(f.channels().src[c as usize]), router);
         assert_eq!(f.port_name(f.channels().reverse[c as usize]), Some(far));
-        assert_eq!(f.class_names()[f.channels().class[c as usize] as usize], w[1]);
+        assert_eq!(
+            f.class_names()[f.channels().class[c as usize] as usize],
+            w[1]
+        );
         cabled += 1;
     }
     assert_eq!(cabled, 2 * (10800 + 10800 + 2520));
@@ -113,7 +119,10 @@ fn a_fault_file_names_one_of_parallel_black_cables_by_its_ports() {
     );
     let parallel: Vec<u32> = f.channels_between(x, y).collect();
     assert_eq!(parallel.len(), 3);
-    let down: Vec<bool> = parallel.iter().map(|&c| faults.channel_is_down(c)).collect();
+    let down: Vec<bool> = parallel
+        .iter()
+        .map(|&c| faults.channel_is_down(c))
+        .collect();
     assert_eq!(down.iter().filter(|&&d| d).count(), 1);
     let failed = parallel[down.iter().position(|&d| d).unwrap()];
     assert_eq!(f.port_name(failed), Some("c0-0c0s0a0l16"));

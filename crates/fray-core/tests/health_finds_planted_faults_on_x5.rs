@@ -29,7 +29,14 @@ fn run(read: &IbnetdiscoverFabric, file: &str, t: &Thresholds) -> Vec<CableHealt
     let text = data(file);
     let samples = read_counters(&text, file, CounterFormat::detect(&text)).unwrap();
     let faults = Faults::none(&read.fabric);
-    classify(&read.fabric, &PortIndex::new(read), &[(file, &samples[..])], &faults, t).unwrap()
+    classify(
+        &read.fabric,
+        &PortIndex::new(read),
+        &[(file, &samples[..])],
+        &faults,
+        t,
+    )
+    .unwrap()
 }
 
 /// The cables between the switches of node guids `a` and `b`.
@@ -69,12 +76,26 @@ fn the_csv_faults_are_found_and_classified() {
     // Six parallel cables join the two switches; each planted fault is on its own one.
     let between = cable(&read, &cables, SW_0B50, SW_8C5C);
     let verdicts: Vec<CableClass> = between.iter().map(|h| h.verdict).collect();
-    for class in [CableClass::Flapping, CableClass::Erroring, CableClass::Congested] {
-        assert_eq!(verdicts.iter().filter(|&&v| v == class).count(), 1, "{class}: {verdicts:?}");
+    for class in [
+        CableClass::Flapping,
+        CableClass::Erroring,
+        CableClass::Congested,
+    ] {
+        assert_eq!(
+            verdicts.iter().filter(|&&v| v == class).count(),
+            1,
+            "{class}: {verdicts:?}"
+        );
     }
-    let flap = between.iter().find(|h| h.verdict == CableClass::Flapping).unwrap();
+    let flap = between
+        .iter()
+        .find(|h| h.verdict == CableClass::Flapping)
+        .unwrap();
     assert_eq!(flap.link_downed, 3);
-    let erroring = between.iter().find(|h| h.verdict == CableClass::Erroring).unwrap();
+    let erroring = between
+        .iter()
+        .find(|h| h.verdict == CableClass::Erroring)
+        .unwrap();
     let b = erroring.ber.unwrap();
     assert_eq!(b.errors, 100);
     assert_eq!(b.bits, 1e13);
@@ -83,18 +104,30 @@ fn the_csv_faults_are_found_and_classified() {
     let (low, high) = (b.low * b.bits, b.high * b.bits);
     assert!((1.0 - cdf(99, low) - 0.025).abs() < 1e-9, "low {low}");
     assert!((cdf(100, high) - 0.025).abs() < 1e-9, "high {high}");
-    assert!(low > 81.3 && low < 81.4 && high > 121.6 && high < 121.7, "{low} {high}");
-    let congested = between.iter().find(|h| h.verdict == CableClass::Congested).unwrap();
+    assert!(
+        low > 81.3 && low < 81.4 && high > 121.6 && high < 121.7,
+        "{low} {high}"
+    );
+    let congested = between
+        .iter()
+        .find(|h| h.verdict == CableClass::Congested)
+        .unwrap();
     assert_eq!(congested.xmit_wait_ratio, Some(0.5));
     // The 4xDDR HCA cables run below their 4xQDR peers; everything else is healthy.
-    let below = cables.iter().filter(|h| h.verdict == CableClass::BelowPeers).count();
+    let below = cables
+        .iter()
+        .filter(|h| h.verdict == CableClass::BelowPeers)
+        .count();
     assert!(below > 0);
     assert!(cables
         .iter()
         .filter(|h| h.verdict == CableClass::BelowPeers)
         .all(|h| h.link_class == "host"));
     assert_eq!(
-        cables.iter().filter(|h| h.verdict == CableClass::Healthy).count(),
+        cables
+            .iter()
+            .filter(|h| h.verdict == CableClass::Healthy)
+            .count(),
         159 - 3 - below
     );
     // Most suspect first.
@@ -151,11 +184,21 @@ fn perfquery_and_ibqueryerrors_give_the_same_verdicts() {
         assert_eq!(verdicts.len(), 6, "six parallel cables");
         assert_eq!(
             verdicts[..3],
-            [CableClass::Flapping, CableClass::Erroring, CableClass::Healthy],
+            [
+                CableClass::Flapping,
+                CableClass::Erroring,
+                CableClass::Healthy
+            ],
             "{file}"
         );
-        assert!(verdicts[3..].iter().all(|&v| v == CableClass::Healthy), "{file}");
-        let erroring = between.iter().find(|h| h.verdict == CableClass::Erroring).unwrap();
+        assert!(
+            verdicts[3..].iter().all(|&v| v == CableClass::Healthy),
+            "{file}"
+        );
+        let erroring = between
+            .iter()
+            .find(|h| h.verdict == CableClass::Erroring)
+            .unwrap();
         assert_eq!(erroring.ber.unwrap().ber, 1e-11, "{file}");
     }
 }

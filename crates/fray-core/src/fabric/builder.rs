@@ -246,7 +246,9 @@ impl FabricBuilder {
             endpoint_names,
             ports_by_name: {
                 let mut sorted: Vec<ChannelId> = (0..self.port_names.len() as ChannelId).collect();
-                sorted.sort_by(|&a, &b| self.port_names[a as usize].cmp(&self.port_names[b as usize]));
+                sorted.sort_by(|&a, &b| {
+                    self.port_names[a as usize].cmp(&self.port_names[b as usize])
+                });
                 sorted
             },
             port_names: self.port_names,

@@ -183,8 +183,14 @@ mod tests {
         };
         let approx = poisson_interval(EXACT_COUNTS + 1, 0.05);
         // One more count moves each bound by about one; the two methods agree to far better.
-        assert!((approx.0 - exact.0 - 1.0).abs() < 0.1, "{exact:?} {approx:?}");
-        assert!((approx.1 - exact.1 - 1.0).abs() < 0.1, "{exact:?} {approx:?}");
+        assert!(
+            (approx.0 - exact.0 - 1.0).abs() < 0.1,
+            "{exact:?} {approx:?}"
+        );
+        assert!(
+            (approx.1 - exact.1 - 1.0).abs() < 0.1,
+            "{exact:?} {approx:?}"
+        );
         assert!((normal_quantile(0.975) - 1.959_963_985).abs() < 1e-8);
     }
 }

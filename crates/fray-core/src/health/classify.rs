@@ -328,10 +328,7 @@ pub fn classify(
         } else if let Some(w) = wait.filter(|&w| w > t.xmit_wait_ratio) {
             (
                 CableClass::Congested,
-                format!(
-                    "transmit-wait ratio {w:.3} above {}",
-                    t.xmit_wait_ratio
-                ),
+                format!("transmit-wait ratio {w:.3} above {}", t.xmit_wait_ratio),
             )
         } else {
             (CableClass::Healthy, String::new())

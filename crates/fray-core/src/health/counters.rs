@@ -306,7 +306,10 @@ fn ibqueryerrors_line(line: &str, at: usize, out: &mut Vec<CounterSample>) -> Re
         .strip_prefix("0x")
         .and_then(|g| u64::from_str_radix(g, 16).ok())
         .ok_or_else(|| format!("{guid:?} is not a guid such as 0x0008f10500200b50"))?;
-    let rest = rest.trim_start().strip_prefix("port").ok_or_else(expected)?;
+    let rest = rest
+        .trim_start()
+        .strip_prefix("port")
+        .ok_or_else(expected)?;
     let (port, mut rest) = rest.split_once(':').ok_or_else(expected)?;
     let port = port.trim();
     if port == "ALL" {
@@ -327,7 +330,8 @@ fn ibqueryerrors_line(line: &str, at: usize, out: &mut Vec<CounterSample>) -> Re
             .split_once("==")
             .ok_or_else(|| format!("expected Counter == value, got {item:?}"))?;
         let value = value.split_whitespace().next().unwrap_or("");
-        let value = number(value).ok_or_else(|| format!("{}: {value:?} is not a number", name.trim()))?;
+        let value =
+            number(value).ok_or_else(|| format!("{}: {value:?} is not a number", name.trim()))?;
         if let Some(counter) = Counter::from_name(name.trim()) {
             out.push(CounterSample {
                 time_s: None,
@@ -453,9 +457,12 @@ mod tests {
         let s = read_counters(text, "pq.txt", CounterFormat::Perfquery).unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(s[1].port, PortId::Lid(9, 3));
-        assert_eq!((s[1].counter, s[1].value, s[1].line), (Counter::SymbolErrors, 7, 5));
-        let err = read_counters("PortXmitData:....1\n", "pq.txt", CounterFormat::Perfquery)
-            .unwrap_err();
+        assert_eq!(
+            (s[1].counter, s[1].value, s[1].line),
+            (Counter::SymbolErrors, 7, 5)
+        );
+        let err =
+            read_counters("PortXmitData:....1\n", "pq.txt", CounterFormat::Perfquery).unwrap_err();
         assert_eq!(
             err.to_string(),
             "pq.txt:1: a counter before any # Port counters: header"
@@ -474,9 +481,17 @@ mod tests {
         assert_eq!(s[0].port, PortId::Guid(0x8f10500200b50, 1));
         assert_eq!((s[0].counter, s[0].value), (Counter::LinkDowned, 8));
         assert_eq!((s[1].counter, s[1].value), (Counter::XmitData, 1234));
-        let err = read_counters("   GUID 0x1 port 1: [LinkDownedCounter = 3]", "q", CounterFormat::Ibqueryerrors)
-            .unwrap_err();
-        assert!(err.to_string().starts_with("q:1: expected Counter == value"), "{err}");
+        let err = read_counters(
+            "   GUID 0x1 port 1: [LinkDownedCounter = 3]",
+            "q",
+            CounterFormat::Ibqueryerrors,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("q:1: expected Counter == value"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -492,10 +507,22 @@ mod tests {
         assert_eq!(s[1].time_s, Some(60.0));
         for (bad, needle) in [
             ("time_s,node,port\n", "c.csv:1: expected the header"),
-            ("time_s,node,port,counter,value\nx,a,1,PortRcvData,1\n", "c.csv:2: time_s"),
-            ("time_s,node,port,counter,value\n1,a,300,PortRcvData,1\n", "c.csv:2: port"),
-            ("time_s,node,port,counter,value\n1,a,1,Nope,1\n", "c.csv:2: unknown counter"),
-            ("time_s,node,port,counter,value\n1,a,1,PortRcvData\n", "c.csv:2: expected 5"),
+            (
+                "time_s,node,port,counter,value\nx,a,1,PortRcvData,1\n",
+                "c.csv:2: time_s",
+            ),
+            (
+                "time_s,node,port,counter,value\n1,a,300,PortRcvData,1\n",
+                "c.csv:2: port",
+            ),
+            (
+                "time_s,node,port,counter,value\n1,a,1,Nope,1\n",
+                "c.csv:2: unknown counter",
+            ),
+            (
+                "time_s,node,port,counter,value\n1,a,1,PortRcvData\n",
+                "c.csv:2: expected 5",
+            ),
         ] {
             let err = read_counters(bad, "c.csv", CounterFormat::Csv).unwrap_err();
             assert!(err.to_string().starts_with(needle), "{bad:?}: {err}");

@@ -32,11 +32,16 @@ pub mod counters;
 mod ports;
 
 pub use ber::BerEstimate;
-pub use classify::{classify, CableClass, CableHealth, Thresholds};
+pub use classify::{classify, CableClass, CableHealth, Thresholds, BITS_PER_DATA_WORD};
 pub use counters::{read_counters, Counter, CounterFormat, CounterSample, PortId};
 pub use ports::PortIndex;
 
+use std::path::Path;
+
 use thiserror::Error;
+
+use crate::fabric::{FabricError, IbnetdiscoverFabric};
+use crate::faults::{FaultError, Faults};
 
 /// Errors raised while reading counters and classifying cables.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -59,4 +64,47 @@ pub enum HealthError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A fabric file that cannot be read.
+    #[error(transparent)]
+    Fabric(#[from] FabricError),
+    /// A fault file that cannot be read.
+    #[error(transparent)]
+    Fault(#[from] FaultError),
+}
+
+/// The text of the file at `path`, or an error naming it (line 0).
+fn read_text(path: &Path) -> Result<String, HealthError> {
+    std::fs::read_to_string(path).map_err(|e| HealthError::File {
+        file: path.display().to_string(),
+        line: 0,
+        reason: e.to_string(),
+    })
+}
+
+/// Classifies every cable of the `ibnetdiscover` dump at `dump` from the counter files at
+/// `counters` (each in the format its text shows, [`CounterFormat::detect`]) and the cables
+/// the fault file at `down` lists (one `FROM->TO` a line), under thresholds `t`.
+pub fn classify_files(
+    dump: &Path,
+    counters: &[&Path],
+    down: Option<&Path>,
+    t: &Thresholds,
+) -> Result<Vec<CableHealth>, HealthError> {
+    let read = IbnetdiscoverFabric::parse(&read_text(dump)?, &dump.display().to_string())?;
+    let mut files = Vec::new();
+    for path in counters {
+        let text = read_text(path)?;
+        let name = path.display().to_string();
+        let samples = read_counters(&text, &name, CounterFormat::detect(&text))?;
+        files.push((name, samples));
+    }
+    let mut faults = Faults::none(&read.fabric);
+    if let Some(path) = down {
+        faults.fail_cables_from_file(&read.fabric, path)?;
+    }
+    let borrowed: Vec<(&str, &[CounterSample])> = files
+        .iter()
+        .map(|(n, s)| (n.as_str(), s.as_slice()))
+        .collect();
+    classify(&read.fabric, &PortIndex::new(&read), &borrowed, &faults, t)
 }

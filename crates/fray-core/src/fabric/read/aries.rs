@@ -179,7 +179,13 @@ struct Entry<'a> {
 /// Reads `cCOL-ROWcCHASSISsSLOTaN` (a router name): `Some` when it has that form.
 fn is_router_name(name: &str) -> bool {
     let mut rest = name;
-    for (tag, last) in [("c", false), ("-", false), ("c", false), ("s", false), ("a", true)] {
+    for (tag, last) in [
+        ("c", false),
+        ("-", false),
+        ("c", false),
+        ("s", false),
+        ("a", true),
+    ] {
         let Some(after) = rest.strip_prefix(tag) else {
             return false;
         };
@@ -264,7 +270,9 @@ fn parse_line(text: &str, line: usize) -> Result<Entry<'_>, String> {
                 "a ptile goes to \"processor\" or \"unused\", not {far:?}"
             ))
         }
-        ("processor", _) => return Err(format!("a {} port cannot go to a processor", colour.name())),
+        ("processor", _) => {
+            return Err(format!("a {} port cannot go to a processor", colour.name()))
+        }
         _ => Far::Port(parse_port(far)?),
     };
     if let Far::Port(p) = far {
@@ -498,15 +506,8 @@ impl AriesFabric {
             node_names.extend((0..nodes).map(|n| format!("{module}n{n}")));
         }
 
-        let df = dragonfly_tables(
-            g,
-            a,
-            columns,
-            most_nodes,
-            &local_cables,
-            &blue,
-        )
-        .map_err(|r| err(0, r))?;
+        let df = dragonfly_tables(g, a, columns, most_nodes, &local_cables, &blue)
+            .map_err(|r| err(0, r))?;
         b.router_names(names);
         b.endpoint_names(node_names);
         b.port_names(port_names);
@@ -603,7 +604,9 @@ fn dragonfly_tables(
         global_ports_per_router: used.into_iter().max().unwrap_or(0),
         ..shape
     };
-    Ok(Dragonfly::from_tables(shape, links, columns, k, table, global))
+    Ok(Dragonfly::from_tables(
+        shape, links, columns, k, table, global,
+    ))
 }
 
 #[cfg(test)]
@@ -615,7 +618,14 @@ mod tests {
         for good in ["c0-0c0s0a0", "c12-3c2s15a0"] {
             assert!(is_router_name(good), "{good}");
         }
-        for bad in ["c0-0c0s0", "c0-0c0s0a", "c0-0c0s0a0x", "x0-0c0s0a0", "c-0c0s0a0", ""] {
+        for bad in [
+            "c0-0c0s0",
+            "c0-0c0s0a",
+            "c0-0c0s0a0x",
+            "x0-0c0s0a0",
+            "c-0c0s0a0",
+            "",
+        ] {
             assert!(!is_router_name(bad), "{bad}");
         }
     }
@@ -623,7 +633,10 @@ mod tests {
     #[test]
     fn ports_read_their_coordinates() {
         let p = parse_port("c1-0c2s13a0l47(0:5:13)").unwrap();
-        assert_eq!((p.name, p.router, p.coords), ("c1-0c2s13a0l47", "c1-0c2s13a0", (0, 5, 13)));
+        assert_eq!(
+            (p.name, p.router, p.coords),
+            ("c1-0c2s13a0l47", "c1-0c2s13a0", (0, 5, 13))
+        );
         for bad in [
             "c1-0c2s13a0l47",
             "c1-0c2s13a0l47(0:5)",

@@ -632,8 +632,7 @@ impl<'a> Listing<'a> {
         };
         let mut channel_ports = Vec::new();
         // (router, router's port, HCA port, link, (HCA end, router end)) of each HCA cable.
-        let mut hosts: Vec<(RouterId, u8, HcaPort, LinkParameters, (IbPort, IbPort))> =
-            Vec::new();
+        let mut hosts: Vec<(RouterId, u8, HcaPort, LinkParameters, (IbPort, IbPort))> = Vec::new();
         for i in 0..self.ports.len() {
             let j = self
                 .other_end(i)

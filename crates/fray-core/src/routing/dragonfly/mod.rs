@@ -243,14 +243,26 @@ impl<'a> Walk<'a> {
         }
         let (df, faults) = (self.df, self.faults);
         if df.adjacent(x, y) {
-            path.push(pick_live(df.local_channels(x, y), faults, &mut self.entropy));
+            path.push(pick_live(
+                df.local_channels(x, y),
+                faults,
+                &mut self.entropy,
+            ));
             return;
         }
         let vias = df.local_vias(x, y);
         let usable = |k: usize| via_up(df, faults, x, vias[k], y);
         let m = vias[pick_uniform(2, &mut self.entropy, usable).unwrap_or(0)];
-        path.push(pick_live(df.local_channels(x, m), faults, &mut self.entropy));
-        path.push(pick_live(df.local_channels(m, y), faults, &mut self.entropy));
+        path.push(pick_live(
+            df.local_channels(x, m),
+            faults,
+            &mut self.entropy,
+        ));
+        path.push(pick_live(
+            df.local_channels(m, y),
+            faults,
+            &mut self.entropy,
+        ));
     }
 
     /// Appends a leg from router `at` to group `to` (not `at`'s group) and returns the

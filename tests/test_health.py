@@ -1,0 +1,75 @@
+"""Cable health from the X5 dump and hand-written counters with planted faults, and the Edison
+Aries wiring read by ``fray fabric info``."""
+
+import math
+from pathlib import Path
+
+import fray
+import pytest
+from fray import Fabric
+from fray.cli import main
+from fray.health import VERDICTS, classify_cables
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+DATA = Path(__file__).parent.parent / "examples/data"
+X5 = DATA / "psmn_X5_ibnetdiscover.topofile"
+EDISON = DATA / "edison_aries_links.txt"
+
+
+def test_planted_faults_are_found_most_suspect_first():
+    df = classify_cables(X5, [DATA / "x5_counters.csv"])
+    assert len(df) == 159
+    counts = df["verdict"].value_counts()
+    assert (counts["flapping"], counts["erroring"], counts["congested"]) == (1, 1, 1)
+    assert list(df["verdict"]) == sorted(df["verdict"], key=VERDICTS.index)
+    erroring = df[df["verdict"] == "erroring"].iloc[0]
+    assert (erroring["errors"], erroring["bits"], erroring["ber"]) == (100, 1e13, 1e-11)
+    # Garwood's 95 % interval for 100 counts is 81.36 to 121.63.
+    assert erroring["ber_low"] * 1e13 == pytest.approx(81.36, abs=0.01)
+    assert erroring["ber_high"] * 1e13 == pytest.approx(121.63, abs=0.01)
+    clean = df[df["bits"] == 1e14].iloc[0]
+    assert clean["verdict"] == "healthy"
+    assert clean["ber_high"] == pytest.approx(-math.log(0.025) / 1e14)
+
+
+def test_thresholds_and_down_file(tmp_path):
+    loose = classify_cables(X5, [DATA / "x5_perfquery.txt"], ber=1e-10)
+    assert "erroring" not in set(loose["verdict"])
+    name = loose[loose["verdict"] == "flapping"].iloc[0]["name"]
+    down = tmp_path / "down.txt"
+    down.write_text(f"{name}\n")
+    df = classify_cables(X5, [DATA / "x5_ibqueryerrors.txt"], down=down)
+    assert df.iloc[0]["verdict"] == "down"
+    with pytest.raises(fray.SpecError, match="confidence"):
+        classify_cables(X5, confidence=1.5)
+
+
+@settings(max_examples=30, deadline=None)
+@given(line=st.integers(2, 17), junk=st.text(alphabet="0123456789,.x -abc", max_size=30))
+def test_a_bad_counter_line_is_named(tmp_path_factory, line, junk):
+    lines = (DATA / "x5_counters.csv").read_text().splitlines()
+    lines[line - 1] = junk
+    bad = tmp_path_factory.mktemp("c") / "bad.csv"
+    bad.write_text("\n".join(lines) + "\n")
+    try:
+        classify_cables(X5, [bad])
+    except fray.SpecError as e:
+        assert f"bad.csv:{line}:" in str(e)
+
+
+def test_fabric_info_summarises_edison(capsys):
+    f = Fabric.read(str(EDISON))
+    assert (f.num_routers, f.num_endpoints) == (1440, 5760)
+    assert f.default_routing == "ugal"
+    assert main(["fabric", "info", str(EDISON)]) == 0
+    out = capsys.readouterr().out
+    assert "switches   1440" in out and "endpoints  5760" in out
+    for row in (
+        "green         10800      3      5.25",
+        "black         10800      3      5.25",
+        "blue           2520      3      4.69",
+        "host           5760     16        16",
+    ):
+        assert row in out, out
+    assert main(["fabric", "info", str(EDISON), "--format", "aries", "--json"]) == 0
