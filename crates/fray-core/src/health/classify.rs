@@ -192,12 +192,15 @@ impl Counts {
     }
 }
 
+/// One sample's time (if any) and value.
+type Reading = (Option<f64>, u64);
+
 /// Reduces samples to counts (see the module), each sample matched to its port by `index`.
 /// A sample of a port the fabric does not have cabled is an error naming its file and line,
 /// except a switch's port 0 (its management port, on no cable).
 fn counts(index: &PortIndex, files: &[(&str, &[CounterSample])]) -> Result<Counts, HealthError> {
     // Per (channel, counter): (time, value) in reading order.
-    let mut series: HashMap<(ChannelId, Counter), Vec<(Option<f64>, u64)>> = HashMap::new();
+    let mut series: HashMap<(ChannelId, Counter), Vec<Reading>> = HashMap::new();
     for (file, samples) in files {
         for s in *samples {
             let Some(c) = index.channel(&s.port) else {

@@ -632,7 +632,7 @@ impl<'a> Listing<'a> {
         };
         let mut channel_ports = Vec::new();
         // (router, router's port, HCA port, link, (HCA end, router end)) of each HCA cable.
-        let mut hosts: Vec<(RouterId, u8, HcaPort, LinkParameters, (IbPort, IbPort))> = Vec::new();
+        let mut hosts: Vec<HostCable> = Vec::new();
         for i in 0..self.ports.len() {
             let j = self
                 .other_end(i)
@@ -703,6 +703,10 @@ impl<'a> Listing<'a> {
         })
     }
 }
+
+/// An HCA cable: its router, the router's port, the HCA port, the link, and the ports at its
+/// two ends (HCA end, router end).
+type HostCable = (RouterId, u8, HcaPort, LinkParameters, (IbPort, IbPort));
 
 /// How many nodes of each side (routers, HCAs) carry each description.
 type DescriptionCounts<'a> = HashMap<(bool, &'a str), u32>;
