@@ -76,3 +76,13 @@ def test_fabric_info_summarises_edison(capsys):
     ):
         assert row in out, out
     assert main(["fabric", "info", str(EDISON), "--format", "aries", "--json"]) == 0
+
+
+def test_fray_health_prints_the_classes_and_the_suspect_cables(capsys):
+    assert main(["health", str(X5), "--counters", str(DATA / "x5_counters.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "flapping          1" in out and "healthy         154" in out
+    assert "100 errors in 1.000e13 bits: rate 1.000e-11 (8.136e-12 to 1.216e-11)" in out
+    assert main(["health", str(X5), "--counters", str(EDISON)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "edison_aries_links.txt:1: expected the header" in err
