@@ -252,3 +252,35 @@ fn a_sample_of_a_port_with_no_cable_names_its_line() {
         "c.csv:2: no cable of the fabric leaves 0x0008f10500200b50 port 25"
     );
 }
+
+#[test]
+fn a_down_cable_is_critical_only_when_it_cuts_endpoints_off() {
+    let read = x5(&data("psmn_X5_ibnetdiscover.topofile"));
+    let f = &read.fabric;
+    let (a, b) = (
+        read.router_by_guid(SW_0B50).unwrap(),
+        read.router_by_guid(SW_8C5C).unwrap(),
+    );
+    let parallel = f.channel_between(a, b).unwrap();
+    let host = f.injection_channel(0);
+    let mut faults = Faults::none(f);
+    faults.fail_cable(f, parallel).unwrap();
+    faults.fail_cable(f, host).unwrap();
+    let cables = classify(
+        f,
+        &PortIndex::new(&read),
+        &[],
+        &faults,
+        &Thresholds::default(),
+    )
+    .unwrap();
+    let down: Vec<&CableHealth> = cables
+        .iter()
+        .filter(|h| h.verdict == CableClass::Down)
+        .collect();
+    assert_eq!(down.len(), 2);
+    // The critical one (an HCA cut off) first; the switch cable has five live twins.
+    assert!(down[0].critical && down[0].link_class == "host");
+    assert!(!down[1].critical && down[1].link_class == "switch");
+    assert_eq!((cables[0].critical, cables[1].critical), (true, false));
+}

@@ -13,7 +13,7 @@ use crate::errors::health_error;
 /// `counters` (perfquery -x, ibqueryerrors or CSV, each told by its text) and the down-cable
 /// file `down`: a dict of equal-length columns, most suspect cable first (`name`,
 /// `link_class`, `verdict`, `reason`, `lanes`, `peer_lanes`, `link_downed`, `errors`, `bits`,
-/// `ber`, `ber_low`, `ber_high`, `xmit_wait_ratio`; missing numbers are None).
+/// `ber`, `ber_low`, `ber_high`, `critical`, `xmit_wait_ratio`; missing numbers are None).
 #[pyfunction]
 #[pyo3(signature = (dump, counters = Vec::new(), down = None, ber = 1e-12, confidence = 0.95,
                     xmit_wait_ratio = 0.1))]
@@ -99,6 +99,10 @@ pub fn classify_cables<'py>(
             .iter()
             .map(|h| ber(h).map(|e| e.high))
             .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "critical",
+        cables.iter().map(|h| h.critical).collect::<Vec<_>>(),
     )?;
     d.set_item(
         "xmit_wait_ratio",

@@ -18,7 +18,8 @@
 //! - link downs = LinkDownedCounter at either end.
 //!
 //! # Classes, most severe first (a cable gets the first that applies)
-//! 1. `down`: the fault state has the cable down (a `--down` fault file).
+//! 1. `down`: the fault state has the cable down (a `--down` fault file); `critical` when it
+//!    cuts endpoints off ([`CableHealth::critical`]).
 //! 2. `flapping`: the link went down at least once while counted (LinkDownedCounter rose, or
 //!    is above 0 since the last clear).
 //! 3. `below-peers`: trained at fewer lanes or a slower lane rate than most cables of its class
@@ -178,6 +179,35 @@ pub struct CableHealth {
     pub lanes: u16,
     /// Lanes most of its peers trained at, when it is below them.
     pub peer_lanes: Option<u16>,
+    /// Whether the cable is down and its failure is critical (Domke et al.'s sense for
+    /// fail-in-place networks): it cuts endpoints off from each other. A host cable down cuts
+    /// its endpoint off; a router cable down is critical when its two routers lie in different
+    /// parts of the fabric once every down cable is taken out (repairing it alone joins them).
+    pub critical: bool,
+}
+
+/// The part of the fabric each router lies in, over the router cables `faults` leaves up.
+fn live_parts(fabric: &Fabric, faults: &Faults) -> Vec<usize> {
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let ch = fabric.channels();
+    let mut parent: Vec<usize> = (0..fabric.num_routers()).collect();
+    for c in 0..fabric.num_router_channels() {
+        let (a, b) = (ch.src[c] as usize, ch.dst[c] as usize);
+        let down = faults.channel_is_down(c as ChannelId)
+            || faults.router_is_down(a as u32)
+            || faults.router_is_down(b as u32);
+        if !down {
+            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+            parent[ra] = rb;
+        }
+    }
+    (0..parent.len()).map(|r| root(&mut parent, r)).collect()
 }
 
 /// The count of each (channel leaving a port, counter) from its samples.
@@ -264,8 +294,8 @@ fn direction(fabric: &Fabric, counts: &Counts, c: ChannelId, t: &Thresholds) -> 
 }
 
 /// Classifies every cable of `fabric` (router cables and host cables), most suspect first:
-/// by class, then within a class by how far past its threshold (link downs, the error rate's
-/// lower bound, the wait ratio), then by channel. `files` are counter samples with the name of
+/// by class, then within a class by how far past its threshold (critical failures first, link
+/// downs, the error rate's lower bound, the wait ratio), then by channel. `files` are counter samples with the name of
 /// the file each came from (for errors); `index` matches them to ports.
 pub fn classify(
     fabric: &Fabric,
@@ -280,6 +310,7 @@ pub fn classify(
         .into_iter()
         .map(|s| (s.channel, s))
         .collect();
+    let parts = live_parts(fabric, faults);
     let ch = fabric.channels();
     let mut out = Vec::new();
     for c in 0..ch.len() as ChannelId {
@@ -301,8 +332,17 @@ pub fn classify(
             .into_iter()
             .flatten()
             .max_by(f64::total_cmp);
-        let (verdict, reason) = if faults.channel_is_down(c) || faults.channel_is_down(back) {
-            (CableClass::Down, "down in the fault state".to_string())
+        let is_down = faults.channel_is_down(c) || faults.channel_is_down(back);
+        let critical = is_down
+            && (!fabric.is_router_channel(c)
+                || parts[ch.src[c as usize] as usize] != parts[ch.dst[c as usize] as usize]);
+        let (verdict, reason) = if is_down {
+            let why = if critical {
+                "down in the fault state, critical: it cuts endpoints off"
+            } else {
+                "down in the fault state"
+            };
+            (CableClass::Down, why.to_string())
         } else if link_downed > 0 {
             (
                 CableClass::Flapping,
@@ -347,9 +387,11 @@ pub fn classify(
             xmit_wait_ratio: wait,
             lanes: ch.lanes[c as usize],
             peer_lanes: slow.get(&c).map(|s| s.peer_lanes),
+            critical,
         });
     }
     let score = |h: &CableHealth| match h.verdict {
+        CableClass::Down => f64::from(u8::from(h.critical)),
         CableClass::Flapping => h.link_downed as f64,
         CableClass::Erroring => h.ber.map_or(0.0, |b| b.low),
         CableClass::Congested => h.xmit_wait_ratio.unwrap_or(0.0),
