@@ -44,6 +44,10 @@ def test_thresholds_and_down_file(tmp_path):
     df = classify_cables(X5, [DATA / "x5_ibqueryerrors.txt"], down=down)
     assert (df.iloc[0]["name"], df.iloc[0]["verdict"]) == (name, "down")
     assert (df["verdict"] == "down").sum() == 1
+    # The X5 switches are joined by parallel cables, so one down cuts no one off unless it
+    # is an HCA's.
+    assert bool(df.iloc[0]["critical"]) == (df.iloc[0]["link_class"] == "host")
+    assert df["critical"].sum() == int(df.iloc[0]["critical"])
     with pytest.raises(fray.SpecError, match="confidence"):
         classify_cables(X5, confidence=1.5)
 
@@ -82,6 +86,7 @@ def test_fray_health_prints_the_classes_and_the_suspect_cables(capsys):
     assert main(["health", str(X5), "--counters", str(DATA / "x5_counters.csv")]) == 0
     out = capsys.readouterr().out
     assert "flapping          1" in out and "healthy         154" in out
+    assert "critical          0 (down cables that cut endpoints off)" in out
     assert "100 errors in 1.000e13 bits: rate 1.000e-11 (8.136e-12 to 1.216e-11)" in out
     assert main(["health", str(X5), "--counters", str(EDISON)]) == 2
     err = capsys.readouterr().err

@@ -1,5 +1,5 @@
-"""``fray health``: every cable of an InfiniBand dump classified from its port counters (a first
-version: the classes only; see ``docs/health.md``)."""
+"""``fray health``: every cable of an InfiniBand dump classified from its port counters, and the
+down cables that cut endpoints off (a first version; see ``docs/health.md``)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_health(args: argparse.Namespace) -> int:
-    """Prints the count of cables in each class, then every cable not healthy."""
+    """Prints the count of cables in each class and of critical failures, then every cable
+    not healthy."""
     df = classify_cables(
         args.dump,
         args.counters,
@@ -53,13 +54,16 @@ def run_health(args: argparse.Namespace) -> int:
         xmit_wait_ratio=args.xmit_wait_ratio,
     )
     counts = {v: int((df["verdict"] == v).sum()) for v in VERDICTS}
+    critical = int(df["critical"].sum())
     suspect = df[df["verdict"] != "healthy"]
     if args.json:
         rows = suspect.astype({"verdict": str}).to_dict(orient="records")
-        print(json.dumps({"classes": counts, "cables": rows}, indent=2, default=str))
+        out = {"classes": counts, "critical": critical, "cables": rows}
+        print(json.dumps(out, indent=2, default=str))
         return 0
     for verdict, n in counts.items():
         print(f"{verdict:<12} {n:>6}")
+    print(f"{'critical':<12} {critical:>6} (down cables that cut endpoints off)")
     print()
     for row in suspect.itertuples():
         print(f"{row.verdict:<12} {row.name}  {row.reason}")
