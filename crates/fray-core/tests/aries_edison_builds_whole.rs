@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use fray_core::fabric::{AriesFabric, Fabric, FileFormat};
-use fray_core::faults::Faults;
+use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::{self, RouteRequest};
 
 fn edison_path() -> PathBuf {
@@ -177,4 +177,40 @@ fn the_format_is_detected_from_the_text() {
     assert_eq!("aries".parse::<FileFormat>().unwrap(), FileFormat::Aries);
     let f = Fabric::read_detected(edison_path()).unwrap();
     assert_eq!(f.num_routers(), 1440);
+}
+
+#[test]
+fn routes_go_around_failed_blue_and_black_cables() {
+    let (read, _) = edison();
+    let f = &read.fabric;
+    let mut faults = Faults::none(f);
+    for (class, fraction) in [("blue", 0.1), ("black", 0.05)] {
+        let n = faults
+            .fail_random_cables(f, &CableSelector::Class(class.into()), fraction, 7)
+            .unwrap();
+        assert!(n > 0);
+    }
+    let ch = f.channels();
+    let n = f.num_routers() as u32;
+    for name in ["valiant", "ugal"] {
+        let r = routing::build(name, f, &faults).unwrap();
+        let mut path = Vec::new();
+        for src in (0..n).step_by(13) {
+            for dst in (src % 11..n).step_by(11) {
+                let req = RouteRequest {
+                    entropy: u64::from(src) << 20 | u64::from(dst),
+                    ..RouteRequest::new(f, &faults)
+                };
+                r.route_into(&req, src, dst, &mut path)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                let mut at = src;
+                for &c in &path {
+                    assert!(!faults.channel_is_down(c), "{name} uses a failed cable");
+                    assert_eq!(ch.src[c as usize], at);
+                    at = ch.dst[c as usize];
+                }
+                assert_eq!(at, dst);
+            }
+        }
+    }
 }
