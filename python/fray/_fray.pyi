@@ -20,8 +20,9 @@ class Fabric:
         spec: str, bandwidth_bytes_s: float = 10e9, latency_s: float = 100e-9, lanes: int = 1
     ) -> Fabric: ...
     @staticmethod
-    def read(path: str, format: str) -> Fabric:
-        """Reads an ``ibnetdiscover`` dump or fray's ``json`` format."""
+    def read(path: str, format: str | None = None) -> Fabric:
+        """Reads an ``ibnetdiscover`` dump, fray's ``json`` format or Cray ``aries`` wiring
+        (None: told by the file's text)."""
     @staticmethod
     def torus(dims: list[int], bandwidth_bytes_s: float = 10e9, latency_s: float = 100e-9) -> Fabric: ...
     @staticmethod
@@ -311,5 +312,13 @@ def localisation_study(machine: str, cases: int, faults_per_case: int = 2, noise
                        seed: int = 1, message_bytes: float = 4e6,
                        count: int = 16) -> dict[str, dict[str, float]]: ...
 def slow_links(fabric: Fabric) -> list[dict[str, Any]]: ...
+def classify_cables(
+    dump: str,
+    counters: list[str] = ...,
+    down: str | None = None,
+    ber: float = 1e-12,
+    confidence: float = 0.95,
+    xmit_wait_ratio: float = 0.1,
+) -> dict[str, list[Any]]: ...
 def job_cost(machine: str, degrades: list[str], cells: int = 30,
              iterations: int = 1) -> dict[str, float]: ...

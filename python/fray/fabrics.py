@@ -1,8 +1,9 @@
 """Opening a fabric from what a person types: a spec string or a fabric file.
 
 ``open_fabric("dragonfly:p=4,a=8,h=4,g=9")`` parses a spec; ``open_fabric("x5.topofile")``
-reads an ``ibnetdiscover`` dump and ``open_fabric("my.json")`` fray's JSON format (the
-format follows the extension unless ``format`` names it).
+reads an ``ibnetdiscover`` dump, ``open_fabric("my.json")`` fray's JSON format and
+``open_fabric("edison_aries_links.txt")`` Cray XC (Aries) wiring (the core tells the format
+from the file's text unless ``format`` names it).
 """
 
 from __future__ import annotations
@@ -14,15 +15,13 @@ from fray._fray import Fabric
 __all__ = ["FILE_FORMATS", "describe", "open_fabric"]
 
 #: Fabric file formats fray reads.
-FILE_FORMATS = ("ibnetdiscover", "json")
+FILE_FORMATS = ("ibnetdiscover", "json", "aries")
 
 
 def open_fabric(spec_or_file: str, format: str | None = None) -> Fabric:
     """The fabric a spec string describes, or the one a fabric file holds."""
     path = Path(spec_or_file)
     if format is not None or path.is_file():
-        if format is None:
-            format = "json" if path.suffix.lower() == ".json" else "ibnetdiscover"
         return Fabric.read(str(path), format)
     return Fabric.parse(spec_or_file)
 

@@ -31,6 +31,7 @@ pub mod collectives;
 pub mod diag;
 pub mod fabric;
 pub mod faults;
+pub mod health;
 pub mod links;
 pub mod routing;
 pub mod seeds;

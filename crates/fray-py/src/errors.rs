@@ -94,3 +94,8 @@ pub fn diag_error(e: fray_core::diag::DiagError) -> PyErr {
         _ => SpecError::new_err(e.to_string()),
     }
 }
+
+/// Bad counter files, thresholds, dumps and fault files: `SpecError`.
+pub fn health_error(e: fray_core::health::HealthError) -> PyErr {
+    SpecError::new_err(e.to_string())
+}

@@ -52,13 +52,19 @@ impl Fabric {
         )))
     }
 
-    /// Reads a fabric file: `format` is `ibnetdiscover` (OFED's `ibnetdiscover` output) or
-    /// `json` (fray's JSON format). Errors name the file and line.
+    /// Reads a fabric file: `format` is `ibnetdiscover` (OFED's `ibnetdiscover` output),
+    /// `json` (fray's JSON format) or `aries` (Cray XC wiring as `rtr --interconnect` prints
+    /// it); None tells it from the file's text. Errors name the file and line.
     #[staticmethod]
-    fn read(py: Python<'_>, path: std::path::PathBuf, format: &str) -> PyResult<Self> {
-        let format: FileFormat = format.parse().map_err(fabric_error)?;
+    #[pyo3(signature = (path, format = None))]
+    fn read(py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyResult<Self> {
+        let format: Option<FileFormat> =
+            format.map(str::parse).transpose().map_err(fabric_error)?;
         let fabric = py
-            .detach(|| CoreFabric::read(&path, format))
+            .detach(|| match format {
+                Some(format) => CoreFabric::read(&path, format),
+                None => CoreFabric::read_detected(&path),
+            })
             .map_err(fabric_error)?;
         Ok(Self(Arc::new(fabric)))
     }

@@ -10,6 +10,7 @@ mod errors;
 mod fabric;
 mod faults;
 mod flow;
+mod health;
 mod integrity;
 mod links;
 mod load;
@@ -33,6 +34,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(packet::packet_traffic, m)?)?;
     m.add_function(wrap_pyfunction!(packet::allreduce_study, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
+    m.add_function(wrap_pyfunction!(health::classify_cables, m)?)?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
     Ok(())
 }

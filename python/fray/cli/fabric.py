@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help='a spec (torus:8x8x8, "dragonfly:p=4,a=8,h=4,g=9", hyperx:8x8,t=4, '
         '"xgft:3;4,4,2;1,4,2") or a fabric file',
     )
-    info.add_argument("--format", choices=FILE_FORMATS, help="file format (default: by extension)")
+    info.add_argument("--format", choices=FILE_FORMATS, help="file format (default: told by the file's text)")
     info.add_argument("--json", action="store_true", help="print one JSON object")
     info.set_defaults(func=run_info)
 

@@ -9,6 +9,8 @@ use crate::fabric::{ChannelId, Fabric};
 /// A cable below its peers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SlowLink {
+    /// The cable's channel from its lower-numbered end.
+    pub channel: ChannelId,
     /// The cable, named by its channel from its lower-numbered end (`FROM->TO`).
     pub name: String,
     /// Its class.
@@ -71,6 +73,7 @@ pub fn slow_links(fabric: &Fabric) -> Vec<SlowLink> {
         let (own_lanes, own_rate) = shape(fabric, c);
         if own_lanes < lanes || own_rate < rate {
             out.push(SlowLink {
+                channel: c,
                 name: fabric.channel_name(c),
                 class: fabric.class_names()[class as usize].clone(),
                 lanes: own_lanes,

@@ -31,6 +31,7 @@ pub struct FabricBuilder {
     host_links: Vec<(RouterId, LinkParameters)>,
     router_names: Option<Vec<String>>,
     endpoint_names: Option<Vec<String>>,
+    port_names: Vec<String>,
 }
 
 impl FabricBuilder {
@@ -44,6 +45,7 @@ impl FabricBuilder {
             host_links: Vec::new(),
             router_names: None,
             endpoint_names: None,
+            port_names: Vec::new(),
         }
     }
 
@@ -134,6 +136,12 @@ impl FabricBuilder {
         self.endpoint_names = Some(names);
     }
 
+    /// Names the port each router channel leaves from, one name per router channel in channel
+    /// order (as a machine names its ports, e.g. Cray's `c0-0c0s0a0l07`). Default: none.
+    pub fn port_names(&mut self, names: Vec<String>) {
+        self.port_names = names;
+    }
+
     /// Lays the fabric out: router channels in cable order, grouped per router in CSR form,
     /// then endpoints numbered router by router, each with its injection and ejection channel.
     pub fn build(self, topology: Topology) -> Result<Fabric, FabricError> {
@@ -151,6 +159,12 @@ impl FabricBuilder {
             return Err(FabricError::Parameter {
                 field: "endpoint_names",
                 reason: format!("one name per endpoint ({num_endpoints}) needed"),
+            });
+        }
+        if !self.port_names.is_empty() && self.port_names.len() != self.cables.len() {
+            return Err(FabricError::Parameter {
+                field: "port_names",
+                reason: format!("one name per router channel ({}) needed", self.cables.len()),
             });
         }
         if num_endpoints + self.cables.len() > u32::MAX as usize / 4 {
@@ -230,6 +244,14 @@ impl FabricBuilder {
             endpoint_router,
             router_names,
             endpoint_names,
+            ports_by_name: {
+                let mut sorted: Vec<ChannelId> = (0..self.port_names.len() as ChannelId).collect();
+                sorted.sort_by(|&a, &b| {
+                    self.port_names[a as usize].cmp(&self.port_names[b as usize])
+                });
+                sorted
+            },
+            port_names: self.port_names,
         })
     }
 }

@@ -122,8 +122,9 @@ pub struct DragonflyShape {
 }
 
 impl DragonflyShape {
-    /// Global cables between each pair of groups: `a*h/(g-1)` (the shape is checked to
-    /// divide evenly when parsed).
+    /// Global cables between each pair of groups of a generated dragonfly: `a*h/(g-1)` (the
+    /// shape is checked to divide evenly when parsed). A machine read from a file says its
+    /// own in [`Dragonfly::links_per_pair`].
     #[inline]
     pub fn links_per_pair(&self) -> usize {
         self.routers_per_group * self.global_ports_per_router / (self.groups - 1)
@@ -254,13 +255,27 @@ pub(super) fn parse_spec(spec: &str, body: &str) -> Result<FabricSpec, FabricErr
 }
 
 /// A dragonfly's coordinates: its shape and flat tables of its channels, so that routing
-/// finds "the local channel from router x to router y" and "the global channels from group
+/// finds "the local channels from router x to router y" and "the global channels from group
 /// i to group j" by indexing.
+///
+/// Inside a group, routers sit in rows of [`Dragonfly::columns`] routers (router `k` of a
+/// group is in row `k / columns`, column `k % columns`). A generated dragonfly has one row:
+/// its groups are all-to-all. A Cray Aries group ([`crate::fabric::AriesFabric`]) has a row
+/// per chassis, all-to-all along each row (green cables) and along each column (black
+/// cables): two routers in neither the same row nor the same column are two local hops
+/// apart, through either of the two routers [`Dragonfly::local_vias`] names.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dragonfly {
     shape: DragonflyShape,
-    /// `local[x * (a-1) + slot]`: the channel from router `x` to the router of its group
-    /// with index `j`, where `slot = j - (j > index of x)`.
+    /// Global cables between each pair of groups.
+    links_per_pair: usize,
+    /// Routers in a row of a group.
+    columns: usize,
+    /// Most parallel cables between two routers of a group (`K`).
+    local_parallel: usize,
+    /// `local[(x * a + j) * K + m]`: the `m`-th channel from router `x` to the router of its
+    /// group with index `j` (`ChannelId::MAX` past the last one, and for routers not
+    /// cabled to each other).
     local: Vec<ChannelId>,
     /// `global[pair_index(i, j) * L + m]`: the `m`-th global channel from group `i` to group
     /// `j` (`L` = links per pair); slot `m` of `(i, j)` and of `(j, i)` are the two
@@ -269,25 +284,102 @@ pub struct Dragonfly {
 }
 
 impl Dragonfly {
+    /// Coordinates from tables built by a reader: `local` and `global` laid out as the fields
+    /// say (see the struct); `columns` divides `a`.
+    pub(crate) fn from_tables(
+        shape: DragonflyShape,
+        links_per_pair: usize,
+        columns: usize,
+        local_parallel: usize,
+        local: Vec<ChannelId>,
+        global: Vec<ChannelId>,
+    ) -> Self {
+        debug_assert_eq!(shape.routers_per_group % columns, 0);
+        debug_assert_eq!(
+            local.len(),
+            shape.num_routers() * shape.routers_per_group * local_parallel
+        );
+        debug_assert_eq!(
+            global.len(),
+            shape.groups * (shape.groups - 1) * links_per_pair
+        );
+        Self {
+            shape,
+            links_per_pair,
+            columns,
+            local_parallel,
+            local,
+            global,
+        }
+    }
+
     /// The parameters.
     pub fn shape(&self) -> &DragonflyShape {
         &self.shape
     }
 
-    /// The channel from router `x` to router `y` of the same group (`x != y`).
+    /// Global cables between each pair of groups (`a*h/(g-1)` on a generated dragonfly; as
+    /// wired on a machine read from a file).
     #[inline]
-    pub fn local_channel(&self, x: RouterId, y: RouterId) -> ChannelId {
-        let s = &self.shape;
-        debug_assert_eq!(s.group_of(x), s.group_of(y));
-        debug_assert_ne!(x, y);
-        let (ix, iy) = (s.index_in_group(x), s.index_in_group(y));
-        self.local[x as usize * (s.routers_per_group - 1) + iy - usize::from(iy > ix)]
+    pub fn links_per_pair(&self) -> usize {
+        self.links_per_pair
     }
 
-    /// The global channels from group `i` to group `j` (`i != j`), `a*h/(g-1)` of them.
+    /// Routers in a row of a group: `a` when the groups are all-to-all.
+    #[inline]
+    pub fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// Whether routers `x` and `y` of one group are cabled to each other (same row or same
+    /// column).
+    #[inline]
+    pub fn adjacent(&self, x: RouterId, y: RouterId) -> bool {
+        let s = &self.shape;
+        let (ix, iy) = (s.index_in_group(x), s.index_in_group(y));
+        ix / self.columns == iy / self.columns || ix % self.columns == iy % self.columns
+    }
+
+    /// The two routers through which routers `x` and `y` of one group, in neither the same
+    /// row nor the same column, reach each other in two local hops: along `x`'s row first
+    /// (to `x`'s row, `y`'s column), then along `x`'s column first.
+    #[inline]
+    pub fn local_vias(&self, x: RouterId, y: RouterId) -> [RouterId; 2] {
+        let s = &self.shape;
+        let group = s.group_of(x);
+        let (ix, iy) = (s.index_in_group(x), s.index_in_group(y));
+        let c = self.columns;
+        [
+            s.router(group, ix / c * c + iy % c),
+            s.router(group, iy / c * c + ix % c),
+        ]
+    }
+
+    /// The channels from router `x` to router `y` of the same group (parallel cables give
+    /// several); empty when the two are not cabled to each other.
+    #[inline]
+    pub fn local_channels(&self, x: RouterId, y: RouterId) -> &[ChannelId] {
+        let s = &self.shape;
+        debug_assert_eq!(s.group_of(x), s.group_of(y));
+        let k = self.local_parallel;
+        let at = (x as usize * s.routers_per_group + s.index_in_group(y)) * k;
+        let row = &self.local[at..at + k];
+        let n = row.iter().take_while(|&&c| c != ChannelId::MAX).count();
+        &row[..n]
+    }
+
+    /// The (first) channel from router `x` to router `y` of the same group (`x != y`, and
+    /// the two cabled to each other: always so on a generated dragonfly).
+    #[inline]
+    pub fn local_channel(&self, x: RouterId, y: RouterId) -> ChannelId {
+        debug_assert_ne!(x, y);
+        self.local_channels(x, y)[0]
+    }
+
+    /// The global channels from group `i` to group `j` (`i != j`), `L` of them.
     #[inline]
     pub fn global_channels(&self, i: usize, j: usize) -> &[ChannelId] {
-        let l = self.shape.links_per_pair();
+        let l = self.links_per_pair;
         let at = self.shape.pair_index(i, j) * l;
         &self.global[at..at + l]
     }
@@ -318,14 +410,14 @@ impl Fabric {
             cables += 1;
             Ok::<_, FabricError>((2 * cables - 2, 2 * cables - 1))
         };
-        let mut local = vec![ChannelId::MAX; s.num_routers() * (a - 1)];
+        let mut local = vec![ChannelId::MAX; s.num_routers() * a];
         for group in 0..g {
             for i in 0..a {
                 for j in i + 1..a {
                     let (x, y) = (s.router(group, i), s.router(group, j));
                     let (xy, yx) = cable(&mut b, x, y, local_class)?;
-                    local[x as usize * (a - 1) + j - 1] = xy;
-                    local[y as usize * (a - 1) + i] = yx;
+                    local[x as usize * a + j] = xy;
+                    local[y as usize * a + i] = yx;
                 }
             }
         }
@@ -347,11 +439,9 @@ impl Fabric {
                 .map(|r| format!("g{}r{}", s.group_of(r), s.index_in_group(r)))
                 .collect(),
         );
-        b.build(Topology::Dragonfly(Dragonfly {
-            shape: s,
-            local,
-            global,
-        }))
+        b.build(Topology::Dragonfly(Dragonfly::from_tables(
+            s, links, a, 1, local, global,
+        )))
     }
 
     /// The dragonfly coordinates, if this fabric is a dragonfly.

@@ -31,7 +31,7 @@ pub use builder::FabricBuilder;
 pub use cartesian::{Cartesian, Direction};
 pub use dragonfly::{Arrangement, Dragonfly, DragonflyShape};
 pub use hyperx::{HyperX, HyperXShape, MAX_HYPERX_CABLES};
-pub use read::{FileFormat, HcaPort, IbnetdiscoverFabric};
+pub use read::{aries, AriesFabric, FileFormat, HcaPort, IbPort, IbnetdiscoverFabric};
 pub use spec::{FabricSpec, MAX_ROUTERS};
 pub use summary::ClassSummary;
 pub use xgft::{Xgft, XgftShape, MAX_XGFT_LEVELS};
@@ -222,6 +222,11 @@ pub struct Fabric {
     endpoint_router: Vec<RouterId>,
     router_names: Vec<String>,
     endpoint_names: Vec<String>,
+    /// The port each router channel leaves from, as the machine names it (empty when the
+    /// fabric's source names no ports).
+    port_names: Vec<String>,
+    /// The router channels with a port name, sorted by it (for [`Fabric::channel_by_port`]).
+    ports_by_name: Vec<ChannelId>,
 }
 
 /// Cables each pair of neighbours of a mesh or torus once (the link leaving every router
@@ -440,6 +445,24 @@ impl Fabric {
                 what: "endpoint",
                 name: name.to_string(),
             })
+    }
+
+    /// The name of the port router channel `channel` leaves from (Cray's `c0-0c0s0a0l07`),
+    /// when the fabric was read from a source that names ports.
+    pub fn port_name(&self, channel: ChannelId) -> Option<&str> {
+        self.port_names.get(channel as usize).map(String::as_str)
+    }
+
+    /// The router channel leaving the port called `name`, if the fabric names its ports and
+    /// has that one.
+    pub fn channel_by_port(&self, name: &str) -> Option<ChannelId> {
+        let at = self
+            .ports_by_name
+            .partition_point(|&c| self.port_names[c as usize].as_str() < name);
+        self.ports_by_name
+            .get(at)
+            .copied()
+            .filter(|&c| self.port_names[c as usize] == name)
     }
 
     /// A readable name of a channel: `FROM->TO` with router or endpoint names.

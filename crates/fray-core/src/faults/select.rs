@@ -47,11 +47,16 @@ impl CableSelector {
     }
 }
 
-/// The channel named `FROM->TO` (router names), the first of parallel ones.
+/// The channel named `FROM->TO`: two router names (the first of parallel cables), or, on a
+/// fabric that names its ports, two port names (`c0-0c0s0a0l07->c1-0c2s0a0l16`, that cable
+/// exactly) or one port name alone (the cable leaving it).
 pub fn channel_by_name(fabric: &Fabric, name: &str) -> Result<ChannelId, FaultError> {
+    if let Some(c) = channel_by_ports(fabric, name) {
+        return Ok(c);
+    }
     let (a, b) = name.split_once("->").ok_or_else(|| FaultError::Invalid {
         what: format!("link {name:?}"),
-        reason: "expected FROM->TO with two router names".into(),
+        reason: "expected FROM->TO with two router names, or a port name".into(),
     })?;
     let (a, b) = (
         fabric.router_by_name(a.trim())?,
@@ -63,4 +68,17 @@ pub fn channel_by_name(fabric: &Fabric, name: &str) -> Result<ChannelId, FaultEr
             name: name.to_string(),
         })
     })
+}
+
+/// The channel `name` gives by port names (`PORT->PORT` with the two ends of one cable, or
+/// `PORT`), if the fabric names its ports and the name is one of those forms.
+fn channel_by_ports(fabric: &Fabric, name: &str) -> Option<ChannelId> {
+    let (a, b) = match name.split_once("->") {
+        Some((a, b)) => (a.trim(), Some(b.trim())),
+        None => (name.trim(), None),
+    };
+    let c = fabric.channel_by_port(a)?;
+    let back = fabric.channels().reverse[c as usize];
+    b.is_none_or(|b| fabric.port_name(back) == Some(b))
+        .then_some(c)
 }

@@ -76,6 +76,24 @@ pub struct IbnetdiscoverFabric {
     pub router_guids: Vec<u64>,
     /// The HCA port behind each endpoint, indexed by [`EndpointId`].
     pub endpoint_ports: Vec<HcaPort>,
+    /// The InfiniBand port each channel leaves from, indexed by [`ChannelId`] (router
+    /// channels and host channels alike): a port's transmit counters count that channel, its
+    /// receive counters the channel back ([`crate::fabric::Channels::reverse`]).
+    pub channel_ports: Vec<IbPort>,
+}
+
+/// One InfiniBand port as ibnetdiscover names it: its node's guid, its number, and, where the
+/// file gives them, its own port guid and its lid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IbPort {
+    /// Node guid of the switch or HCA.
+    pub guid: u64,
+    /// Port number on the node (1-based).
+    pub port: u8,
+    /// The port's own guid, when the file writes it (HCA ports: `[1](3048c707b60001)`).
+    pub port_guid: Option<u64>,
+    /// The port's lid (a switch's ports share the switch's), as the other end's line writes it.
+    pub lid: u32,
 }
 
 /// One port of an HCA: the HCA's node guid and the port number.
@@ -177,6 +195,11 @@ struct Port<'a> {
     peer_kind: Kind,
     peer_guid: u64,
     peer_port: u8,
+    /// This port's own guid and the peer port's, when written.
+    port_guid: Option<u64>,
+    peer_port_guid: Option<u64>,
+    /// The lid the line gives its peer.
+    peer_lid: u32,
     /// The width-and-speed token as written (`4xQDR`), and what it means.
     token: &'a str,
     link: IbLink,
@@ -242,13 +265,17 @@ impl<'a> Scan<'a> {
     }
 
     /// An optional port guid in parentheses: `(2c90300080e85)`.
-    fn port_guid(&mut self) -> Result<(), String> {
+    fn port_guid(&mut self) -> Result<Option<u64>, String> {
         self.skip_ws();
-        if self.eat("(") && !(self.hex().is_some() && self.eat(")")) {
-            return Err("expected a port guid in parentheses, e.g. (2c90300080e85)".into());
+        let mut guid = None;
+        if self.eat("(") {
+            guid = self.hex();
+            if !(guid.is_some() && self.eat(")")) {
+                return Err("expected a port guid in parentheses, e.g. (2c90300080e85)".into());
+            }
         }
         self.skip_ws();
-        Ok(())
+        Ok(guid)
     }
 
     /// A node named by kind and guid in quotes: `"S-0008f10500200b50"`.
@@ -323,6 +350,9 @@ struct PortLine<'a> {
     peer_kind: Kind,
     peer_guid: u64,
     peer_port: u8,
+    port_guid: Option<u64>,
+    peer_port_guid: Option<u64>,
+    peer_lid: u32,
     token: &'a str,
     link: IbLink,
 }
@@ -331,22 +361,22 @@ struct PortLine<'a> {
 fn parse_port(line: &str) -> Result<PortLine<'_>, String> {
     let mut s = Scan { rest: line };
     let port = s.port("the port number")?;
-    s.port_guid()?;
+    let port_guid = s.port_guid()?;
     let (peer_kind, peer_guid) = s.node_ref("the peer's guid after the port")?;
     let peer_port = s.port("the peer's port number")?;
-    s.port_guid()?;
+    let peer_port_guid = s.port_guid()?;
     if !s.eat("#") {
         return Err("expected # and the peer's description, lid, width and speed".into());
     }
     let (_, tail) = quoted(s.rest)
         .ok_or_else(|| "expected the peer's description in quotes after #".to_string())?;
     let mut words = tail.split_whitespace();
-    let token = match (
+    let (peer_lid, token) = match (
         words.next(),
         words.next().map(str::parse::<u32>),
         words.next(),
     ) {
-        (Some("lid"), Some(Ok(_)), Some(token)) => token,
+        (Some("lid"), Some(Ok(lid)), Some(token)) => (lid, token),
         _ => {
             return Err(
                 "expected lid N and the link's width and speed (e.g. lid 16 4xQDR) after the \
@@ -360,6 +390,9 @@ fn parse_port(line: &str) -> Result<PortLine<'_>, String> {
         peer_kind,
         peer_guid,
         peer_port,
+        port_guid,
+        peer_port_guid,
+        peer_lid,
         token,
         link: IbLink::parse(token)?,
     })
@@ -485,6 +518,9 @@ impl<'a> Listing<'a> {
             peer_kind: p.peer_kind,
             peer_guid: p.peer_guid,
             peer_port: p.peer_port,
+            port_guid: p.port_guid,
+            peer_port_guid: p.peer_port_guid,
+            peer_lid: p.peer_lid,
             token: p.token,
             link: p.link,
             line,
@@ -584,8 +620,19 @@ impl<'a> Listing<'a> {
         let mut b = FabricBuilder::new(router_guids.len());
         let switch_class = b.class(SWITCH_CLASS);
         let latency_s = LinkParameters::default().latency_s;
-        // (router, router's port, HCA port, link) of each HCA cable.
-        let mut hosts: Vec<(RouterId, u8, HcaPort, LinkParameters)> = Vec::new();
+        // The port at end `i` of a cable whose other end is `j`.
+        let end = |i: usize, j: usize| {
+            let (p, q) = (&self.ports[i], &self.ports[j]);
+            IbPort {
+                guid: self.nodes[p.node].guid,
+                port: p.port,
+                port_guid: p.port_guid.or(q.peer_port_guid),
+                lid: q.peer_lid,
+            }
+        };
+        let mut channel_ports = Vec::new();
+        // (router, router's port, HCA port, link, (HCA end, router end)) of each HCA cable.
+        let mut hosts: Vec<HostCable> = Vec::new();
         for i in 0..self.ports.len() {
             let j = self
                 .other_end(i)
@@ -596,20 +643,21 @@ impl<'a> Listing<'a> {
             let (p, q) = (&self.ports[i], &self.ports[j]);
             let (a, c) = (&self.nodes[p.node], &self.nodes[q.node]);
             let link = p.link.parameters(latency_s);
-            let host = |router: &Port, hca: &Port, hca_node: &Node| {
+            let host = |router: &Port, hca: &Port, hca_node: &Node, ends| {
                 let port = HcaPort {
                     guid: hca_node.guid,
                     port: hca.port,
                 };
-                (router_of[router.node], router.port, port, link)
+                (router_of[router.node], router.port, port, link, ends)
             };
             match (a.kind.forwards(), c.kind.forwards()) {
                 (true, true) => {
                     b.cable(router_of[p.node], router_of[q.node], switch_class, link)
                         .map_err(|e| file_error(file, p.line, e.to_string()))?;
+                    channel_ports.extend([end(i, j), end(j, i)]);
                 }
-                (true, false) => hosts.push(host(p, q, c)),
-                (false, true) => hosts.push(host(q, p, a)),
+                (true, false) => hosts.push(host(p, q, c, (end(j, i), end(i, j)))),
+                (false, true) => hosts.push(host(q, p, a, (end(i, j), end(j, i)))),
                 (false, false) => {
                     return Err(file_error(
                         file,
@@ -624,13 +672,14 @@ impl<'a> Listing<'a> {
                 }
             }
         }
-        hosts.sort_by_key(|&(router, port, _, _)| (router, port));
+        hosts.sort_by_key(|&(router, port, _, _, _)| (router, port));
         let mut connected: HashMap<u64, u32> = HashMap::new();
-        for (_, _, hca, _) in &hosts {
+        for (_, _, hca, _, _) in &hosts {
             *connected.entry(hca.guid).or_default() += 1;
         }
         let mut endpoint_names = Vec::with_capacity(hosts.len());
-        for &(router, _, hca, link) in &hosts {
+        for &(router, _, hca, link, (hca_end, router_end)) in &hosts {
+            channel_ports.extend([hca_end, router_end]);
             b.endpoints(router, 1, link)
                 .map_err(|e| file_error(file, last_line, e.to_string()))?;
             let node = &self.nodes[self.node_by_guid[&hca.guid]];
@@ -650,9 +699,14 @@ impl<'a> Listing<'a> {
             fabric,
             router_guids,
             endpoint_ports: hosts.iter().map(|h| h.2).collect(),
+            channel_ports,
         })
     }
 }
+
+/// An HCA cable: its router, the router's port, the HCA port, the link, and the ports at its
+/// two ends (HCA end, router end).
+type HostCable = (RouterId, u8, HcaPort, LinkParameters, (IbPort, IbPort));
 
 /// How many nodes of each side (routers, HCAs) carry each description.
 type DescriptionCounts<'a> = HashMap<(bool, &'a str), u32>;

@@ -21,11 +21,13 @@
 //!     (expected routers, endpoints, links or classes)");
 //! ```
 
+pub mod aries;
 mod ibnetdiscover;
 mod infiniband;
 mod json;
 
-pub use ibnetdiscover::{HcaPort, IbnetdiscoverFabric};
+pub use aries::AriesFabric;
+pub use ibnetdiscover::{HcaPort, IbPort, IbnetdiscoverFabric};
 
 use std::fmt;
 use std::path::Path;
@@ -40,11 +42,33 @@ pub enum FileFormat {
     Ibnetdiscover,
     /// fray's JSON description of a fabric (see `docs/fabrics-json.md`).
     Json,
+    /// The wiring of a Cray XC (Aries) machine as `rtr --interconnect` prints it (see
+    /// [`AriesFabric`]).
+    Aries,
 }
 
 impl FileFormat {
-    /// The names the formats are given by (`ibnetdiscover`, `json`).
-    pub const NAMES: &'static [&'static str] = &["ibnetdiscover", "json"];
+    /// The names the formats are given by (`ibnetdiscover`, `json`, `aries`).
+    pub const NAMES: &'static [&'static str] = &["ibnetdiscover", "json", "aries"];
+
+    /// The format a file's text is written in, told by its first line that is neither blank
+    /// nor a `#` comment: `{` starts JSON, a Cray port (`c0-0c0s0a0l00(...`) Aries wiring,
+    /// anything else is taken for ibnetdiscover output.
+    pub fn detect(text: &str) -> Self {
+        let first = text
+            .trim_start_matches('\u{feff}')
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .unwrap_or("");
+        if first.starts_with('{') {
+            Self::Json
+        } else if aries::starts_with_port(first) {
+            Self::Aries
+        } else {
+            Self::Ibnetdiscover
+        }
+    }
 }
 
 impl FromStr for FileFormat {
@@ -55,6 +79,7 @@ impl FromStr for FileFormat {
         match text.trim() {
             "ibnetdiscover" => Ok(Self::Ibnetdiscover),
             "json" => Ok(Self::Json),
+            "aries" => Ok(Self::Aries),
             other => Err(FabricError::Parameter {
                 field: "format",
                 reason: format!(
@@ -71,6 +96,7 @@ impl fmt::Display for FileFormat {
         f.write_str(match self {
             Self::Ibnetdiscover => "ibnetdiscover",
             Self::Json => "json",
+            Self::Aries => "aries",
         })
     }
 }
@@ -109,6 +135,15 @@ impl Fabric {
         Self::read_bytes(&bytes, &name, format)
     }
 
+    /// Reads the fabric file at `path` in the format its text shows ([`FileFormat::detect`]).
+    pub fn read_detected(path: impl AsRef<Path>) -> Result<Self, FabricError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| file_error(&name, 0, e.to_string()))?;
+        let format = FileFormat::detect(&String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]));
+        Self::read_bytes(&bytes, &name, format)
+    }
+
     /// Reads a fabric from the bytes of a file; `file` names it in errors. Bytes that are not
     /// UTF-8 are an error naming their line.
     pub fn read_bytes(bytes: &[u8], file: &str, format: FileFormat) -> Result<Self, FabricError> {
@@ -129,6 +164,7 @@ impl Fabric {
         match format {
             FileFormat::Ibnetdiscover => Ok(IbnetdiscoverFabric::parse(text, file)?.fabric),
             FileFormat::Json => json::parse(text, file),
+            FileFormat::Aries => Ok(AriesFabric::parse(text, file)?.fabric),
         }
     }
 }

@@ -36,10 +36,20 @@ pub(super) fn minimal_path(w: &mut Walk<'_>, path: &mut Vec<ChannelId>) -> Resul
     let (gs, gd) = (w.group(src), w.group(dst));
     if gs == gd {
         if !w.local_up(src, dst) {
-            return Err(format!(
-                "local link {} is down",
-                w.fabric.channel_name(w.df.local_channel(src, dst))
-            ));
+            let f = w.fabric;
+            return Err(if w.df.adjacent(src, dst) {
+                format!(
+                    "local link {} is down",
+                    f.channel_name(w.df.local_channel(src, dst))
+                )
+            } else {
+                let [a, b] = w.df.local_vias(src, dst);
+                format!(
+                    "the local links through {} and through {} are down",
+                    f.router_name(a),
+                    f.router_name(b)
+                )
+            });
         }
         w.push_local(src, dst, path);
         return Ok(());

@@ -1,6 +1,6 @@
 //! Dragonfly routings: [`DragonflyMinimal`], [`DragonflyValiant`] and [`DragonflyUgal`].
 //!
-//! All three walk the flat tables of [`Dragonfly`] (the local channel between two routers of
+//! All three walk the flat tables of [`Dragonfly`] (the local channels between two routers of
 //! a group, the global channels between two groups) and share `DragonflyPaths`: the tables
 //! plus, per fault state, the *live* global channels of every ordered group pair (channel up,
 //! both its routers up) and their counts. That list is derived from the `Faults` a request
@@ -16,6 +16,14 @@
 //! it). Among the live global channels whose local hops are up, a leg takes one uniformly at
 //! random, drawn from the message's entropy (`pick_uniform`); UGAL with `links=adaptive` takes
 //! instead the one whose first hop is least congested (`Walk::lightest_link`).
+//!
+//! A "local hop" is one cable on a generated dragonfly, whose groups are all-to-all. On a Cray
+//! Aries group (rows of routers, all-to-all along rows and along columns) two routers in
+//! neither the same row nor the same column are two hops apart, through the router in the
+//! first's row and the second's column or the other way round, whichever has its hops up
+//! (drawn by the entropy when both do); parallel cables between two routers are drawn among
+//! the live ones the same way. Every routing reads "local hop" this way, so paths can be up
+//! to two hops longer per group on Aries.
 
 mod minimal;
 mod ugal;
@@ -54,7 +62,7 @@ struct LiveGlobals {
 impl LiveGlobals {
     fn new(df: &Dragonfly, fabric: &Fabric, faults: &Faults) -> Self {
         let shape = df.shape();
-        let (g, links) = (shape.groups, shape.links_per_pair());
+        let (g, links) = (shape.groups, df.links_per_pair());
         let ch = fabric.channels();
         let live = |c: ChannelId| {
             !(faults.channel_is_down(c)
@@ -215,7 +223,7 @@ impl<'a> Walk<'a> {
     /// The live global channels from group `i` to group `j` (`i != j`).
     #[inline]
     fn live_channels(&self, i: usize, j: usize) -> &'a [ChannelId] {
-        let at = self.df.shape().pair_index(i, j) * self.df.shape().links_per_pair();
+        let at = self.df.shape().pair_index(i, j) * self.df.links_per_pair();
         &self.live.channels[at..at + self.live_count(i, j)]
     }
 
@@ -225,12 +233,36 @@ impl<'a> Walk<'a> {
         local_up(self.df, self.faults, x, y)
     }
 
-    /// Appends the local hop from `x` to `y` (same group), if they differ.
-    #[inline]
-    fn push_local(&self, x: RouterId, y: RouterId, path: &mut Vec<ChannelId>) {
-        if x != y {
-            path.push(self.df.local_channel(x, y));
+    /// Appends the local hops from `x` to `y` (same group; none when they are the same
+    /// router): one live cable between them, drawn uniformly when they have parallel ones,
+    /// or, when they are not cabled to each other, two hops through one of
+    /// [`Dragonfly::local_vias`] whose hops are up (drawn uniformly when both are).
+    fn push_local(&mut self, x: RouterId, y: RouterId, path: &mut Vec<ChannelId>) {
+        if x == y {
+            return;
         }
+        let (df, faults) = (self.df, self.faults);
+        if df.adjacent(x, y) {
+            path.push(pick_live(
+                df.local_channels(x, y),
+                faults,
+                &mut self.entropy,
+            ));
+            return;
+        }
+        let vias = df.local_vias(x, y);
+        let usable = |k: usize| via_up(df, faults, x, vias[k], y);
+        let m = vias[pick_uniform(2, &mut self.entropy, usable).unwrap_or(0)];
+        path.push(pick_live(
+            df.local_channels(x, m),
+            faults,
+            &mut self.entropy,
+        ));
+        path.push(pick_live(
+            df.local_channels(m, y),
+            faults,
+            &mut self.entropy,
+        ));
     }
 
     /// Appends a leg from router `at` to group `to` (not `at`'s group) and returns the
@@ -258,17 +290,31 @@ impl<'a> Walk<'a> {
     fn first_hop(&self, at: RouterId, c: ChannelId) -> ChannelId {
         let x = self.fabric.channels().src[c as usize];
         if at == x {
-            c
-        } else {
-            self.df.local_channel(at, x)
+            return c;
         }
+        let (df, faults) = (self.df, self.faults);
+        let next = if df.adjacent(at, x) {
+            x
+        } else {
+            let [a, b] = df.local_vias(at, x);
+            if via_up(df, faults, at, a, x) {
+                a
+            } else {
+                b
+            }
+        };
+        let live = df.local_channels(at, next);
+        live.iter()
+            .copied()
+            .find(|&c| !faults.channel_is_down(c))
+            .unwrap_or(live[0])
     }
 
     /// Appends the leg from router `at` through global channel `c` (from `at`'s group): the
     /// local hop to `c`'s router, `c`, and the local hop on to `dst` when given. Returns the
     /// router reached (`dst`, or where `c` lands).
     fn leg_through(
-        &self,
+        &mut self,
         at: RouterId,
         c: ChannelId,
         dst: Option<RouterId>,
@@ -360,7 +406,7 @@ impl<'a> Walk<'a> {
             0 => format!(
                 "all {} global links from group {from} to group {to} are down (or at a failed \
                  router)",
-                self.df.shape().links_per_pair()
+                self.df.links_per_pair()
             ),
             n => format!(
                 "the local links to or from each of the {n} live global links from group \
@@ -386,10 +432,46 @@ fn link_usable(
     local_up(df, faults, at, x) && dst.is_none_or(|d| local_up(df, faults, y, d))
 }
 
-/// Whether the local hop from `x` to `y` (same group) is up; no hop (`x == y`) is.
+/// Whether router `x` can reach router `y` of its group by local hops whose cables are up:
+/// no hop (`x == y`); one live cable between them; or, when they are not cabled to each
+/// other, two through one of [`Dragonfly::local_vias`] that is up.
 #[inline]
 fn local_up(df: &Dragonfly, faults: &Faults, x: RouterId, y: RouterId) -> bool {
-    x == y || !faults.channel_is_down(df.local_channel(x, y))
+    if x == y {
+        return true;
+    }
+    if df.adjacent(x, y) {
+        return cable_up(df, faults, x, y);
+    }
+    df.local_vias(x, y)
+        .into_iter()
+        .any(|m| via_up(df, faults, x, m, y))
+}
+
+/// Whether one of the cables between routers `x` and `y` of a group (cabled to each other)
+/// is up.
+#[inline]
+fn cable_up(df: &Dragonfly, faults: &Faults, x: RouterId, y: RouterId) -> bool {
+    df.local_channels(x, y)
+        .iter()
+        .any(|&c| !faults.channel_is_down(c))
+}
+
+/// Whether the two hops from `x` through router `m` to `y` are up (router `m` included).
+#[inline]
+fn via_up(df: &Dragonfly, faults: &Faults, x: RouterId, m: RouterId, y: RouterId) -> bool {
+    !faults.router_is_down(m) && cable_up(df, faults, x, m) && cable_up(df, faults, m, y)
+}
+
+/// One of `parallel` channels that is up, drawn uniformly; the first when all are down
+/// (callers check first that one is up).
+#[inline]
+fn pick_live(parallel: &[ChannelId], faults: &Faults, e: &mut Entropy) -> ChannelId {
+    if parallel.len() == 1 {
+        return parallel[0];
+    }
+    let k = pick_uniform(parallel.len(), e, |k| !faults.channel_is_down(parallel[k]));
+    parallel[k.unwrap_or(0)]
 }
 
 /// An index in `0..n` for which `usable` holds, uniformly among those, or `None` when there

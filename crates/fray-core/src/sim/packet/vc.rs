@@ -24,7 +24,7 @@
 use std::ops::Range;
 
 use super::PacketError;
-use crate::fabric::{ChannelId, Fabric, Topology, HOST_CLASS};
+use crate::fabric::{ChannelId, Fabric, Topology};
 use crate::routing::Routing;
 
 /// Marker of a channel that is no part of any dimension (host channels, other fabrics).
@@ -140,15 +140,13 @@ impl VcClasses {
                     Rule::Single
                 }
             }
-            Topology::Dragonfly(_) => {
-                let host = fabric.class_id(HOST_CLASS);
-                let global = fabric.class_id(crate::fabric::dragonfly::GLOBAL_CLASS);
+            Topology::Dragonfly(df) => {
+                let mut global = vec![false; ch.len()];
+                for &c in df.all_global_channels() {
+                    global[c as usize] = true;
+                }
                 Rule::GlobalHops {
-                    global: ch
-                        .class
-                        .iter()
-                        .map(|&k| Some(k) == global && Some(k) != host)
-                        .collect(),
+                    global,
                     router_channels: fabric.num_router_channels(),
                 }
             }

@@ -1,0 +1,93 @@
+"""Cable health from the X5 dump and hand-written counters with planted faults, and the Edison
+Aries wiring read by ``fray fabric info``."""
+
+import math
+from pathlib import Path
+
+import fray
+import pytest
+from fray import Fabric
+from fray.cli import main
+from fray.health import VERDICTS, classify_cables
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+DATA = Path(__file__).parent.parent / "examples/data"
+X5 = DATA / "x5.topofile"
+EDISON = DATA / "edison_aries_links.txt"
+
+
+def test_planted_faults_are_found_most_suspect_first():
+    df = classify_cables(X5, [DATA / "x5_counters.csv"])
+    assert len(df) == 159
+    counts = df["verdict"].value_counts()
+    assert (counts["flapping"], counts["erroring"], counts["congested"]) == (1, 1, 1)
+    assert list(df["verdict"]) == sorted(df["verdict"], key=VERDICTS.index)
+    erroring = df[df["verdict"] == "erroring"].iloc[0]
+    assert (erroring["errors"], erroring["bits"], erroring["ber"]) == (100, 1e13, 1e-11)
+    # Garwood's 95 % interval for 100 counts is 81.36 to 121.63.
+    assert erroring["ber_low"] * 1e13 == pytest.approx(81.36, abs=0.01)
+    assert erroring["ber_high"] * 1e13 == pytest.approx(121.63, abs=0.01)
+    clean = df[df["bits"] == 1e14].iloc[0]
+    assert clean["verdict"] == "healthy"
+    assert clean["ber_high"] == pytest.approx(-math.log(0.025) / 1e14)
+
+
+def test_thresholds_and_down_file(tmp_path):
+    loose = classify_cables(X5, [DATA / "x5_perfquery.txt"], ber=1e-10)
+    assert "erroring" not in set(loose["verdict"])
+    # A fault file takes the text after # for a comment: pick a cable named without one.
+    healthy = loose[(loose["verdict"] == "healthy") & ~loose["name"].str.contains("#")]
+    name = healthy.iloc[0]["name"]
+    down = tmp_path / "down.txt"
+    down.write_text(f"{name}\n")
+    df = classify_cables(X5, [DATA / "x5_ibqueryerrors.txt"], down=down)
+    assert (df.iloc[0]["name"], df.iloc[0]["verdict"]) == (name, "down")
+    assert (df["verdict"] == "down").sum() == 1
+    # The X5 switches are joined by parallel cables, so one down cuts no one off unless it
+    # is an HCA's.
+    assert bool(df.iloc[0]["critical"]) == (df.iloc[0]["link_class"] == "host")
+    assert df["critical"].sum() == int(df.iloc[0]["critical"])
+    with pytest.raises(fray.SpecError, match="confidence"):
+        classify_cables(X5, confidence=1.5)
+
+
+@settings(max_examples=30, deadline=None)
+@given(line=st.integers(2, 17), junk=st.text(alphabet="0123456789,.x -abc", max_size=30))
+def test_a_bad_counter_line_is_named(tmp_path_factory, line, junk):
+    lines = (DATA / "x5_counters.csv").read_text().splitlines()
+    lines[line - 1] = junk
+    bad = tmp_path_factory.mktemp("c") / "bad.csv"
+    bad.write_text("\n".join(lines) + "\n")
+    try:
+        classify_cables(X5, [bad])
+    except fray.SpecError as e:
+        assert f"bad.csv:{line}:" in str(e)
+
+
+def test_fabric_info_summarises_edison(capsys):
+    f = Fabric.read(str(EDISON))
+    assert (f.num_routers, f.num_endpoints) == (1440, 5760)
+    assert f.default_routing == "ugal"
+    assert main(["fabric", "info", str(EDISON)]) == 0
+    out = capsys.readouterr().out
+    assert "switches   1440" in out and "endpoints  5760" in out
+    for row in (
+        "green         10800      3      5.25",
+        "black         10800      3      5.25",
+        "blue           2520      3      4.69",
+        "host           5760     16        16",
+    ):
+        assert row in out, out
+    assert main(["fabric", "info", str(EDISON), "--format", "aries", "--json"]) == 0
+
+
+def test_fray_health_prints_the_classes_and_the_suspect_cables(capsys):
+    assert main(["health", str(X5), "--counters", str(DATA / "x5_counters.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "flapping          1" in out and "healthy         154" in out
+    assert "critical          0 (down cables that cut endpoints off)" in out
+    assert "100 errors in 1.000e13 bits: rate 1.000e-11 (8.136e-12 to 1.216e-11)" in out
+    assert main(["health", str(X5), "--counters", str(EDISON)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "edison_aries_links.txt:1: expected the header" in err
