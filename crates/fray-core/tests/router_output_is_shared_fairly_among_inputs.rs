@@ -39,7 +39,7 @@ fn every_input_gets_its_share_of_one_output() {
                 let mut b = DagBuilder::new(2);
                 b.send(0, 1, f64::from(bytes), &[]).unwrap();
                 Job::new(
-                    &format!("in{src}"),
+                    format!("in{src}"),
                     b.build(1).unwrap(),
                     vec![src, dst],
                     &fabric,
