@@ -4,8 +4,9 @@
 //! cables failed. Prints, per seed, the healthy and failed time per iteration of iterations
 //! 3-4 (a 4-iteration run less a 2-iteration one, over 2, as SST's numbers are taken) and
 //! the loss:
-//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [SPEC]`
-//! e.g. `packet:router=merlin,mtu=2048 20ns 30 3`.
+//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC]]`
+//! (seeds `FIRST..FIRST + SEEDS`, as `fray links` numbers them), e.g.
+//! `packet:router=merlin,mtu=2048 20ns 30 3`.
 
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
 use fray_core::faults::CableSelector;
@@ -19,7 +20,8 @@ fn main() {
     let latency_s = parse_seconds(&arg(2, "20ns")).unwrap();
     let failed_pct: f64 = arg(3, "30").parse().unwrap();
     let seeds: u32 = arg(4, "3").parse().unwrap();
-    let spec: FabricSpec = arg(5, "dragonfly:p=16,a=32,h=1,g=17").parse().unwrap();
+    let first: u32 = arg(5, "0").parse().unwrap();
+    let spec: FabricSpec = arg(6, "dragonfly:p=16,a=32,h=1,g=17").parse().unwrap();
     let link = LinkParameters {
         bandwidth_bytes_s: 50e9,
         latency_s,
@@ -35,7 +37,7 @@ fn main() {
         fail: CableSelector::parse("global"),
         jobs: vec![1],
         failed_pct: vec![failed_pct],
-        seeds,
+        seeds: first + seeds,
         seed: 1,
         time_tolerance: 0.0,
         time_resolution_s: 0.0,
@@ -55,7 +57,7 @@ fn main() {
         }
     };
     println!("engine {engine}, links {latency_s:e} s, {failed_pct} % of global cables failed");
-    for replica in 0..seeds {
+    for replica in first..first + seeds {
         let per_iteration =
             |baseline| (makespan(4, replica, baseline) - makespan(2, replica, baseline)) / 2.0;
         let (healthy, failed) = (per_iteration(true), per_iteration(false));
