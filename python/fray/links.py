@@ -167,7 +167,10 @@ def simulate(
     ``arbitration=oldest-first|round-robin``, ``queue=downstream|output`` and
     ``queue_cap=BYTES`` (what the adaptive routings' congestion signal counts, and where it
     saturates), ``nic_setup=TIME`` (each message's setup on its source's NIC, one message
-    at a time; see docs/packet.md). The spec's ``host=ember`` charges each message SST
+    at a time), ``speedup=X`` and ``out_buffer=BYTES`` (a crossbar ``X`` times the link
+    rate into output buffers per port and virtual channel), ``input_latency=TIME`` and
+    ``output_latency=TIME`` (each router's pipeline delay), ``router=merlin`` (SST merlin's
+    ``hr_router``); sizes take units (``2KiB``); see docs/packet.md. The spec's ``host=ember`` charges each message SST
     Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows
     that end within ``time_tolerance`` of
     their message's time since it was posted, or within ``time_resolution`` seconds, leave

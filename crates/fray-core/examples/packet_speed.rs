@@ -1,7 +1,8 @@
 //! Speed of the packet engine on uniform random traffic, in simulated packets per second of
 //! wall time and of CPU time:
 //! `cargo run --release -p fray-core --example packet_speed -- FABRIC ROUTING LOAD VCS
-//! PACKET_BYTES [MEASURE_S]` (5 us of warm-up, 20 us measured by default).
+//! PACKET_BYTES [MEASURE_S [OPTIONS]]` (5 us of warm-up, 20 us measured by default; OPTIONS
+//! the packet engine's, as `packet:OPTIONS` takes them, e.g. `router=merlin`).
 
 use std::time::Instant;
 
@@ -19,7 +20,7 @@ fn main() {
     let config = PacketConfig {
         vcs: arg(4, "VCS").parse().unwrap(),
         packet_bytes: arg(5, "PACKET_BYTES").parse().unwrap(),
-        ..PacketConfig::default()
+        ..PacketConfig::parse_options(a.get(7).map_or("", String::as_str)).unwrap()
     };
     let t = TrafficConfig {
         load: arg(3, "LOAD").parse().unwrap(),

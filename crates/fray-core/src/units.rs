@@ -1,15 +1,17 @@
-//! Quantities typed by people, parsed strictly: bandwidths (`3GB/s`, `25Gb/s`) and durations
-//! (`100ns`, `1.4us`).
+//! Quantities typed by people, parsed strictly: bandwidths (`3GB/s`, `25Gb/s`), durations
+//! (`100ns`, `1.4us`) and sizes (`2KiB`, `32kB`).
 //!
 //! A quantity is a number (`12`, `2.5`, `1e3`), optional spaces, then its unit. Decimal prefixes
 //! `k` (or `K`), `M`, `G`, `T` are powers of 10; binary prefixes `Ki`, `Mi`, `Gi`, `Ti` are
 //! powers of 2 (the grammar of `python/fray/units.py`). A bandwidth is in bytes per second
 //! (`B/s`) or bits per second (`b/s`, as link rates are quoted: `25Gb/s` is `3.125GB/s`); a
-//! duration is in `s`, `ms`, `us` (or `µs`), `ns` or `ps`. A value without its unit, with an
+//! duration is in `s`, `ms`, `us` (or `µs`), `ns` or `ps`; a size is in bytes (`B`), and a
+//! bare whole number is a size in bytes too (`2048`), as sizes were written before they took
+//! units. A value without its unit, with an
 //! unknown unit, negative or not finite is an error quoting it.
 //!
 //! ```
-//! use fray_core::units::{parse_rate, parse_seconds};
+//! use fray_core::units::{parse_bytes, parse_rate, parse_seconds};
 //!
 //! assert_eq!(parse_rate("3GB/s").unwrap(), 3e9);
 //! assert_eq!(parse_rate("25Gb/s").unwrap(), 3.125e9);
@@ -17,6 +19,10 @@
 //! assert_eq!(parse_seconds("100ns").unwrap(), 100e-9);
 //! assert!(parse_rate("3GB").is_err());   // a size, not a rate
 //! assert!(parse_seconds("100").is_err()); // no unit
+//! assert_eq!(parse_bytes("2KiB").unwrap(), 2048);
+//! assert_eq!(parse_bytes("32kB").unwrap(), 32_000);
+//! assert_eq!(parse_bytes("2048").unwrap(), 2048);
+//! assert!(parse_bytes("2k").is_err());    // a prefix is not a unit
 //! ```
 
 use thiserror::Error;
@@ -57,6 +63,7 @@ const TIME_UNITS: &[(&str, i32)] = &[
 
 const RATE_EXPECTED: &str = "a bandwidth like 3GB/s or 25Gb/s";
 const TIME_EXPECTED: &str = "a duration like 100ns, 1.4us or 2s";
+const SIZE_EXPECTED: &str = "a whole number of bytes like 2048, 2KiB or 32kB";
 
 /// A number as written (`2.5e-3`: digits, an optional fraction, an optional exponent), then
 /// its unit after optional spaces.
@@ -153,6 +160,27 @@ pub fn parse_seconds(text: &str) -> Result<f64, QuantityError> {
     let seconds = number.scaled(pow10).ok_or_else(fail)?;
     if seconds.is_finite() {
         Ok(seconds)
+    } else {
+        Err(fail())
+    }
+}
+
+/// A size such as `2KiB`, `32kB` or `2048` (a bare whole number is bytes), in whole bytes.
+pub fn parse_bytes(text: &str) -> Result<u64, QuantityError> {
+    let fail = || error(text, SIZE_EXPECTED);
+    let trimmed = text.trim();
+    if !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit()) {
+        return trimmed.parse().map_err(|_| fail());
+    }
+    let number = Number::split(trimmed).ok_or_else(fail)?;
+    let prefix = number.unit.strip_suffix('B').ok_or_else(fail)?;
+    let &(_, pow10, factor) = PREFIXES
+        .iter()
+        .find(|(p, _, _)| *p == prefix)
+        .ok_or_else(fail)?;
+    let bytes = number.scaled(pow10).ok_or_else(fail)? * factor;
+    if bytes.is_finite() && bytes >= 0.0 && bytes.fract() == 0.0 && bytes < 2f64.powi(63) {
+        Ok(bytes as u64)
     } else {
         Err(fail())
     }

@@ -84,7 +84,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "channel), vcs=N, arbitration=oldest-first|round-robin, queue=downstream|output "
         "(what the routing's congestion signal counts), queue_cap=BYTES (where it "
         "saturates, like a router's output buffer), nic_setup=TIME (each message's setup "
-        "on its source's NIC, one at a time, e.g. 545ns), e.g. packet:route=packet,mtu=2048",
+        "on its source's NIC, one at a time, e.g. 545ns), speedup=X and out_buffer=BYTES "
+        "(a crossbar X times the link rate into output buffers), input_latency=TIME and "
+        "output_latency=TIME (each router's delay), router=merlin (SST merlin's hr_router); "
+        "sizes take units (2KiB), e.g. packet:router=merlin,mtu=2KiB",
     )
     p.add_argument(
         "--host",

@@ -235,13 +235,64 @@ mod tests {
     }
 
     #[test]
+    fn the_merlin_router_is_sst_hr_router_and_other_options_override_it() {
+        let Engine::Packet(m) = "packet:router=merlin".parse::<Engine>().unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            (m.speedup, m.out_buffer_bytes, m.buffer_bytes),
+            (1.5, 32_000, 32_000)
+        );
+        assert_eq!((m.input_latency_ps, m.output_latency_ps), (20_000, 20_000));
+        assert!(m.route_per_packet);
+        assert_eq!(m.queue_view, QueueView::Output);
+        // The preset prints as its values, which read back to the same router.
+        let printed = Engine::Packet(m).to_string();
+        assert_eq!(
+            printed,
+            "packet:route=packet,buffer=32000,queue=output,speedup=1.5,out_buffer=32000,\
+             input_latency=20ns,output_latency=20ns"
+        );
+        assert_eq!(printed.parse::<Engine>(), Ok(Engine::Packet(m)));
+        // Other options override the preset wherever they stand; sizes take units.
+        let Engine::Packet(o) = "packet:mtu=2KiB,buffer=16KiB,router=merlin,speedup=2"
+            .parse::<Engine>()
+            .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (o.packet_bytes, o.buffer_bytes, o.speedup),
+            (2048, 16384, 2.0)
+        );
+        assert_eq!(o.out_buffer_bytes, 32_000);
+        let twice = "packet:router=merlin,router=input-queued".parse::<Engine>();
+        assert!(twice.unwrap_err().contains("option router is given twice"));
+    }
+
+    #[test]
     fn bad_engines_are_refused_with_the_reason() {
         for (spec, reason) in [
             ("packets", "unknown engine"),
             ("flow:route=packet", "flow takes no options"),
             ("packet:route=flit", "route must be message or packet"),
             ("packet:mtu=big", "mtu must be a whole number of bytes"),
-            ("packet:speedup=1.5", "unknown option \"speedup\""),
+            ("packet:speed=1.5", "unknown option \"speed\""),
+            ("packet:speedup=1.5", "needs output buffers (out_buffer)"),
+            (
+                "packet:speedup=0.5,out_buffer=4KiB",
+                "speedup: must be a number of at least 1",
+            ),
+            (
+                "packet:out_buffer=100",
+                "out_buffer_bytes: must hold at least one packet",
+            ),
+            ("packet:mtu=2KiB,mtu=2048", "option mtu is given twice"),
+            (
+                "packet:router=cray",
+                "router must be input-queued or merlin",
+            ),
+            ("packet:input_latency=20", "input_latency: "),
             ("packet:mtu", "is not KEY=VALUE"),
             ("packet:mtu=8192", "must hold at least one packet"),
             ("packet:vcs=0", "at least 1"),
@@ -270,7 +321,17 @@ mod tests {
             output_queue: bool,
             queue_cap_bytes in prop_oneof![Just(u64::MAX), 1u64..1_000_000],
             nic_setup_ps in prop_oneof![Just(0u64), 1u64..10_000_000],
+            router in prop_oneof![
+                Just(None),
+                (1.0f64..4.0, 1u32..64).prop_map(Some),
+            ],
+            input_latency_ps in prop_oneof![Just(0u64), 1u64..1_000_000],
+            output_latency_ps in prop_oneof![Just(0u64), 1u64..1_000_000],
         ) {
+            let (speedup, out_buffer_bytes) = match router {
+                Some((s, packets)) => (s, packet_bytes * packets),
+                None => (1.0, 0),
+            };
             let engine = Engine::Packet(PacketConfig {
                 route_per_packet,
                 packet_bytes,
@@ -280,6 +341,10 @@ mod tests {
                 queue_view: if output_queue { QueueView::Output } else { QueueView::Downstream },
                 queue_cap_bytes,
                 nic_setup_ps,
+                speedup,
+                out_buffer_bytes,
+                input_latency_ps,
+                output_latency_ps,
                 ..PacketConfig::default()
             });
             prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));

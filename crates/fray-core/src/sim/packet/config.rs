@@ -102,6 +102,23 @@ pub struct PacketConfig {
     /// Firefly's send machine: `txDelay` plus the first DMA read of the host buffer). Default
     /// 0: a message's packets may follow the one before's at once.
     pub nic_setup_ps: u64,
+    /// Internal speedup of every router: its crossbar moves a packet into an output buffer
+    /// at this many times the rate of that output's link (merlin's `xbar_bw / link_bw`). At
+    /// least 1; above 1 only with output buffers ([`PacketConfig::out_buffer_bytes`]).
+    /// Default 1.
+    pub speedup: f64,
+    /// Depth of each router output buffer, one per output port and virtual channel, in
+    /// bytes (merlin's `output_buf_size`); 0, the default, for none: a packet then goes from
+    /// its input buffer straight onto the link (the input-queued router). With output
+    /// buffers a packet crosses the crossbar once its output buffer has room, and the link
+    /// sends from the output buffers as the next router's input buffers credit it.
+    pub out_buffer_bytes: u32,
+    /// Time a router's input port adds to every packet and credit it receives, on top of
+    /// the wire's latency, in picoseconds (merlin's `input_latency`). Default 0.
+    pub input_latency_ps: u64,
+    /// Time a router's output port adds to every packet and credit it sends, on top of the
+    /// wire's latency, in picoseconds (merlin's `output_latency`). Default 0.
+    pub output_latency_ps: u64,
 }
 
 impl Default for PacketConfig {
@@ -117,6 +134,68 @@ impl Default for PacketConfig {
             queue_view: QueueView::Downstream,
             queue_cap_bytes: u64::MAX,
             nic_setup_ps: 0,
+            speedup: 1.0,
+            out_buffer_bytes: 0,
+            input_latency_ps: 0,
+            output_latency_ps: 0,
+        }
+    }
+}
+
+/// A router family whose parameters public documents give ([`RouterPreset::apply`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouterPreset {
+    /// The packet engine's default router: input buffers only, the crossbar as fast as the
+    /// links, no pipeline delay.
+    InputQueued,
+    /// SST merlin's `hr_router` as SST's dragonfly configurations set it: a 75 GB/s crossbar
+    /// over 50 GB/s links (speedup 1.5), 32 kB input and output buffers per virtual
+    /// channel, 20 ns input and 20 ns output latency, every packet routed on its own, and
+    /// the routing reading the output queues (merlin's default, `oql_track_remote` off).
+    Merlin,
+}
+
+impl RouterPreset {
+    /// The name the `router=` option takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::InputQueued => "input-queued",
+            Self::Merlin => "merlin",
+        }
+    }
+
+    /// Reads `input-queued` or `merlin`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        [Self::InputQueued, Self::Merlin]
+            .into_iter()
+            .find(|p| p.name() == text.trim())
+            .ok_or_else(|| format!("router must be input-queued or merlin, got {text:?}"))
+    }
+
+    /// `config` with this router's parameters (the others as they were).
+    pub fn apply(self, config: PacketConfig) -> PacketConfig {
+        let default = PacketConfig::default();
+        match self {
+            Self::InputQueued => PacketConfig {
+                buffer_bytes: default.buffer_bytes,
+                route_per_packet: default.route_per_packet,
+                queue_view: default.queue_view,
+                speedup: default.speedup,
+                out_buffer_bytes: default.out_buffer_bytes,
+                input_latency_ps: default.input_latency_ps,
+                output_latency_ps: default.output_latency_ps,
+                ..config
+            },
+            Self::Merlin => PacketConfig {
+                buffer_bytes: 32_000,
+                route_per_packet: true,
+                queue_view: QueueView::Output,
+                speedup: 1.5,
+                out_buffer_bytes: 32_000,
+                input_latency_ps: 20_000,
+                output_latency_ps: 20_000,
+                ..config
+            },
         }
     }
 }
@@ -125,31 +204,70 @@ impl Default for PacketConfig {
 pub const PACKET_OPTIONS: &str = "route=message|packet, mtu=BYTES, buffer=BYTES, vcs=N, \
                                   arbitration=oldest-first|round-robin, \
                                   queue=downstream|output, queue_cap=BYTES, \
-                                  nic_setup=TIME";
+                                  nic_setup=TIME, speedup=X, out_buffer=BYTES, \
+                                  input_latency=TIME, output_latency=TIME, \
+                                  router=input-queued|merlin";
+
+/// `ps` picoseconds as a duration the options read back exactly (`20ns`, `1500ps`).
+fn time_option(ps: u64) -> String {
+    if ps.is_multiple_of(1000) {
+        format!("{}ns", ps / 1000)
+    } else {
+        format!("{ps}ps")
+    }
+}
 
 impl PacketConfig {
-    /// The defaults with the options of `options` (comma-separated `key=value`): `route=packet`
-    /// (route every packet on its own as it leaves its source; `route=message`, the default,
-    /// routes once per message), `mtu=BYTES` ([`PacketConfig::packet_bytes`]), `buffer=BYTES`
-    /// ([`PacketConfig::buffer_bytes`]), `vcs=N` ([`PacketConfig::vcs`]) and
-    /// `arbitration=oldest-first|round-robin`, `queue=downstream|output`
-    /// ([`PacketConfig::queue_view`]), `queue_cap=BYTES` ([`PacketConfig::queue_cap_bytes`])
-    /// and `nic_setup=TIME` (`545ns`; [`PacketConfig::nic_setup_ps`]); checked as
-    /// [`PacketConfig::validate`] checks.
+    /// The defaults with the options of `options` (comma-separated `key=value`, each key at
+    /// most once): `route=packet` (route every packet on its own as it leaves its source;
+    /// `route=message`, the default, routes once per message), `mtu=SIZE`
+    /// ([`PacketConfig::packet_bytes`]), `buffer=SIZE` ([`PacketConfig::buffer_bytes`]),
+    /// `vcs=N` ([`PacketConfig::vcs`]) and `arbitration=oldest-first|round-robin`,
+    /// `queue=downstream|output` ([`PacketConfig::queue_view`]), `queue_cap=SIZE`
+    /// ([`PacketConfig::queue_cap_bytes`]), `nic_setup=TIME` (`545ns`;
+    /// [`PacketConfig::nic_setup_ps`]), `speedup=X` ([`PacketConfig::speedup`]),
+    /// `out_buffer=SIZE` ([`PacketConfig::out_buffer_bytes`]), `input_latency=TIME` and
+    /// `output_latency=TIME` ([`PacketConfig::input_latency_ps`],
+    /// [`PacketConfig::output_latency_ps`]), and `router=NAME`, a [`RouterPreset`] whose
+    /// values the other options then override, wherever it stands. Sizes take units (`2KiB`,
+    /// `32kB`) or are bare bytes (`2048`); checked as [`PacketConfig::validate`] checks.
     pub fn parse_options(options: &str) -> Result<Self, String> {
-        let mut config = Self::default();
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
         for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
             let (key, value) = option
                 .split_once('=')
                 .ok_or_else(|| format!("option {option:?} is not KEY=VALUE ({PACKET_OPTIONS})"))?;
             let (key, value) = (key.trim(), value.trim());
-            let number = |what: &str| -> Result<u64, String> {
-                value
-                    .parse()
-                    .map_err(|_| format!("{key} must be a whole number of {what}, got {value:?}"))
-            };
+            if pairs.iter().any(|&(k, _)| k == key) {
+                return Err(format!("option {key} is given twice"));
+            }
+            pairs.push((key, value));
+        }
+        let mut config = Self::default();
+        if let Some(&(_, name)) = pairs.iter().find(|&&(k, _)| k == "router") {
+            config = RouterPreset::parse(name)?.apply(config);
+        }
+        for (key, value) in pairs {
             let too_large = || format!("{key} is too large");
+            let size = || -> Result<u64, String> {
+                crate::units::parse_bytes(value).map_err(|_| {
+                    format!(
+                        "{key} must be a whole number of bytes (2048, 2KiB, 32kB), got {value:?}"
+                    )
+                })
+            };
+            let size_u32 =
+                || -> Result<u32, String> { u32::try_from(size()?).map_err(|_| too_large()) };
+            let time_ps = || -> Result<u64, String> {
+                let seconds =
+                    crate::units::parse_seconds(value).map_err(|e| format!("{key}: {e}"))?;
+                if seconds < 0.0 {
+                    return Err(format!("{key} must not be negative, got {value:?}"));
+                }
+                Ok(to_ps(seconds))
+            };
             match key {
+                "router" => {}
                 "route" => {
                     config.route_per_packet = match value {
                         "packet" => true,
@@ -159,17 +277,14 @@ impl PacketConfig {
                         }
                     }
                 }
-                "mtu" => {
-                    config.packet_bytes =
-                        u32::try_from(number("bytes")?).map_err(|_| too_large())?
-                }
-                "buffer" => {
-                    config.buffer_bytes =
-                        u32::try_from(number("bytes")?).map_err(|_| too_large())?
-                }
+                "mtu" => config.packet_bytes = size_u32()?,
+                "buffer" => config.buffer_bytes = size_u32()?,
+                "out_buffer" => config.out_buffer_bytes = size_u32()?,
                 "vcs" => {
-                    config.vcs =
-                        u16::try_from(number("virtual channels")?).map_err(|_| too_large())?
+                    let n: u64 = value.parse().map_err(|_| {
+                        format!("vcs must be a whole number of virtual channels, got {value:?}")
+                    })?;
+                    config.vcs = u16::try_from(n).map_err(|_| too_large())?
                 }
                 "arbitration" => {
                     config.arbitration = Arbitration::parse(value).map_err(|e| e.to_string())?
@@ -185,14 +300,14 @@ impl PacketConfig {
                         }
                     }
                 }
-                "queue_cap" => config.queue_cap_bytes = number("bytes")?,
-                "nic_setup" => {
-                    let seconds = crate::units::parse_seconds(value)
-                        .map_err(|e| format!("nic_setup: {e}"))?;
-                    if seconds < 0.0 {
-                        return Err(format!("nic_setup must not be negative, got {value:?}"));
-                    }
-                    config.nic_setup_ps = to_ps(seconds);
+                "queue_cap" => config.queue_cap_bytes = size()?,
+                "nic_setup" => config.nic_setup_ps = time_ps()?,
+                "input_latency" => config.input_latency_ps = time_ps()?,
+                "output_latency" => config.output_latency_ps = time_ps()?,
+                "speedup" => {
+                    config.speedup = value
+                        .parse()
+                        .map_err(|_| format!("speedup must be a number like 1.5, got {value:?}"))?
                 }
                 other => {
                     return Err(format!(
@@ -206,7 +321,7 @@ impl PacketConfig {
     }
 
     /// The options, as [`PacketConfig::parse_options`] reads them, that differ from the
-    /// defaults (the seed aside); empty when none does.
+    /// defaults (the seed aside), sizes in bytes; empty when none does.
     pub fn options(&self) -> String {
         let default = Self::default();
         let mut options = Vec::new();
@@ -232,14 +347,32 @@ impl PacketConfig {
             options.push(format!("queue_cap={}", self.queue_cap_bytes));
         }
         if self.nic_setup_ps != default.nic_setup_ps {
-            let ps = self.nic_setup_ps;
-            options.push(if ps.is_multiple_of(1000) {
-                format!("nic_setup={}ns", ps / 1000)
-            } else {
-                format!("nic_setup={ps}ps")
-            });
+            options.push(format!("nic_setup={}", time_option(self.nic_setup_ps)));
+        }
+        if self.speedup != default.speedup {
+            options.push(format!("speedup={}", self.speedup));
+        }
+        if self.out_buffer_bytes != default.out_buffer_bytes {
+            options.push(format!("out_buffer={}", self.out_buffer_bytes));
+        }
+        if self.input_latency_ps != default.input_latency_ps {
+            options.push(format!(
+                "input_latency={}",
+                time_option(self.input_latency_ps)
+            ));
+        }
+        if self.output_latency_ps != default.output_latency_ps {
+            options.push(format!(
+                "output_latency={}",
+                time_option(self.output_latency_ps)
+            ));
         }
         options.join(",")
+    }
+
+    /// Whether routers have output buffers (and a crossbar stage before them).
+    pub fn output_buffered(&self) -> bool {
+        self.out_buffer_bytes > 0
     }
 
     /// Checks that the packet size, VC count and buffer depth make sense together.
@@ -258,6 +391,27 @@ impl PacketConfig {
             return bad(
                 "queue_cap_bytes",
                 "must be at least 1 byte (a signal capped at 0 says nothing)".into(),
+            );
+        }
+        if !(self.speedup.is_finite() && self.speedup >= 1.0) {
+            return bad(
+                "speedup",
+                format!("must be a number of at least 1, got {}", self.speedup),
+            );
+        }
+        if self.speedup != 1.0 && !self.output_buffered() {
+            return bad(
+                "speedup",
+                "a crossbar faster than the links needs output buffers (out_buffer)".into(),
+            );
+        }
+        if self.output_buffered() && self.out_buffer_bytes < self.packet_bytes {
+            return bad(
+                "out_buffer_bytes",
+                format!(
+                    "must hold at least one packet ({} B), got {}",
+                    self.packet_bytes, self.out_buffer_bytes
+                ),
             );
         }
         if self.buffer_bytes < self.packet_bytes {

@@ -128,6 +128,29 @@ pub(crate) struct Engine<'a> {
     free_paths: Vec<u32>,
     /// Routes computed so far (each draws its random choices from this count).
     routed: u64,
+    /// Whether routers have output buffers ([`PacketConfig::output_buffered`]); the fields
+    /// down to `last_vc` are empty otherwise.
+    output_buffered: bool,
+    /// Per channel: whether it leaves a router (its packets cross that router's crossbar
+    /// into an output buffer).
+    from_router: Vec<bool>,
+    /// Picoseconds per byte of the crossbar into each output channel (its link's over the
+    /// speedup).
+    xbar_ps_per_byte: Vec<f64>,
+    /// When the crossbar port into each output channel is free again.
+    xbar_busy_until_ps: Vec<u64>,
+    xbar_wake_pending: Vec<bool>,
+    /// When each input buffer has finished moving its last packet across the crossbar.
+    input_busy_until_ps: Vec<u64>,
+    /// Free bytes of every output buffer, `channel * vcs + vc`.
+    out_free: Vec<u32>,
+    /// Intrusive FIFO lists of the packets in each output buffer, `channel * vcs + vc`.
+    out_head: Vec<u32>,
+    out_tail: Vec<u32>,
+    /// Packets in the output buffers of each channel, all VCs.
+    out_packets: Vec<u32>,
+    /// The VC each output channel sent from last (its VCs take turns).
+    last_vc: Vec<u16>,
     /// Tags of messages whose last packet arrived, for the driver.
     pub(crate) finished: Vec<u32>,
     /// Bytes each channel carried (good transmissions).
@@ -156,7 +179,7 @@ impl<'a> Engine<'a> {
         let vcs = usize::from(config.vcs);
         let by_class = routing.reads_classes();
         let queued = QueueCounts::new(n, usize::from(classes.count_classes()), by_class);
-        let ps_per_byte = (0..n)
+        let ps_per_byte: Vec<f64> = (0..n)
             .map(|c| {
                 let bw = faults.bandwidth_bytes_s(fabric, c as ChannelId);
                 if bw > 0.0 {
@@ -167,6 +190,33 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let buffers = n * vcs + fabric.num_endpoints();
+        let channels = fabric.channels();
+        let num_routers = fabric.num_routers() as u32;
+        let from_router: Vec<bool> = channels.src.iter().map(|&v| v < num_routers).collect();
+        // A channel's latency is the wire's plus the router's output port at its start and
+        // input port at its end (endpoints add none).
+        let latency_ps = (0..n)
+            .map(|c| {
+                to_ps(channels.latency_s[c])
+                    + if from_router[c] {
+                        config.output_latency_ps
+                    } else {
+                        0
+                    }
+                    + if channels.dst[c] < num_routers {
+                        config.input_latency_ps
+                    } else {
+                        0
+                    }
+            })
+            .collect();
+        let output_buffered = config.output_buffered();
+        let per_channel = |len: usize| if output_buffered { len } else { 0 };
+        let xbar_ps_per_byte = if output_buffered {
+            ps_per_byte.iter().map(|x| x / config.speedup).collect()
+        } else {
+            Vec::new()
+        };
         Ok(Self {
             fabric,
             faults,
@@ -178,12 +228,7 @@ impl<'a> Engine<'a> {
             now_ps: 0,
             queue: RadixHeap::new(),
             ps_per_byte,
-            latency_ps: fabric
-                .channels()
-                .latency_s
-                .iter()
-                .map(|&l| to_ps(l))
-                .collect(),
+            latency_ps,
             busy_until_ps: vec![0; n],
             wake_pending: vec![false; n],
             credits: vec![config.buffer_bytes; n * vcs],
@@ -200,6 +245,21 @@ impl<'a> Engine<'a> {
             path_users: Vec::new(),
             free_paths: Vec::new(),
             routed: 0,
+            output_buffered,
+            from_router: if output_buffered {
+                from_router
+            } else {
+                Vec::new()
+            },
+            xbar_ps_per_byte,
+            xbar_busy_until_ps: vec![0; per_channel(n)],
+            xbar_wake_pending: vec![false; per_channel(n)],
+            input_busy_until_ps: vec![0; per_channel(n * vcs)],
+            out_free: vec![config.out_buffer_bytes; per_channel(n * vcs)],
+            out_head: vec![NIL; per_channel(n * vcs)],
+            out_tail: vec![NIL; per_channel(n * vcs)],
+            out_packets: vec![0; per_channel(n)],
+            last_vc: vec![0; per_channel(n)],
             finished: Vec::new(),
             channel_bytes: vec![0; n],
             counters: PacketCounters::default(),
@@ -234,8 +294,13 @@ impl<'a> Engine<'a> {
                 Kind::Arrive => self.arrive(a),
                 Kind::PortFree => {
                     self.wake_pending[a as usize] = false;
+                    self.serve_link(a);
+                }
+                Kind::XbarFree => {
+                    self.xbar_wake_pending[a as usize] = false;
                     self.arbitrate(a);
                 }
+                Kind::InputFree => self.request(a),
                 Kind::Credit => self.credit(a, e.b()),
                 Kind::Resend => self.resend(a),
                 Kind::NicReady => self.request(a),
@@ -420,34 +485,32 @@ impl<'a> Engine<'a> {
         (f64::from(bytes) * self.ps_per_byte[channel as usize]).ceil() as u64
     }
 
-    /// The virtual channel with the most free space among those request `r` may take on
-    /// `out`, if one can hold the whole packet (virtual cut-through).
-    fn free_vc(&self, r: &Request, out: ChannelId) -> Option<u16> {
+    /// The virtual channel with the most free space in `space` (per `channel * vcs + vc`)
+    /// among those request `r` may take on `out`, if one can hold the whole packet (virtual
+    /// cut-through).
+    fn free_vc(&self, r: &Request, out: ChannelId, space: &[u32]) -> Option<u16> {
         let base = out as usize * self.vcs;
         (r.first_vc..r.end_vc)
-            .filter(|&v| self.credits[base + usize::from(v)] >= r.bytes)
-            .max_by_key(|&v| (self.credits[base + usize::from(v)], std::cmp::Reverse(v)))
+            .filter(|&v| space[base + usize::from(v)] >= r.bytes)
+            .max_by_key(|&v| (space[base + usize::from(v)], std::cmp::Reverse(v)))
     }
 
-    /// Serves the next request for output `out` if the channel is free and a request can go.
-    fn arbitrate(&mut self, out: ChannelId) {
+    /// Whether packets reach output `out` through a crossbar and an output buffer.
+    #[inline]
+    fn crosses_xbar(&self, out: ChannelId) -> bool {
+        self.output_buffered && self.from_router[out as usize]
+    }
+
+    /// The request for `out` to serve next among those with room in `space` (the next
+    /// router's input buffers, or this router's output buffers), and its VC there.
+    fn pick(&self, out: ChannelId, space: &[u32]) -> Option<(usize, u16)> {
         let o = out as usize;
-        if self.waiting[o].is_empty() {
-            return;
-        }
-        if self.busy_until_ps[o] > self.now_ps {
-            if !self.wake_pending[o] {
-                self.wake_pending[o] = true;
-                self.push(self.busy_until_ps[o], Kind::PortFree, out, 0);
-            }
-            return;
-        }
         let n_buffers = self.head.len() as u64;
         let last = self.last_served[o];
         let mut pick: Option<(usize, u16, u64)> = None;
         for (i, r) in self.waiting[o].iter().enumerate() {
             let b = r.buffer;
-            let Some(vc) = self.free_vc(r, out) else {
+            let Some(vc) = self.free_vc(r, out, space) else {
                 continue;
             };
             let rank = match self.config.arbitration {
@@ -464,16 +527,162 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        let Some((i, vc, _)) = pick else {
-            return; // every request waits for credits; a credit will wake the port
+        pick.map(|(i, vc, _)| (i, vc))
+    }
+
+    /// Serves the next request for output `out`: across the crossbar into its output
+    /// buffer when routers have them, else onto the channel if it is free.
+    fn arbitrate(&mut self, out: ChannelId) {
+        let o = out as usize;
+        if self.waiting[o].is_empty() {
+            return;
+        }
+        let crosses = self.crosses_xbar(out);
+        let (busy_until, wake) = if crosses {
+            (&self.xbar_busy_until_ps, &mut self.xbar_wake_pending)
+        } else {
+            (&self.busy_until_ps, &mut self.wake_pending)
+        };
+        let free_at = busy_until[o];
+        if free_at > self.now_ps {
+            if !wake[o] {
+                wake[o] = true;
+                let kind = if crosses {
+                    Kind::XbarFree
+                } else {
+                    Kind::PortFree
+                };
+                self.push(free_at, kind, out, 0);
+            }
+            return;
+        }
+        let space = if crosses {
+            &self.out_free
+        } else {
+            &self.credits
+        };
+        let Some((i, vc)) = self.pick(out, space) else {
+            return; // every request waits for space; a credit or a send will wake the port
         };
         let buffer = self.waiting[o].remove(i).buffer;
         self.last_served[o] = buffer;
-        self.transmit(buffer, out, vc);
-        if !self.waiting[o].is_empty() && !self.wake_pending[o] {
+        if crosses {
+            self.cross(buffer, out, vc);
+        } else {
+            self.transmit(buffer, out, vc);
+        }
+        let (free_at, wake) = if crosses {
+            (self.xbar_busy_until_ps[o], &mut self.xbar_wake_pending[o])
+        } else {
+            (self.busy_until_ps[o], &mut self.wake_pending[o])
+        };
+        if !self.waiting[o].is_empty() && !*wake {
+            *wake = true;
+            let kind = if crosses {
+                Kind::XbarFree
+            } else {
+                Kind::PortFree
+            };
+            self.push(free_at, kind, out, 0);
+        }
+    }
+
+    /// Output channel `out` has finished sending: it serves its output buffers when routers
+    /// have them, else the requests of the input buffers.
+    fn serve_link(&mut self, out: ChannelId) {
+        if self.crosses_xbar(out) {
+            self.send_from_output(out);
+        } else {
+            self.arbitrate(out);
+        }
+    }
+
+    /// Moves the head of router input buffer `buffer` across the crossbar into output
+    /// buffer `vc` of `out`, starting now, at the crossbar's rate; the output may send it
+    /// at once (the crossbar is at least as fast as the link).
+    fn cross(&mut self, buffer: u32, out: ChannelId, vc: u16) {
+        let now = self.now_ps;
+        let o = out as usize;
+        let p = self.head[buffer as usize];
+        self.pop_head(buffer as usize);
+        let bytes = self.packets[p as usize].bytes;
+        let xbar_ps = (f64::from(bytes) * self.xbar_ps_per_byte[o]).ceil() as u64;
+        let done = now + xbar_ps;
+        // The input buffer's space is free once the tail has crossed; the credit then
+        // travels back over the channel the packet came in on.
+        self.push(
+            done + self.latency_ps[buffer as usize / self.vcs],
+            Kind::Credit,
+            buffer,
+            bytes,
+        );
+        self.xbar_busy_until_ps[o] = done;
+        self.input_busy_until_ps[buffer as usize] = done;
+        if self.head[buffer as usize] != NIL {
+            self.push(done, Kind::InputFree, buffer, 0);
+        }
+        let slot = o * self.vcs + usize::from(vc);
+        self.out_free[slot] -= bytes;
+        self.packets[p as usize].vc = vc;
+        self.packets[p as usize].next = NIL;
+        match self.out_tail[slot] {
+            NIL => self.out_head[slot] = p,
+            t => self.packets[t as usize].next = p,
+        }
+        self.out_tail[slot] = p;
+        self.out_packets[o] += 1;
+        // The routing reads the output buffer's occupancy (and, downstream, what it sent
+        // that is not yet credited back).
+        let class = self.class_counted(vc);
+        self.queued.add(out, class, bytes);
+        self.send_from_output(out);
+    }
+
+    /// Sends the head of one of `out`'s output buffers on the channel if it is free and the
+    /// next router has room for it; the VCs take turns.
+    fn send_from_output(&mut self, out: ChannelId) {
+        let o = out as usize;
+        if self.out_packets[o] == 0 {
+            return;
+        }
+        if self.busy_until_ps[o] > self.now_ps {
+            if !self.wake_pending[o] {
+                self.wake_pending[o] = true;
+                self.push(self.busy_until_ps[o], Kind::PortFree, out, 0);
+            }
+            return;
+        }
+        let base = o * self.vcs;
+        let last = usize::from(self.last_vc[o]);
+        let Some(v) = (1..=self.vcs).map(|k| (last + k) % self.vcs).find(|&v| {
+            let h = self.out_head[base + v];
+            h != NIL && self.credits[base + v] >= self.packets[h as usize].bytes
+        }) else {
+            return; // a credit will wake the port
+        };
+        self.last_vc[o] = v as u16;
+        let slot = base + v;
+        let p = self.out_head[slot];
+        let next = self.packets[p as usize].next;
+        self.out_head[slot] = next;
+        if next == NIL {
+            self.out_tail[slot] = NIL;
+        }
+        self.out_packets[o] -= 1;
+        let bytes = self.packets[p as usize].bytes;
+        self.credits[slot] -= bytes;
+        self.out_free[slot] += bytes;
+        if self.config.queue_view == QueueView::Output {
+            let class = self.class_counted(v as u16);
+            self.queued.remove(out, class, bytes);
+        }
+        self.send_on(p, out, self.now_ps);
+        if self.out_packets[o] > 0 && !self.wake_pending[o] {
             self.wake_pending[o] = true;
             self.push(self.busy_until_ps[o], Kind::PortFree, out, 0);
         }
+        // The output buffer has room again.
+        self.arbitrate(out);
     }
 
     /// Sends the head of `buffer` on `out` in virtual channel `vc`, starting now.
@@ -556,7 +765,9 @@ impl<'a> Engine<'a> {
             _ => {}
         }
         let route = &self.paths[path as usize];
-        if let Some(&next) = route.get(hop + 1) {
+        // With output buffers a packet counts on its next channel once it has crossed
+        // into the output buffer (`cross`).
+        if let Some(&next) = route.get(hop + 1).filter(|_| !self.output_buffered) {
             let next_class = if self.queued.by_class() {
                 self.classes.class(route, hop + 1)
             } else {
@@ -652,7 +863,14 @@ impl<'a> Engine<'a> {
         let was_empty = self.head[slot] == NIL;
         self.append(slot, p, |e, p| e.packets[p as usize].next = NIL);
         if was_empty {
-            self.request(slot as u32);
+            // An input buffer still moving its last packet across the crossbar asks for the
+            // next one's output when it is done.
+            match self.input_busy_until_ps.get(slot) {
+                Some(&busy) if busy > self.now_ps => {
+                    self.push(busy, Kind::InputFree, slot as u32, 0)
+                }
+                _ => self.request(slot as u32),
+            }
         }
     }
 
@@ -675,14 +893,24 @@ impl<'a> Engine<'a> {
             let class = self.class_counted((slot as usize % self.vcs) as u16);
             self.queued.remove(out as ChannelId, class, bytes);
         }
-        self.arbitrate(out as ChannelId);
+        self.serve_link(out as ChannelId);
     }
 
     /// The counters, with the credit bytes still away from their buffers.
     pub(crate) fn final_counters(&self) -> PacketCounters {
         let full = u64::from(self.config.buffer_bytes);
         let mut c = self.counters.clone();
-        c.credit_bytes_outstanding = self.credits.iter().map(|&x| full - u64::from(x)).sum();
+        let out_full = u64::from(self.config.out_buffer_bytes);
+        c.credit_bytes_outstanding = self
+            .credits
+            .iter()
+            .map(|&x| full - u64::from(x))
+            .sum::<u64>()
+            + self
+                .out_free
+                .iter()
+                .map(|&x| out_full - u64::from(x))
+                .sum::<u64>();
         c
     }
 }

@@ -15,8 +15,13 @@ pub(crate) enum Kind {
     /// The NIC of source queue `a` has set up the message at its head, which may now ask
     /// for the injection channel.
     NicReady = 4,
+    /// The crossbar port into output `a` has finished moving a packet; it may move the next.
+    XbarFree = 5,
+    /// Input buffer `a` has finished moving its head packet across the crossbar; its next
+    /// head may ask for its output.
+    InputFree = 6,
     /// A driver's timer with word `a`.
-    External = 5,
+    External = 7,
 }
 
 /// What `Engine::next` stopped for.
@@ -57,6 +62,8 @@ impl Event {
             2 => Kind::Resend,
             3 => Kind::PortFree,
             4 => Kind::NicReady,
+            5 => Kind::XbarFree,
+            6 => Kind::InputFree,
             _ => Kind::External,
         }
     }

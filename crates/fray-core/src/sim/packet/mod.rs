@@ -50,7 +50,7 @@ mod soft_errors;
 mod traffic;
 mod vc;
 
-pub use config::{Arbitration, PacketConfig, QueueView, PACKET_OPTIONS};
+pub use config::{Arbitration, PacketConfig, QueueView, RouterPreset, PACKET_OPTIONS};
 pub use engine::PacketCounters;
 pub use jobs::{simulate, PacketResult};
 pub use link::{first_good_copy, GoodCopy, LinkTiming};
