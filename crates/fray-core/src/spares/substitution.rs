@@ -26,6 +26,9 @@
 //! sides of a `2D(2,1)` allocation; vacated nodes off the spare sides count as one more
 //! side), then to the lower node index.
 
+use std::sync::Arc;
+
+use super::grid::Grid;
 use super::placement::{Move, Placement, FAILED, FREE};
 use super::{Method, SpareAllocation};
 use crate::fabric::Cartesian;
@@ -50,6 +53,15 @@ pub struct Substituter {
     slides_along: Vec<u32>,
     zero_d_on_side: Vec<u32>,
     others: Vec<usize>,
+    nodes: Arc<Nodes>,
+}
+
+/// Per-node tables for 0D's search, shared by every clone of a substituter.
+#[derive(Debug)]
+struct Nodes {
+    grid: Grid,
+    /// `side[node]`: the spare side `node` lies on, or `r` (the number of sides) off them.
+    side: Vec<u32>,
 }
 
 impl Substituter {
@@ -57,12 +69,18 @@ impl Substituter {
     pub fn new(shape: Cartesian, alloc: SpareAllocation, method: Method) -> Self {
         let sides = alloc.sides;
         Self {
-            shape,
             alloc,
             method,
             slides_along: vec![0; sides],
             zero_d_on_side: vec![0; sides + 1],
             others: Vec::new(),
+            nodes: Arc::new(Nodes {
+                grid: Grid::new(&shape),
+                side: (0..shape.num_nodes() as u32)
+                    .map(|n| alloc.side_of(&shape, n).unwrap_or(sides) as u32)
+                    .collect(),
+            }),
+            shape,
         }
     }
 
@@ -75,8 +93,8 @@ impl Substituter {
     /// `placement`, and updates the counters; `None` when the method cannot recover it.
     /// The caller applies the moves to the placement.
     pub fn substitute(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
-        let degrees = self.method.degrees().to_vec();
-        for degree in degrees {
+        for i in 0..self.method.degrees().len() {
+            let degree = self.method.degrees()[i];
             let found = if degree == 0 {
                 self.zero_d(placement, rank)
             } else {
@@ -105,21 +123,17 @@ impl Substituter {
 
     fn zero_d(&self, placement: &Placement, rank: u32) -> Option<Substitution> {
         let failed = placement.node_of(rank);
-        let side = |n: u32| {
-            self.alloc
-                .side_of(&self.shape, n)
-                .unwrap_or(self.alloc.sides)
-        };
+        let Nodes { grid, side } = &*self.nodes;
         let target = placement.free_nodes().iter().copied().min_by_key(|&n| {
             (
-                self.shape.hop_distance(failed, n),
-                self.zero_d_on_side[side(n)],
+                grid.hop_distance(failed, n),
+                self.zero_d_on_side[side[n as usize] as usize],
                 n,
             )
         })?;
         Some(Substitution {
             degree: 0,
-            axis: side(target),
+            axis: side[target as usize] as usize,
             moves: vec![Move {
                 rank,
                 from: failed,
