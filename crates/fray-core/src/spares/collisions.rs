@@ -63,6 +63,11 @@ impl Messages {
     }
 }
 
+/// Mark of a listed message whose old route another's new route takes over.
+const OLD_KEPT: u32 = 1;
+/// Mark of a listed message whose new route is another's old route.
+const NEW_KEPT: u32 = 2;
+
 /// A message whose route is being changed: its index and the nodes of its ends before the moves.
 #[derive(Debug, Clone, Copy)]
 struct Pending {
@@ -87,12 +92,11 @@ pub struct CollisionTracker {
     /// `histogram[c]`: channels carrying `c` routes; grows with the maximum.
     histogram: Vec<u32>,
     max: u32,
-    /// Per message: the batch (epoch) it was last listed in `pending`.
-    stamp: Vec<u32>,
-    /// Per message: the batch in which its old route was taken over by another's new one.
-    old_kept: Vec<u32>,
-    /// Per message: the batch in which its new route is another's old one.
-    new_kept: Vec<u32>,
+    /// Per message: `epoch << 2` of the batch it was last listed in `pending`, plus
+    /// [`OLD_KEPT`] when its old route was taken over by another's new one in that batch and
+    /// [`NEW_KEPT`] when its new route is another's old one.
+    marks: Vec<u32>,
+    /// The current batch, below `1 << 30`.
     epoch: u32,
     pending: Vec<Pending>,
 }
@@ -136,9 +140,7 @@ impl CollisionTracker {
             load: vec![0; num_channels],
             histogram: vec![num_channels as u32],
             max: 0,
-            stamp: vec![0; n],
-            old_kept: vec![0; n],
-            new_kept: vec![0; n],
+            marks: vec![0; n],
             epoch: 0,
             pending: Vec::new(),
         };
@@ -178,21 +180,20 @@ impl CollisionTracker {
         placement: &Placement,
         moves: &[Move],
     ) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.old_kept.fill(0);
-            self.new_kept.fill(0);
+        self.epoch += 1;
+        if self.epoch == 1 << 30 {
+            self.marks.fill(0);
             self.epoch = 1;
         }
         self.pending.clear();
         let m = &*self.messages;
+        let listed = self.epoch << 2;
         for mv in moves {
             let r = mv.rank as usize;
             for k in m.incident_offsets[r]..m.incident_offsets[r + 1] {
                 let msg = m.incident[k as usize];
-                if self.stamp[msg as usize] != self.epoch {
-                    self.stamp[msg as usize] = self.epoch;
+                if self.marks[msg as usize] & !3 != listed {
+                    self.marks[msg as usize] = listed;
                     let (a, b) = m.pairs[msg as usize];
                     self.pending.push(Pending {
                         msg,
@@ -209,6 +210,7 @@ impl CollisionTracker {
     pub fn after_moves(&mut self, _routing: &DimensionOrder, placement: &Placement) {
         let messages = Arc::clone(&self.messages);
         let m = &*messages;
+        let listed = self.epoch << 2;
         // Pair each old route with a listed message that now runs between the same nodes.
         for p in &self.pending {
             if !m.first_of_pair[p.msg as usize] {
@@ -217,21 +219,21 @@ impl CollisionTracker {
             let (x, y) = (placement.state(p.src), placement.state(p.dst));
             if (x as usize) < placement.num_ranks() && (y as usize) < placement.num_ranks() {
                 if let Some(k) = m.find(x, y) {
-                    if self.stamp[k as usize] == self.epoch {
-                        self.old_kept[p.msg as usize] = self.epoch;
-                        self.new_kept[k as usize] = self.epoch;
+                    if self.marks[k as usize] & !3 == listed {
+                        self.marks[p.msg as usize] |= OLD_KEPT;
+                        self.marks[k as usize] |= NEW_KEPT;
                     }
                 }
             }
         }
         let pending = std::mem::take(&mut self.pending);
         for p in &pending {
-            if self.old_kept[p.msg as usize] != self.epoch {
+            if self.marks[p.msg as usize] & OLD_KEPT == 0 {
                 self.route(p.src, p.dst, false);
             }
         }
         for p in &pending {
-            if self.new_kept[p.msg as usize] != self.epoch {
+            if self.marks[p.msg as usize] & NEW_KEPT == 0 {
                 let (a, b) = m.pairs[p.msg as usize];
                 self.route(placement.node_of(a), placement.node_of(b), true);
             }

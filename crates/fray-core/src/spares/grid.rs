@@ -15,6 +15,8 @@ pub(crate) struct Grid {
     wrap_link: Vec<bool>,
     /// `coords[node * q + d]`: coordinate of `node` along `d`.
     coords: Vec<u32>,
+    /// `hops[d][b - a + size_d]`: steps the shortest way from coordinate `a` to `b` along `d`.
+    hops: Vec<Vec<u32>>,
 }
 
 impl Grid {
@@ -22,14 +24,24 @@ impl Grid {
     pub(crate) fn new(shape: &Cartesian) -> Self {
         let q = shape.num_dims();
         let n = shape.num_nodes() as u32;
-        Self {
+        let mut grid = Self {
             q,
             sizes: shape.dims().iter().map(|&s| s as u32).collect(),
             wrap_link: (0..q).map(|d| shape.has_wrap_link(d)).collect(),
             coords: (0..n)
                 .flat_map(|node| (0..q).map(move |d| shape.coord(node, d) as u32))
                 .collect(),
-        }
+            hops: Vec::new(),
+        };
+        grid.hops = (0..q)
+            .map(|d| {
+                let size = grid.sizes[d];
+                (0..2 * size)
+                    .map(|i| grid.offset(d, size, i).unsigned_abs())
+                    .collect()
+            })
+            .collect();
+        grid
     }
 
     /// Coordinate of `node` along `d`.
@@ -61,8 +73,8 @@ impl Grid {
         let (ca, cb) = (a as usize * self.q, b as usize * self.q);
         (0..self.q)
             .map(|d| {
-                self.offset(d, self.coords[ca + d], self.coords[cb + d])
-                    .unsigned_abs()
+                let i = self.coords[cb + d] + self.sizes[d] - self.coords[ca + d];
+                self.hops[d][i as usize]
             })
             .sum()
     }

@@ -124,13 +124,24 @@ impl Substituter {
     fn zero_d(&self, placement: &Placement, rank: u32) -> Option<Substitution> {
         let failed = placement.node_of(rank);
         let Nodes { grid, side } = &*self.nodes;
-        let target = placement.free_nodes().iter().copied().min_by_key(|&n| {
-            (
-                grid.hop_distance(failed, n),
-                self.zero_d_on_side[side[n as usize] as usize],
-                n,
-            )
-        })?;
+        // The least (hops, uses of the side, node): the side's count only breaks ties.
+        let mut best: Option<(u32, u32, u32)> = None;
+        for &n in placement.free_nodes() {
+            let hops = grid.hop_distance(failed, n);
+            if let Some((h, uses, node)) = best {
+                if hops > h {
+                    continue;
+                }
+                let mine = self.zero_d_on_side[side[n as usize] as usize];
+                if hops == h && (mine, n) > (uses, node) {
+                    continue;
+                }
+                best = Some((hops, mine, n));
+            } else {
+                best = Some((hops, self.zero_d_on_side[side[n as usize] as usize], n));
+            }
+        }
+        let target = best?.2;
         Some(Substitution {
             degree: 0,
             axis: side[target as usize] as usize,
