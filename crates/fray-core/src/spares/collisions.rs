@@ -14,9 +14,9 @@ struct Messages {
     /// `incident[incident_offsets[r]..incident_offsets[r+1]]`: messages sent or received by rank `r`.
     incident_offsets: Vec<u32>,
     incident: Vec<u32>,
-    /// `sent[sent_offsets[r]..sent_offsets[r+1]]`: messages sent by rank `r`, in list order.
+    /// `sent_offsets[r]..sent_offsets[r+1]`: messages sent by rank `r` (`pairs` is sorted
+    /// by sender, stably).
     sent_offsets: Vec<u32>,
-    sent: Vec<u32>,
     /// Whether a message is the first in the list with its `(src, dst)` pair (the one a
     /// lookup by pair finds).
     first_of_pair: Vec<bool>,
@@ -55,11 +55,7 @@ impl Messages {
     #[inline]
     fn find(&self, src: u32, dst: u32) -> Option<u32> {
         let s = src as usize;
-        let range = self.sent_offsets[s] as usize..self.sent_offsets[s + 1] as usize;
-        self.sent[range]
-            .iter()
-            .copied()
-            .find(|&m| self.pairs[m as usize].1 == dst)
+        (self.sent_offsets[s]..self.sent_offsets[s + 1]).find(|&m| self.pairs[m as usize].1 == dst)
     }
 }
 
@@ -88,6 +84,9 @@ struct Pending {
 #[derive(Debug, Clone)]
 pub struct CollisionTracker {
     messages: Arc<Messages>,
+    /// Number of channels of the fabric.
+    num_channels: usize,
+    /// Route count of every output slot (see [`Routes`]).
     load: Vec<u32>,
     /// `histogram[c]`: channels carrying `c` routes; grows with the maximum.
     histogram: Vec<u32>,
@@ -106,10 +105,11 @@ impl CollisionTracker {
     pub fn new(
         routing: &DimensionOrder,
         num_channels: usize,
-        pairs: Vec<(u32, u32)>,
+        mut pairs: Vec<(u32, u32)>,
         placement: &Placement,
     ) -> Self {
         let ranks = placement.num_ranks();
+        pairs.sort_by_key(|&(a, _)| a);
         let (incident_offsets, incident) = Messages::by_rank(ranks, &pairs, |&(a, b)| {
             if a == b {
                 vec![a]
@@ -117,28 +117,29 @@ impl CollisionTracker {
                 vec![a, b]
             }
         });
-        let (sent_offsets, sent) = Messages::by_rank(ranks, &pairs, |&(a, _)| vec![a]);
+        let (sent_offsets, _) = Messages::by_rank(ranks, &pairs, |&(a, _)| vec![a]);
         let mut first_of_pair = vec![false; pairs.len()];
         for r in 0..ranks {
-            let mine = &sent[sent_offsets[r] as usize..sent_offsets[r + 1] as usize];
-            for (i, &m) in mine.iter().enumerate() {
-                let dst = pairs[m as usize].1;
-                first_of_pair[m as usize] = mine[..i].iter().all(|&o| pairs[o as usize].1 != dst);
+            let (from, to) = (sent_offsets[r] as usize, sent_offsets[r + 1] as usize);
+            for m in from..to {
+                first_of_pair[m] = pairs[from..m].iter().all(|o| o.1 != pairs[m].1);
             }
         }
         let n = pairs.len();
+        let routes = Routes::new(routing);
+        let slots = routes.num_slots();
         let mut t = Self {
             messages: Arc::new(Messages {
                 incident_offsets,
                 incident,
                 sent_offsets,
-                sent,
                 first_of_pair,
                 pairs,
-                routes: Routes::new(routing),
+                routes,
             }),
-            load: vec![0; num_channels],
-            histogram: vec![num_channels as u32],
+            num_channels,
+            load: vec![0; slots],
+            histogram: vec![slots as u32],
             max: 0,
             marks: vec![0; n],
             epoch: 0,
@@ -166,9 +167,15 @@ impl CollisionTracker {
         self.max
     }
 
-    /// Route count of every channel.
-    pub fn loads(&self) -> &[u32] {
-        &self.load
+    /// Route count of every channel, indexed by channel.
+    pub fn loads(&self) -> Vec<u32> {
+        let mut out = vec![0; self.num_channels];
+        for (slot, &l) in self.load.iter().enumerate() {
+            if let Some(ch) = self.messages.routes.channel(slot) {
+                out[ch as usize] = l;
+            }
+        }
+        out
     }
 
     /// Lists the messages touching a rank in `moves` and where their ends are under the
@@ -244,8 +251,8 @@ impl CollisionTracker {
     /// Adds (or removes) one route from node `src` to node `dst`.
     fn route(&mut self, src: u32, dst: u32, add: bool) {
         let (load, histogram, max) = (&mut self.load, &mut self.histogram, &mut self.max);
-        self.messages.routes.for_each_hop(src, dst, |ch| {
-            let l = &mut load[ch as usize];
+        self.messages.routes.for_each_hop(src, dst, |slot| {
+            let l = &mut load[slot];
             histogram[*l as usize] -= 1;
             if add {
                 *l += 1;

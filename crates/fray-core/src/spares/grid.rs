@@ -11,6 +11,8 @@ pub(crate) struct Grid {
     q: usize,
     /// Size of each dimension.
     sizes: Vec<u32>,
+    /// Node index step of each dimension.
+    strides: Vec<u32>,
     /// Whether each dimension has a wrap-around link (as [`Cartesian::has_wrap_link`]).
     wrap_link: Vec<bool>,
     /// `coords[node * q + d]`: coordinate of `node` along `d`.
@@ -27,6 +29,7 @@ impl Grid {
         let mut grid = Self {
             q,
             sizes: shape.dims().iter().map(|&s| s as u32).collect(),
+            strides: (0..q).map(|d| shape.stride(d) as u32).collect(),
             wrap_link: (0..q).map(|d| shape.has_wrap_link(d)).collect(),
             coords: (0..n)
                 .flat_map(|node| (0..q).map(move |d| shape.coord(node, d) as u32))
@@ -80,27 +83,25 @@ impl Grid {
     }
 }
 
-/// Dimension-order routes of a mesh or torus as tables: the same channels, in the same
-/// order, as [`DimensionOrder::for_each_hop`].
+/// Dimension-order routes of a mesh or torus, hop by hop without division: the same
+/// channels, in the same order, as [`DimensionOrder::for_each_hop`]. A hop is named by its
+/// *slot* `node * 2q + 2d + (0 up | 1 down)`, the output it takes; [`Routes::channel`] names
+/// the fabric's channel.
 #[derive(Debug)]
 pub(crate) struct Routes {
     grid: Grid,
-    /// `ports[node * 2q + 2d + (0 up | 1 down)]`: the channel a route takes out of `node`
-    /// that way (unused slots hold `ChannelId::MAX`).
+    /// `ports[slot]`: the channel of that output (`ChannelId::MAX` where no route takes it).
     ports: Vec<ChannelId>,
-    /// The node that channel enters, same index as `ports`.
-    next: Vec<u32>,
 }
 
 impl Routes {
-    /// Records the one-hop routes of `routing` to every neighbour.
+    /// Records the channel of every output from the one-hop routes of `routing`.
     pub(crate) fn new(routing: &DimensionOrder) -> Self {
         let shape = routing.shape();
         let grid = Grid::new(shape);
         let q = grid.q;
         let n = shape.num_nodes() as u32;
         let mut ports = vec![ChannelId::MAX; n as usize * 2 * q];
-        let mut next = vec![u32::MAX; ports.len()];
         for node in 0..n {
             for d in 0..q {
                 for dir in [Direction::Up, Direction::Down] {
@@ -112,33 +113,60 @@ impl Routes {
                         continue;
                     }
                     let slot = node as usize * 2 * q + 2 * d + usize::from(off < 0);
-                    routing.for_each_hop(node, nb, |ch, to| {
-                        debug_assert_eq!(to, nb);
-                        ports[slot] = ch;
-                        next[slot] = to;
-                    });
+                    routing.for_each_hop(node, nb, |ch, _| ports[slot] = ch);
                 }
             }
         }
-        Self { grid, ports, next }
+        Self { grid, ports }
     }
 
-    /// Calls `visit(channel)` for each hop of the dimension-order route from `src` to `dst`.
+    /// Number of slots (`nodes * 2q`).
+    pub(crate) fn num_slots(&self) -> usize {
+        self.ports.len()
+    }
+
+    /// The fabric channel of output `slot`, or `None` for an output no route takes.
+    pub(crate) fn channel(&self, slot: usize) -> Option<ChannelId> {
+        Some(self.ports[slot]).filter(|&c| c != ChannelId::MAX)
+    }
+
+    /// Calls `visit(slot)` for each hop of the dimension-order route from `src` to `dst`.
     #[inline]
-    pub(crate) fn for_each_hop(&self, src: u32, dst: u32, mut visit: impl FnMut(ChannelId)) {
-        let q = self.grid.q;
-        let mut cur = src;
+    pub(crate) fn for_each_hop(&self, src: u32, dst: u32, mut visit: impl FnMut(usize)) {
+        let g = &self.grid;
+        let q = g.q;
+        let mut cur = src as usize;
         for d in 0..q {
             // Dimensions before `d` are corrected: `cur` still has `src`'s coordinate on `d`.
-            let off = self.grid.offset(d, self.grid.coord(src, d), self.grid.coord(dst, d));
-            let port = 2 * d + usize::from(off < 0);
-            for _ in 0..off.unsigned_abs() {
-                let slot = cur as usize * 2 * q + port;
-                visit(self.ports[slot]);
-                cur = self.next[slot];
+            let (a, b) = (g.coord(src, d), g.coord(dst, d));
+            let off = g.offset(d, a, b);
+            let (n, stride) = (g.sizes[d] as usize, g.strides[d] as usize);
+            let mut c = a as usize;
+            if off > 0 {
+                for _ in 0..off {
+                    visit(cur * 2 * q + 2 * d);
+                    if c + 1 == n {
+                        c = 0;
+                        cur -= (n - 1) * stride;
+                    } else {
+                        c += 1;
+                        cur += stride;
+                    }
+                }
+            } else {
+                for _ in 0..-off {
+                    visit(cur * 2 * q + 2 * d + 1);
+                    if c == 0 {
+                        c = n - 1;
+                        cur += (n - 1) * stride;
+                    } else {
+                        c -= 1;
+                        cur -= stride;
+                    }
+                }
             }
         }
-        debug_assert_eq!(cur, dst);
+        debug_assert_eq!(cur, dst as usize);
     }
 }
 
@@ -163,7 +191,7 @@ mod tests {
                 for b in 0..n {
                     let (mut want, mut got) = (Vec::new(), Vec::new());
                     routing.for_each_hop(a, b, |ch, _| want.push(ch));
-                    routes.for_each_hop(a, b, |ch| got.push(ch));
+                    routes.for_each_hop(a, b, |slot| got.push(routes.channel(slot).unwrap()));
                     assert_eq!(got, want, "{shape:?} {a}->{b}");
                     assert_eq!(
                         routes.grid.hop_distance(a, b) as usize,
