@@ -110,13 +110,18 @@ impl CollisionTracker {
     ) -> Self {
         let ranks = placement.num_ranks();
         pairs.sort_by_key(|&(a, _)| a);
-        let (incident_offsets, incident) = Messages::by_rank(ranks, &pairs, |&(a, b)| {
-            if a == b {
-                vec![a]
-            } else {
-                vec![a, b]
-            }
-        });
+        let (incident_offsets, incident) =
+            Messages::by_rank(
+                ranks,
+                &pairs,
+                |&(a, b)| {
+                    if a == b {
+                        vec![a]
+                    } else {
+                        vec![a, b]
+                    }
+                },
+            );
         let (sent_offsets, _) = Messages::by_rank(ranks, &pairs, |&(a, _)| vec![a]);
         let mut first_of_pair = vec![false; pairs.len()];
         for r in 0..ranks {

@@ -182,7 +182,7 @@ impl Substituter {
     }
 
     /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`; false
-    /// if impossible.
+    /// if impossible. Every line is checked before any move is listed.
     fn slide_moves(
         &self,
         placement: &Placement,
@@ -198,12 +198,61 @@ impl Substituter {
         let start_d = self.shape.coord(failed, d);
         let steps = if up { n_d - 1 - start_d } else { start_d };
         let step = |node: u32| if up { node + stride_d } else { node - stride_d };
+        // The free node ending the line from `start`; `Err` when the slide is impossible,
+        // `Ok(None)` when the line runs no rank at the failed node's position.
+        let line_end = |start: u32| -> Result<Option<(u32, u32)>, ()> {
+            let first = if start == failed {
+                rank
+            } else {
+                placement.state(start)
+            };
+            if start != failed && first >= FAILED {
+                return Ok(None);
+            }
+            let mut node = start;
+            for _ in 0..steps {
+                node = step(node);
+                match placement.state(node) {
+                    FREE => return Ok(Some((first, node))),
+                    FAILED => return Err(()),
+                    _ => {}
+                }
+            }
+            Err(())
+        };
+        if self.for_each_line(failed, |start| line_end(start).is_ok()) {
+            self.for_each_line(failed, |start| {
+                if let Ok(Some((first, end))) = line_end(start) {
+                    let (mut from, mut moving) = (start, first);
+                    while from != end {
+                        let to = step(from);
+                        moves.push(Move {
+                            rank: moving,
+                            from,
+                            to,
+                        });
+                        moving = placement.state(to);
+                        from = to;
+                    }
+                }
+                true
+            })
+        } else {
+            false
+        }
+    }
+
+    /// Calls `visit(start)` for the node of every line through the sub-space `self.others`
+    /// around `failed` (odometer order, first `others` dimension fastest), while it returns
+    /// true; whether every call did.
+    fn for_each_line(&self, failed: u32, mut visit: impl FnMut(u32) -> bool) -> bool {
         // Node of the line origin with every `others` coordinate at zero.
         let mut base = failed;
         for &e in &self.others {
             base -= (self.shape.coord(failed, e) * self.shape.stride(e)) as u32;
         }
-        let mut counter = vec![0usize; self.others.len()];
+        let k = self.others.len();
+        let mut counter = vec![0usize; k];
         loop {
             let start: u32 = base
                 + counter
@@ -211,43 +260,13 @@ impl Substituter {
                     .zip(&self.others)
                     .map(|(&c, &e)| (c * self.shape.stride(e)) as u32)
                     .sum::<u32>();
-            let first = if start == failed {
-                rank
-            } else {
-                placement.state(start)
-            };
-            if start == failed || first < FAILED {
-                let mut end = None;
-                let mut node = start;
-                for _ in 0..steps {
-                    node = step(node);
-                    match placement.state(node) {
-                        FREE => {
-                            end = Some(node);
-                            break;
-                        }
-                        FAILED => return false,
-                        _ => {}
-                    }
-                }
-                let Some(end) = end else { return false };
-                let mut from = start;
-                let mut moving = first;
-                while from != end {
-                    let to = step(from);
-                    moves.push(Move {
-                        rank: moving,
-                        from,
-                        to,
-                    });
-                    moving = placement.state(to);
-                    from = to;
-                }
+            if !visit(start) {
+                return false;
             }
             // Odometer over the other dimensions of the sub-space.
             let mut i = 0;
             loop {
-                if i == counter.len() {
+                if i == k {
                     return true;
                 }
                 counter[i] += 1;
