@@ -52,7 +52,11 @@ pub struct Substituter {
     method: Method,
     slides_along: Vec<u32>,
     zero_d_on_side: Vec<u32>,
+    /// Scratch of [`Self::slide`]: the other dimensions of the sub-space tried, the spare
+    /// dimensions in the order tried, and the subset of the other dimensions.
     others: Vec<usize>,
+    dims: Vec<usize>,
+    subset: Vec<usize>,
     nodes: Arc<Nodes>,
 }
 
@@ -74,6 +78,8 @@ impl Substituter {
             slides_along: vec![0; sides],
             zero_d_on_side: vec![0; sides + 1],
             others: Vec::new(),
+            dims: Vec::new(),
+            subset: Vec::new(),
             nodes: Arc::new(Nodes {
                 grid: Grid::new(&shape),
                 side: (0..shape.num_nodes() as u32)
@@ -155,30 +161,39 @@ impl Substituter {
 
     fn slide(&mut self, placement: &Placement, rank: u32, degree: usize) -> Option<Substitution> {
         let q = self.shape.num_dims();
-        let mut dims: Vec<usize> = (0..self.alloc.sides).collect();
+        let mut dims = std::mem::take(&mut self.dims);
+        dims.clear();
+        dims.extend(0..self.alloc.sides);
         dims.sort_by_key(|&d| (std::cmp::Reverse(self.slides_along[d]), d));
+        let mut subset = std::mem::take(&mut self.subset);
         let mut moves = Vec::new();
-        for d in dims {
-            let rest: Vec<usize> = (0..q).filter(|&e| e != d).collect();
+        let mut found = None;
+        'dims: for &d in &dims {
+            // The dimensions other than `d`, in order: `rest(i)` is the `i`-th of them.
+            let rest = |i: usize| i + usize::from(i >= d);
             for up in [true, false] {
-                let mut subset: Vec<usize> = (0..degree - 1).collect();
+                subset.clear();
+                subset.extend(0..degree - 1);
                 loop {
                     self.others.clear();
-                    self.others.extend(subset.iter().map(|&i| rest[i]));
+                    self.others.extend(subset.iter().map(|&i| rest(i)));
                     if self.slide_moves(placement, rank, d, up, &mut moves) {
-                        return Some(Substitution {
+                        found = Some(Substitution {
                             degree,
                             axis: d,
                             moves,
                         });
+                        break 'dims;
                     }
-                    if !next_subset(&mut subset, rest.len()) {
+                    if !next_subset(&mut subset, q - 1) {
                         break;
                     }
                 }
             }
         }
-        None
+        self.dims = dims;
+        self.subset = subset;
+        found
     }
 
     /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`; false
