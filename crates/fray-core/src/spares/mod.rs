@@ -15,6 +15,7 @@
 
 mod allocation;
 mod collisions;
+mod grid;
 mod method;
 mod placement;
 mod study;

@@ -62,6 +62,14 @@ impl Placement {
         p
     }
 
+    /// Makes this placement equal to `other`, reusing this one's memory.
+    pub fn reset_to(&mut self, other: &Self) {
+        self.rank_node.clone_from(&other.rank_node);
+        self.node_rank.clone_from(&other.node_rank);
+        self.free.clone_from(&other.free);
+        self.free_slot.clone_from(&other.free_slot);
+    }
+
     /// Number of ranks of the job.
     pub fn num_ranks(&self) -> usize {
         self.rank_node.len()

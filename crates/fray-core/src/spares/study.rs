@@ -243,6 +243,15 @@ struct CaseState {
 }
 
 impl CaseState {
+    /// Makes this state equal to `other` (a clone of it or of the same study's state),
+    /// reusing this one's memory.
+    fn reset_to(&mut self, other: &Self) {
+        self.placement.reset_to(&other.placement);
+        self.tracker.reset_to(&other.tracker);
+        self.substituter.clone_from(&other.substituter);
+        self.degree_counts.clone_from(&other.degree_counts);
+    }
+
     fn fail(&mut self, routing: &DimensionOrder, rank: u32) -> Option<Substitution> {
         let node = self.placement.fail_rank(rank);
         let Some(sub) = self.substituter.substitute(&self.placement, rank) else {
@@ -395,11 +404,13 @@ impl Study {
         let part = cases
             .into_par_iter()
             .fold(
-                || Curve::empty(max_f, degrees),
-                |mut curve, case| {
+                // Each split of the range keeps one state and resets it per case.
+                || (Curve::empty(max_f, degrees), initial.clone(), Vec::new()),
+                |(mut curve, mut state, mut order), case| {
                     let mut rng = Pcg64Mcg::seed_from_u64(case_seed(seed, case));
-                    let mut order: Vec<u32> = (0..ranks).collect();
-                    let mut state = initial.clone();
+                    order.clear();
+                    order.extend(0..ranks);
+                    state.reset_to(initial);
                     for f in 1..=max_f {
                         let pick = rng.random_range(f - 1..ranks as usize);
                         order.swap(f - 1, pick);
@@ -415,9 +426,10 @@ impl Study {
                             }
                         }
                     }
-                    curve
+                    (curve, state, order)
                 },
             )
+            .map(|(curve, _, _)| curve)
             .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
         self.add(part, count);
     }

@@ -26,6 +26,9 @@
 //! sides of a `2D(2,1)` allocation; vacated nodes off the spare sides count as one more
 //! side), then to the lower node index.
 
+use std::sync::Arc;
+
+use super::grid::Grid;
 use super::placement::{Move, Placement, FAILED, FREE};
 use super::{Method, SpareAllocation};
 use crate::fabric::Cartesian;
@@ -49,7 +52,20 @@ pub struct Substituter {
     method: Method,
     slides_along: Vec<u32>,
     zero_d_on_side: Vec<u32>,
+    /// Scratch of [`Self::slide`]: the other dimensions of the sub-space tried, the spare
+    /// dimensions in the order tried, and the subset of the other dimensions.
     others: Vec<usize>,
+    dims: Vec<usize>,
+    subset: Vec<usize>,
+    nodes: Arc<Nodes>,
+}
+
+/// Per-node tables for 0D's search, shared by every clone of a substituter.
+#[derive(Debug)]
+struct Nodes {
+    grid: Grid,
+    /// `side[node]`: the spare side `node` lies on, or `r` (the number of sides) off them.
+    side: Vec<u32>,
 }
 
 impl Substituter {
@@ -57,12 +73,20 @@ impl Substituter {
     pub fn new(shape: Cartesian, alloc: SpareAllocation, method: Method) -> Self {
         let sides = alloc.sides;
         Self {
-            shape,
             alloc,
             method,
             slides_along: vec![0; sides],
             zero_d_on_side: vec![0; sides + 1],
             others: Vec::new(),
+            dims: Vec::new(),
+            subset: Vec::new(),
+            nodes: Arc::new(Nodes {
+                grid: Grid::new(&shape),
+                side: (0..shape.num_nodes() as u32)
+                    .map(|n| alloc.side_of(&shape, n).unwrap_or(sides) as u32)
+                    .collect(),
+            }),
+            shape,
         }
     }
 
@@ -75,8 +99,8 @@ impl Substituter {
     /// `placement`, and updates the counters; `None` when the method cannot recover it.
     /// The caller applies the moves to the placement.
     pub fn substitute(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
-        let degrees = self.method.degrees().to_vec();
-        for degree in degrees {
+        for i in 0..self.method.degrees().len() {
+            let degree = self.method.degrees()[i];
             let found = if degree == 0 {
                 self.zero_d(placement, rank)
             } else {
@@ -105,21 +129,28 @@ impl Substituter {
 
     fn zero_d(&self, placement: &Placement, rank: u32) -> Option<Substitution> {
         let failed = placement.node_of(rank);
-        let side = |n: u32| {
-            self.alloc
-                .side_of(&self.shape, n)
-                .unwrap_or(self.alloc.sides)
-        };
-        let target = placement.free_nodes().iter().copied().min_by_key(|&n| {
-            (
-                self.shape.hop_distance(failed, n),
-                self.zero_d_on_side[side(n)],
-                n,
-            )
-        })?;
+        let Nodes { grid, side } = &*self.nodes;
+        // The least (hops, uses of the side, node): the side's count only breaks ties.
+        let mut best: Option<(u32, u32, u32)> = None;
+        for &n in placement.free_nodes() {
+            let hops = grid.hop_distance(failed, n);
+            if let Some((h, uses, node)) = best {
+                if hops > h {
+                    continue;
+                }
+                let mine = self.zero_d_on_side[side[n as usize] as usize];
+                if hops == h && (mine, n) > (uses, node) {
+                    continue;
+                }
+                best = Some((hops, mine, n));
+            } else {
+                best = Some((hops, self.zero_d_on_side[side[n as usize] as usize], n));
+            }
+        }
+        let target = best?.2;
         Some(Substitution {
             degree: 0,
-            axis: side(target),
+            axis: side[target as usize] as usize,
             moves: vec![Move {
                 rank,
                 from: failed,
@@ -130,34 +161,43 @@ impl Substituter {
 
     fn slide(&mut self, placement: &Placement, rank: u32, degree: usize) -> Option<Substitution> {
         let q = self.shape.num_dims();
-        let mut dims: Vec<usize> = (0..self.alloc.sides).collect();
+        let mut dims = std::mem::take(&mut self.dims);
+        dims.clear();
+        dims.extend(0..self.alloc.sides);
         dims.sort_by_key(|&d| (std::cmp::Reverse(self.slides_along[d]), d));
+        let mut subset = std::mem::take(&mut self.subset);
         let mut moves = Vec::new();
-        for d in dims {
-            let rest: Vec<usize> = (0..q).filter(|&e| e != d).collect();
+        let mut found = None;
+        'dims: for &d in &dims {
+            // The dimensions other than `d`, in order: `rest(i)` is the `i`-th of them.
+            let rest = |i: usize| i + usize::from(i >= d);
             for up in [true, false] {
-                let mut subset: Vec<usize> = (0..degree - 1).collect();
+                subset.clear();
+                subset.extend(0..degree - 1);
                 loop {
                     self.others.clear();
-                    self.others.extend(subset.iter().map(|&i| rest[i]));
+                    self.others.extend(subset.iter().map(|&i| rest(i)));
                     if self.slide_moves(placement, rank, d, up, &mut moves) {
-                        return Some(Substitution {
+                        found = Some(Substitution {
                             degree,
                             axis: d,
                             moves,
                         });
+                        break 'dims;
                     }
-                    if !next_subset(&mut subset, rest.len()) {
+                    if !next_subset(&mut subset, q - 1) {
                         break;
                     }
                 }
             }
         }
-        None
+        self.dims = dims;
+        self.subset = subset;
+        found
     }
 
     /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`; false
-    /// if impossible.
+    /// if impossible. Every line is checked before any move is listed.
     fn slide_moves(
         &self,
         placement: &Placement,
@@ -173,12 +213,61 @@ impl Substituter {
         let start_d = self.shape.coord(failed, d);
         let steps = if up { n_d - 1 - start_d } else { start_d };
         let step = |node: u32| if up { node + stride_d } else { node - stride_d };
+        // The free node ending the line from `start`; `Err` when the slide is impossible,
+        // `Ok(None)` when the line runs no rank at the failed node's position.
+        let line_end = |start: u32| -> Result<Option<(u32, u32)>, ()> {
+            let first = if start == failed {
+                rank
+            } else {
+                placement.state(start)
+            };
+            if start != failed && first >= FAILED {
+                return Ok(None);
+            }
+            let mut node = start;
+            for _ in 0..steps {
+                node = step(node);
+                match placement.state(node) {
+                    FREE => return Ok(Some((first, node))),
+                    FAILED => return Err(()),
+                    _ => {}
+                }
+            }
+            Err(())
+        };
+        if self.for_each_line(failed, |start| line_end(start).is_ok()) {
+            self.for_each_line(failed, |start| {
+                if let Ok(Some((first, end))) = line_end(start) {
+                    let (mut from, mut moving) = (start, first);
+                    while from != end {
+                        let to = step(from);
+                        moves.push(Move {
+                            rank: moving,
+                            from,
+                            to,
+                        });
+                        moving = placement.state(to);
+                        from = to;
+                    }
+                }
+                true
+            })
+        } else {
+            false
+        }
+    }
+
+    /// Calls `visit(start)` for the node of every line through the sub-space `self.others`
+    /// around `failed` (odometer order, first `others` dimension fastest), while it returns
+    /// true; whether every call did.
+    fn for_each_line(&self, failed: u32, mut visit: impl FnMut(u32) -> bool) -> bool {
         // Node of the line origin with every `others` coordinate at zero.
         let mut base = failed;
         for &e in &self.others {
             base -= (self.shape.coord(failed, e) * self.shape.stride(e)) as u32;
         }
-        let mut counter = vec![0usize; self.others.len()];
+        let k = self.others.len();
+        let mut counter = vec![0usize; k];
         loop {
             let start: u32 = base
                 + counter
@@ -186,43 +275,13 @@ impl Substituter {
                     .zip(&self.others)
                     .map(|(&c, &e)| (c * self.shape.stride(e)) as u32)
                     .sum::<u32>();
-            let first = if start == failed {
-                rank
-            } else {
-                placement.state(start)
-            };
-            if start == failed || first < FAILED {
-                let mut end = None;
-                let mut node = start;
-                for _ in 0..steps {
-                    node = step(node);
-                    match placement.state(node) {
-                        FREE => {
-                            end = Some(node);
-                            break;
-                        }
-                        FAILED => return false,
-                        _ => {}
-                    }
-                }
-                let Some(end) = end else { return false };
-                let mut from = start;
-                let mut moving = first;
-                while from != end {
-                    let to = step(from);
-                    moves.push(Move {
-                        rank: moving,
-                        from,
-                        to,
-                    });
-                    moving = placement.state(to);
-                    from = to;
-                }
+            if !visit(start) {
+                return false;
             }
             // Odometer over the other dimensions of the sub-space.
             let mut i = 0;
             loop {
-                if i == counter.len() {
+                if i == k {
                     return true;
                 }
                 counter[i] += 1;
