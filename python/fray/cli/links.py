@@ -8,7 +8,12 @@ import sys
 import pandas as pd
 
 from fray import Fabric, SpecError, links, report, store
+from fray.cli import numbers
+from fray.outputs import FIGURES, TABLES
 from fray.units import parse_rate, parse_seconds
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"out": TABLES, "plot": FIGURES}
 
 
 def _numbers(text: str, what: str, kind=float) -> list:
@@ -61,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "what more failures would add",
     )
     p.add_argument("--seeds", type=int, default=3, help="seeds per cell (default 3)")
-    p.add_argument("--seed", type=int, default=1, help="the study's seed (default 1)")
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="the study's seed (default 1)")
     p.add_argument(
         "--budget", type=int, help="endpoints shared by the jobs (default min(32768, endpoints))"
     )
@@ -147,8 +152,6 @@ def workload_spec(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Runs the study, writes the table and heat map, prints the table (or, with
     ``--cables``, looks into one case)."""
-    if args.out:
-        store.check_path(args.out)  # fail before the run, not after it
     fabric = _fabric(args)
     if args.cables is not None:
         return _cables(args, fabric)
