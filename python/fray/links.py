@@ -88,22 +88,29 @@ def workload_spec(
     if unknown:
         raise SpecError(f"workload: unknown option {unknown[0]!r} (known: "
                         + ", ".join(k for k, _ in EMBER_OPTIONS) + ")")
-    options = [f"iterations={iterations}"]
-    if chunks != 1:
-        options.append(f"chunks={chunks}")
-    if budget is not None:
-        options.append(f"budget={budget}")
-    if not compute:
-        options.append("compute=no")
-    if host != "none":
-        options.append(f"host={host}")
-    if compute_s is not None:
-        options.append(f"compute_s={compute_s!r}")
-    for key, _ in EMBER_OPTIONS:
-        value = ember.get(key)
-        if value is not None:
-            options.append(f"{key}={value:g}")
-    return f"{motif}:{','.join(options)}"
+    name, _, given = motif.partition(":")
+    in_motif = {item.split("=", 1)[0].strip() for item in given.split(",") if item.strip()}
+    options = [given] if given.strip() else []
+    # (key, value, whether it differs from the default); the number of iterations is
+    # written even at its default, so that the spec says it.
+    wanted = [
+        ("iterations", str(iterations), iterations != 1),
+        ("chunks", str(chunks), chunks != 1),
+        ("budget", str(budget), budget is not None),
+        ("compute", "no", not compute),
+        ("host", host, host != "none"),
+        ("compute_s", repr(compute_s), compute_s is not None),
+        *((key, f"{ember[key]:g}", True) for key, _ in EMBER_OPTIONS
+          if ember.get(key) is not None),
+    ]
+    for key, value, differs in wanted:
+        if key in in_motif:
+            if differs:
+                raise SpecError(f"workload: {key} given twice (in {motif!r} and as "
+                                f"{key}={value})")
+        elif differs or key == "iterations":
+            options.append(f"{key}={value}")
+    return f"{name}:{','.join(options)}"
 
 
 @dataclass(frozen=True)

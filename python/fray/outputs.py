@@ -46,7 +46,8 @@ def check_file(path: str | os.PathLike, field: str, extensions: tuple[str, ...])
     if p.is_dir():
         raise SpecError(f"{field}: {p} is a folder, expected a file")
     if p.suffix.lower() not in extensions:
-        known = ", ".join(e for e in extensions if e)
+        named = [e for e in extensions if e]
+        known = ", ".join(named[:-1]) + " or " + named[-1] if len(named) > 1 else named[0]
         raise SpecError(f"{field}: {str(p)!r} must end in {known}")
     if p.exists() and not os.access(p, os.W_OK):
         raise SpecError(f"{field}: {p} exists and cannot be written")
