@@ -157,13 +157,17 @@ def run(args: argparse.Namespace) -> int:
         return _cables(args, fabric)
     if args.repairs:
         return _repairs(args, fabric)
+    failed = _numbers(args.failed, "failed")
+    if not args.down and not any(failed):
+        raise SpecError("--failed: 0 % alone measures nothing (each case is its own "
+                        "baseline); give a share above 0, or --down FILE")
     table = links.study(
         fabric,
         workload_spec(args),
         routing=args.routing,
         fail=args.fail,
         jobs=_numbers(args.jobs, "jobs", int),
-        failed_pct=_numbers(args.failed, "failed"),
+        failed_pct=failed,
         seeds=args.seeds,
         seed=args.seed,
         time_tolerance=args.time_tolerance,
