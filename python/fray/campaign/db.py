@@ -14,7 +14,8 @@ finished ones. Results of a changed scenario (another hash) are refused, never m
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from fray.campaign.tasks import SHARED_COLUMNS, TRAILING_COLUMNS, Plan, fray_ver
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["ResultsDB"]
+__all__ = ["ResultsDB", "read_results"]
 
 _META = """
 CREATE TABLE IF NOT EXISTS fray_studies (
@@ -245,6 +246,19 @@ class ResultsDB:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.con)
+
+
+@contextmanager
+def read_results(path: str | Path) -> Iterator[ResultsDB]:
+    """The results file at ``path`` opened for reading (report, export): its schema checked
+    on opening, and any DuckDB error while reading it (a file cut short, a damaged block) a
+    ``SpecError`` naming the file."""
+    try:
+        with ResultsDB(path, read_only=True) as results:
+            yield results
+    except duckdb.Error as exc:
+        reason = str(exc).splitlines()[0]
+        raise SpecError(f"{path}: damaged results file ({reason})") from None
 
 
 def _interrupted(exc: BaseException | None) -> bool:
