@@ -267,3 +267,10 @@ def test_a_byte_order_mark_is_skipped_in_fault_and_scenario_files(tmp_path):
 
 def test_a_missing_fabric_file_says_so(capsys):
     one_line(capsys, "fabric", "info", "nosuch.topofile", needle="no such file")
+
+
+def test_locate_refuses_a_fabric_for_a_gemini_report(tmp_path, capsys):
+    report = tmp_path / "r.txt"
+    report.write_text(FIG6)
+    one_line(capsys, "topobw", "locate", str(report), "--fabric", "torus:4x4",
+             needle="only for a host report")

@@ -72,7 +72,7 @@ fn topobw_runs_and_the_localisation_study() {
     let layout = Layout::whole(gemini.clone());
     let slow = Injection::SlowGemini(gemini.gemini_name(5));
     let [one, two] = on_one_and_two_threads(|| {
-        simulate_topobw(&layout, &[slow.clone()], 1e6, 4, Sharing::Both, "dor-retry").unwrap()
+        simulate_topobw(&layout, &[slow], 1e6, 4, Sharing::Both, "dor-retry").unwrap()
     });
     assert_eq!(one, two);
     let [one, two] = on_one_and_two_threads(|| {
