@@ -119,8 +119,11 @@ def test_gemini_y_must_be_even(capsys):
     one_line(capsys, "fabric", "info", "gemini:4x3x4", needle="y must be even")
 
 
-def test_links_failed_zero_alone_is_refused_before_the_run(capsys):
-    one_line(capsys, "links", "--fabric", "torus:4x4", "--failed", "0", needle="--failed")
+def test_links_failed_zero_alone_prints_its_rows(capsys):
+    assert main(["links", "--fabric", "torus:4x4", "--failed", "0", "--jobs", "1", "--seeds",
+                 "1", "--quiet", "--no-compute", "--nx", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Empty DataFrame" not in out and "0%" in out
 
 
 def test_links_failed_given_twice_is_refused_before_the_run(capsys):
