@@ -78,6 +78,10 @@ impl FabricBuilder {
             self.host_links.len().saturating_add(endpoints),
             self.cables.len() + channels,
         )
+        .map_err(|reason| FabricError::Parameter {
+            field: "size",
+            reason,
+        })
     }
 
     /// Adds a cable between routers `a` and `b`: two channels, `a -> b` then `b -> a`.

@@ -297,7 +297,7 @@ pub(super) fn parse_hyperx(spec: &str, body: &str) -> Result<FabricSpec, FabricE
         ));
     }
     check_fabric_bytes(routers, endpoints, twice_cables as usize)
-        .map_err(|e| spec_error(spec, e.to_string()))?;
+        .map_err(|reason| spec_error(spec, reason))?;
     Ok(FabricSpec::HyperX {
         shape: HyperXShape::new(sizes, links),
         endpoints_per_router: t as u32,

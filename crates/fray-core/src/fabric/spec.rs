@@ -76,27 +76,24 @@ pub fn fabric_bytes(routers: usize, endpoints: usize, router_channels: usize) ->
         + router_channels as u128 * CHANNEL_BYTES
 }
 
-/// Fails when a fabric of this size would take more than [`MAX_FABRIC_BYTES`], naming the
-/// memory it would take.
+/// Why a fabric of this size cannot be built: it would take more than
+/// [`MAX_FABRIC_BYTES`] (the reason names the memory it would take).
 pub(crate) fn check_fabric_bytes(
     routers: usize,
     endpoints: usize,
     router_channels: usize,
-) -> Result<(), FabricError> {
+) -> Result<(), String> {
     let bytes = fabric_bytes(routers, endpoints, router_channels);
     if bytes <= MAX_FABRIC_BYTES {
         return Ok(());
     }
     let gib = |b: u128| b as f64 / f64::from(1u32 << 30);
-    Err(FabricError::Parameter {
-        field: "size",
-        reason: format!(
-            "{routers} routers, {endpoints} endpoints and {router_channels} channels would take \
-             {:.1} GiB, more than the {:.0} GiB a fabric may take",
-            gib(bytes),
-            gib(MAX_FABRIC_BYTES)
-        ),
-    })
+    Err(format!(
+        "{routers} routers, {endpoints} endpoints and {router_channels} channels would take \
+         {:.1} GiB, more than the {:.0} GiB a fabric may take",
+        gib(bytes),
+        gib(MAX_FABRIC_BYTES)
+    ))
 }
 
 /// The error for a bad spec, naming the spec and what is wrong.
@@ -246,7 +243,7 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
     let endpoints = checked_total(spec, "endpoints", &[routers, t], MAX_ENDPOINTS)?;
     // At most two channels per router and dimension (a ring or a line of cables).
     check_fabric_bytes(routers, endpoints, 2 * routers * dims.len())
-        .map_err(|e| spec_error(spec, e.to_string()))?;
+        .map_err(|reason| spec_error(spec, reason))?;
     let wraps = vec![wrap; dims.len()];
     Ok(FabricSpec::Cartesian {
         shape: Cartesian::new(dims, wraps),
