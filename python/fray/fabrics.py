@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fray import SpecError
 from fray._fray import Fabric
 
 __all__ = ["FILE_FORMATS", "describe", "open_fabric"]
@@ -19,10 +20,13 @@ FILE_FORMATS = ("ibnetdiscover", "json", "aries")
 
 
 def open_fabric(spec_or_file: str, format: str | None = None) -> Fabric:
-    """The fabric a spec string describes, or the one a fabric file holds."""
+    """The fabric a spec string describes, or the one a fabric file holds; a name that is
+    neither a spec (``FAMILY:PARAMETERS``) nor a file is a missing file."""
     path = Path(spec_or_file)
     if format is not None or path.is_file():
         return Fabric.read(str(path), format)
+    if ":" not in spec_or_file:
+        raise SpecError(f"{spec_or_file}: no such file (nor a FAMILY:PARAMETERS spec)")
     return Fabric.parse(spec_or_file)
 
 

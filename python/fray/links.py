@@ -8,7 +8,9 @@ pandas ``DataFrame`` with one row per (jobs, failed %).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+import numbers
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -86,22 +88,29 @@ def workload_spec(
     if unknown:
         raise SpecError(f"workload: unknown option {unknown[0]!r} (known: "
                         + ", ".join(k for k, _ in EMBER_OPTIONS) + ")")
-    options = [f"iterations={iterations}"]
-    if chunks != 1:
-        options.append(f"chunks={chunks}")
-    if budget is not None:
-        options.append(f"budget={budget}")
-    if not compute:
-        options.append("compute=no")
-    if host != "none":
-        options.append(f"host={host}")
-    if compute_s is not None:
-        options.append(f"compute_s={compute_s!r}")
-    for key, _ in EMBER_OPTIONS:
-        value = ember.get(key)
-        if value is not None:
-            options.append(f"{key}={value:g}")
-    return f"{motif}:{','.join(options)}"
+    name, _, given = motif.partition(":")
+    in_motif = {item.split("=", 1)[0].strip() for item in given.split(",") if item.strip()}
+    options = [given] if given.strip() else []
+    # (key, value, whether it differs from the default); the number of iterations is
+    # written even at its default, so that the spec says it.
+    wanted = [
+        ("iterations", str(iterations), iterations != 1),
+        ("chunks", str(chunks), chunks != 1),
+        ("budget", str(budget), budget is not None),
+        ("compute", "no", not compute),
+        ("host", host, host != "none"),
+        ("compute_s", repr(compute_s), compute_s is not None),
+        *((key, f"{ember[key]:g}", True) for key, _ in EMBER_OPTIONS
+          if ember.get(key) is not None),
+    ]
+    for key, value, differs in wanted:
+        if key in in_motif:
+            if differs:
+                raise SpecError(f"workload: {key} given twice (in {motif!r} and as "
+                                f"{key}={value})")
+        elif differs or key == "iterations":
+            options.append(f"{key}={value}")
+    return f"{name}:{','.join(options)}"
 
 
 @dataclass(frozen=True)
@@ -190,8 +199,8 @@ def simulate(
 
 
 def _seed(seed: int) -> int:
-    if not isinstance(seed, int) or seed < 0:
-        raise SpecError(f"seed: must be a non-negative whole number, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise SpecError(f"seed: must be a whole number from 0 to 2^64-1, got {seed!r}")
     return seed
 
 
@@ -216,9 +225,30 @@ def _setup(fabric: Fabric | str, routing: str | None,
     return fab, routing or fab.default_routing, fail or default_fail_class(fab)
 
 
+def _list_of(name: str, values: Sequence, whole: bool) -> list:
+    """``values`` as a list of whole numbers (``whole``, each fitting 32 bits) or of finite
+    numbers, else a ``SpecError`` naming ``name`` and the first bad value; a string or a
+    boolean is never a number."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise SpecError(f"{name}: expected a list of numbers, got {values!r}")
+    out = []
+    for v in values:
+        ok = not isinstance(v, bool) and isinstance(v, numbers.Integral if whole else
+                                                    numbers.Real)
+        if ok and whole and not 0 <= v < 2**32:
+            ok = False
+        if ok and not whole and not math.isfinite(v):
+            ok = False
+        if not ok:
+            kind = "whole numbers from 0 to 2^32-1" if whole else "finite numbers"
+            raise SpecError(f"{name}: expected {kind}, got {v!r}")
+        out.append(int(v) if whole else float(v))
+    return out
+
+
 def _count(name: str, value: int, least: int = 1) -> int:
     """``value`` if it is a whole number of at least ``least``, else a ``SpecError``."""
-    if not isinstance(value, int) or value < least:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
         kind = "positive" if least == 1 else "non-negative"
         raise SpecError(f"{name}: must be a {kind} whole number, got {value!r}")
     return value
@@ -290,8 +320,8 @@ def study(
         mean over seeds). ``DataFrame.attrs`` holds the parameters.
     """
     fab, routing, fail = _setup(fabric, routing, fail)
-    jobs = [int(j) for j in jobs]
-    failed = [float(p) for p in failed_pct]
+    jobs = _list_of("jobs", jobs, whole=True)
+    failed = _list_of("failed_pct", failed_pct, whole=False)
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)

@@ -86,7 +86,8 @@ def study(
     """
     if exhaustive == (samples is not None):
         raise SpecError("give either samples=N or exhaustive=True")
-    if samples is not None and (not isinstance(samples, int) or samples < 1):
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or samples < 1):
         raise SpecError(f"samples: must be a positive whole number, got {samples!r}")
     if exhaustive and max_failures is None:
         raise SpecError("max_failures: required with exhaustive=True (every set is enumerated)")

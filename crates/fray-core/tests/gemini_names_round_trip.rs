@@ -4,7 +4,7 @@ use fray_core::fabric::gemini::{Gemini, GeminiName, NodeName};
 use proptest::prelude::*;
 
 fn shape() -> impl Strategy<Value = Gemini> {
-    (1usize..9, 1usize..9, 1usize..25).prop_map(|(x, y, z)| Gemini::new([x, y, z]).unwrap())
+    (1usize..9, 1usize..5, 1usize..25).prop_map(|(x, y, z)| Gemini::new([x, 2 * y, z]).unwrap())
 }
 
 proptest! {

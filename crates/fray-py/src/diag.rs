@@ -196,7 +196,7 @@ pub fn topobw_simulate_hosts(
 /// first: dicts with `kind` (`link`, `gemini`, `node`), `name`, `direction` (links; `host`
 /// for a host's link to its switch), `slowdown` (one minus the median rate over its kind's),
 /// `slow_transfers`, `transfers`. A host report (from [`topobw_simulate_hosts`]) needs the
-/// `fabric` it ran on.
+/// `fabric` it ran on; a Gemini report takes none (`SpecError`).
 #[pyfunction]
 #[pyo3(signature = (name, text, fabric = None))]
 pub fn topobw_locate<'py>(
@@ -211,6 +211,11 @@ pub fn topobw_locate<'py>(
         })?;
         let report = HostReport::parse(name, text).map_err(diag_error)?;
         locate_hosts(&report, &fabric.0).map_err(diag_error)?
+    } else if fabric.is_some() {
+        return Err(SpecError::new_err(format!(
+            "{name}: a Gemini TopoBW report names its own machine; a fabric is only for a \
+             host report"
+        )));
     } else {
         locate(&Report::parse(name, text).map_err(diag_error)?)
     };

@@ -83,6 +83,7 @@ pub fn simulate<'py>(
         time_tolerance,
         time_resolution_s: time_resolution,
     };
+    config.check().map_err(SpecError::new_err)?;
     let results = py
         .detach(|| run(engine, fabric, &faults, router.as_ref(), &jobs, config))
         .map_err(packet_error)?;

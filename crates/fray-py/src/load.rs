@@ -15,7 +15,8 @@ use crate::faults::{faults_or_none, Faults};
 /// with `max_routes` (every channel, host channels included), `max_network_routes` (router
 /// channels: "message collisions"), `histogram` (router channels per route count),
 /// `total_hops`, `phase_time_s` and per-channel `routes` and `bytes`. Raises
-/// `UnroutableError` when a pair cannot be routed.
+/// `UnroutableError` when a pair cannot be routed, `SpecError` naming the first message
+/// whose endpoint does not exist or whose size is not a number of bytes.
 #[pyfunction]
 #[pyo3(signature = (fabric, messages, routing = None, faults = None, seed = 0))]
 pub fn static_load<'py>(
@@ -27,6 +28,7 @@ pub fn static_load<'py>(
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let messages: Vec<Message> = messages.into_iter().map(Message::from).collect();
+    Message::check_all(&messages, fabric.0.num_endpoints()).map_err(workload_error)?;
     let placement: Vec<u32> = (0..fabric.0.num_endpoints() as u32).collect();
     run(py, &fabric.0, &messages, &placement, routing, faults, seed)
 }

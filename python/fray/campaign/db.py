@@ -14,7 +14,8 @@ finished ones. Results of a changed scenario (another hash) are refused, never m
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,13 +23,14 @@ import duckdb
 import pandas as pd
 
 from fray import FrayError, SpecError
+from fray.campaign import studies
 from fray.campaign.kind import StudyRecord
-from fray.campaign.tasks import Plan, fray_version
+from fray.campaign.tasks import SHARED_COLUMNS, TRAILING_COLUMNS, Plan, fray_version
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["ResultsDB"]
+__all__ = ["ResultsDB", "read_results"]
 
 _META = """
 CREATE TABLE IF NOT EXISTS fray_studies (
@@ -56,11 +58,57 @@ class ResultsDB:
             reason = str(exc).splitlines()[0]
             raise FrayError(f"{self.path}: cannot open the results file ({reason}); is a "
                             "campaign still writing it?") from None
-        if not read_only:
-            self.con.execute(_META)
-        elif not self._has_table("fray_studies"):
-            raise SpecError(f"{self.path}: not a fray results file (no fray_studies table)")
+        try:
+            if not read_only:
+                self.con.execute(_META)
+            elif not self._has_table("fray_studies"):
+                raise SpecError(f"{self.path}: not a fray results file (no fray_studies "
+                                "table)")
+            self._check_schema()
+        except duckdb.Error as exc:
+            self.con.close()
+            reason = str(exc).splitlines()[0]
+            raise SpecError(f"{self.path}: damaged results file ({reason})") from None
+        except SpecError:
+            self.con.close()
+            raise
         self._types: dict[str, dict[str, str]] = {}
+
+    def _check_schema(self) -> None:
+        """Fails, naming what is wrong, unless the file holds fray's own tables with their
+        columns, and every study a known kind, its table with the columns every study of its
+        kind has, and no more finished tasks than planned."""
+        meta = {"fray_studies": ["name", "kind", "scenario_hash", "scenario", "source_path",
+                                 "planned_tasks", "created_at"],
+                "fray_tasks": ["study", "task_key", "scenario_hash"]}
+        for table, wanted in meta.items():
+            if not self._has_table(table):
+                raise SpecError(f"{self.path}: damaged results file (no {table} table)")
+            have = {r[0] for r in self.con.execute(f'DESCRIBE "{table}"').fetchall()}
+            for column in wanted:
+                if column not in have:
+                    raise SpecError(f"{self.path}: damaged results file ({table} has no "
+                                    f"column {column!r})")
+        rows = self.con.execute(
+            """SELECT s.name, s.kind, s.planned_tasks, count(t.task_key)
+               FROM fray_studies s LEFT JOIN fray_tasks t
+                 ON t.study = s.name AND t.scenario_hash = s.scenario_hash
+               GROUP BY ALL""").fetchall()
+        for name, kind, planned, done in rows:
+            where = f"{self.path}: study {name!r}"
+            if kind not in studies.names():
+                raise SpecError(f"{where} is of kind {kind!r}, which this fray does not know "
+                                f"(known: {', '.join(studies.names())})")
+            if not self._has_table(name):
+                raise SpecError(f"{where}: its table is missing")
+            if planned is None or planned < 1 or done > planned:
+                raise SpecError(f"{where}: {done} tasks done of {planned} planned; the file "
+                                "was changed by hand or damaged")
+            have = {r[0] for r in self.con.execute(f'DESCRIBE "{name}"').fetchall()}
+            needed = SHARED_COLUMNS + studies.get(kind).columns([]) + TRAILING_COLUMNS
+            for column, _ in needed:
+                if column not in have:
+                    raise SpecError(f"{where}: its table has no column {column!r}")
 
     def close(self) -> None:
         self.con.close()
@@ -155,7 +203,8 @@ class ResultsDB:
     # -- reading -----------------------------------------------------------------------------
 
     def studies(self, names: Iterable[str] | None = None) -> list[StudyRecord]:
-        """The studies in the file (all, or those named), oldest first."""
+        """The studies in the file (all, or those named), oldest first; a file with no study
+        is an error (there is nothing to report or export)."""
         rows = self.con.execute(
             """SELECT s.name, s.kind, s.scenario_hash, s.scenario, s.source_path,
                       s.planned_tasks, count(t.task_key)
@@ -164,6 +213,9 @@ class ResultsDB:
                GROUP BY ALL ORDER BY min(s.created_at), s.name""").fetchall()
         out = [StudyRecord(name=r[0], kind=r[1], scenario_hash=r[2], scenario=json.loads(r[3]),
                            source=r[4], planned_tasks=r[5], done_tasks=r[6]) for r in rows]
+        if not out:
+            raise SpecError(f"{self.path}: holds no study (was its campaign stopped before "
+                            "planning?)")
         if names is not None:
             wanted = set(names)
             missing = wanted - {s.name for s in out}
@@ -194,6 +246,19 @@ class ResultsDB:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.con)
+
+
+@contextmanager
+def read_results(path: str | Path) -> Iterator[ResultsDB]:
+    """The results file at ``path`` opened for reading (report, export): its schema checked
+    on opening, and any DuckDB error while reading it (a file cut short, a damaged block) a
+    ``SpecError`` naming the file."""
+    try:
+        with ResultsDB(path, read_only=True) as results:
+            yield results
+    except duckdb.Error as exc:
+        reason = str(exc).splitlines()[0]
+        raise SpecError(f"{path}: damaged results file ({reason})") from None
 
 
 def _interrupted(exc: BaseException | None) -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fray import SpecError
 from fray.campaign import studies
-from fray.campaign.db import ResultsDB
+from fray.campaign.db import read_results
 from fray.store import write_table
 
 __all__ = ["FORMATS", "export"]
@@ -25,7 +25,7 @@ def export(db: str | Path, out_dir: str | Path, fmt: str = "parquet",
         raise SpecError(f"format: expected parquet or csv, got {fmt!r}")
     out = Path(out_dir)
     written = []
-    with ResultsDB(db, read_only=True) as results:
+    with read_results(db) as results:
         for study in results.studies(names):
             kind = studies.get(study.kind)
             written.append(write_table(results.rows(study), out / f"{study.name}.{fmt}"))

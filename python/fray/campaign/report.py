@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from fray.campaign import studies
-from fray.campaign.db import ResultsDB
+from fray.campaign.db import read_results
 from fray.campaign.kind import ReportSection
 
 __all__ = ["Report", "write_report"]
@@ -43,7 +43,7 @@ def write_report(db: str | Path, out_dir: str | Path | None = None,
     beside the file, ``<db name>_report``) and writes ``report.html`` there."""
     db = Path(db)
     out = Path(out_dir) if out_dir is not None else db.with_name(db.stem + "_report")
-    with ResultsDB(db, read_only=True) as results:
+    with read_results(db) as results:
         sections = []
         for study in results.studies(names):
             kind = studies.get(study.kind)

@@ -28,7 +28,7 @@ from fray.campaign.progress import Progress
 from fray.campaign.scenario import Scenario, load_scenario
 from fray.campaign.tasks import Plan, execute, make_plan
 
-__all__ = ["RunResult", "check_target", "connect", "run_campaign"]
+__all__ = ["RunResult", "check_target", "connect", "log_path", "run_campaign"]
 
 _ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://\S+$")
 
@@ -122,6 +122,35 @@ def run_campaign(
                      ran=len(pending), wall_s=time.perf_counter() - start)
 
 
+def log_path(db: str | Path) -> Path:
+    """Where a run on the results file ``db`` writes what Dask and its workers print: the
+    file beside it with the suffix ``.log`` (``results.duckdb`` -> ``results.log``)."""
+    return Path(db).with_suffix(".log")
+
+
+@contextmanager
+def _stderr_to(path: Path) -> Iterator[TextIO]:
+    """Points this process's standard error (file descriptor 2, which the worker processes
+    it starts inherit) at the end of ``path`` for the block, so that Dask's and tornado's
+    tracebacks go there and not to the terminal; yields a stream on the terminal's standard
+    error for what the person should see (the progress bar)."""
+    import sys
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    terminal = os.fdopen(os.dup(2), "w", buffering=1)
+    with open(path, "a", encoding="utf-8") as log:
+        print(f"--- fray run, {time.strftime('%Y-%m-%d %H:%M:%S')}", file=log, flush=True)
+        os.dup2(log.fileno(), 2)
+        try:
+            yield terminal
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            terminal.close()
+
+
 def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
          scheduler: str | None, progress: str, stream: TextIO | None) -> None:
     from distributed import as_completed
@@ -131,11 +160,12 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
     labels = {p.index: p.label for p in plan.points}
     bar = None
     interrupted = _CtrlC()
+    log = log_path(results.path)
     try:
-        with connect(workers, scheduler) as client:
+        with _stderr_to(log) as terminal, connect(workers, scheduler) as client:
             # The clock of the estimate starts once workers are up.
             bar = Progress(s.name, len(plan.tasks), len(plan.tasks) - len(pending),
-                           plan.total_weight, done_weight, progress, stream)
+                           plan.total_weight, done_weight, progress, stream or terminal)
             futures = {client.submit(execute, t, key=f"fray-{s.name}-{s.hash}-{t.key}",
                                      retries=0): t for t in pending}
             try:
@@ -157,7 +187,8 @@ def _run(plan: Plan, pending: list, results: ResultsDB, workers: int | None,
                         where = (f" at sweep point {task.point} ({labels[task.point]})"
                                  if labels[task.point] else "")
                         raise FrayError(f"task {task.key}{where} failed: "
-                                        f"{type(exc).__name__}: {exc}") from exc
+                                        f"{type(exc).__name__}: {exc} (details in {log})"
+                                        ) from exc
             finally:
                 if futures:
                     client.cancel(list(futures))

@@ -136,7 +136,7 @@ def load_scenario(path: str | Path) -> Scenario:
     """Reads and checks the scenario file at ``path``."""
     path = Path(path)
     try:
-        data = path.read_bytes().decode("utf-8")
+        data = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         raise ScenarioError(str(path), None, "no such file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -16,8 +16,14 @@ from typing import Any
 
 from fray.campaign import studies
 from fray.campaign.scenario import Point, Scenario
+from fray.campaign.schema import ScenarioError
 
-__all__ = ["SHARED_COLUMNS", "Plan", "Task", "derive_seed", "execute", "make_plan"]
+__all__ = ["MAX_TASKS", "SHARED_COLUMNS", "Plan", "Task", "derive_seed", "execute", "make_plan"]
+
+#: Most tasks a campaign may plan: each is a row of the results file's task list and an
+#: entry of the scheduler's graph, held in memory while the campaign runs; a kind checks its
+#: count against this before listing its tasks.
+MAX_TASKS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,9 @@ def make_plan(scenario: Scenario) -> Plan:
     kind = scenario.study_kind
     points = scenario.points()
     tasks = [t for p in points for t in kind.plan(scenario, p)]
+    if len(tasks) > MAX_TASKS:
+        raise ScenarioError(scenario.source, None, f"{len(tasks)} tasks planned, more than the "
+                            f"{MAX_TASKS} a campaign may hold; give each task more cases")
     keys = [t.key for t in tasks]
     if len(set(keys)) != len(keys):
         raise RuntimeError(f"study kind {kind.name!r} planned two tasks with the same key")

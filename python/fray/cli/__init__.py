@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from fray import FrayError
+from fray import FrayError, outputs
 from fray.cli import (
     checksum,
     collective,
@@ -58,11 +58,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Checks every output a sub-command declares (its module's ``OUTPUTS``: option dest to
+    the extensions it takes, or ``None`` for a folder) before any work starts."""
+    declared = getattr(sys.modules[args.func.__module__], "OUTPUTS", {})
+    for dest, extensions in declared.items():
+        value = getattr(args, dest, None)
+        if not value:
+            continue
+        option = "--" + dest.replace("_", "-")
+        if extensions is None:
+            outputs.check_folder(value, option)
+        else:
+            outputs.check_file(value, option, extensions)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fray`` command; returns the process exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _check_outputs(args)
         return int(args.func(args) or 0)
     except (FrayError, ValueError) as exc:
         print(f"fray {args.command}: error: {exc}", file=sys.stderr)

@@ -7,7 +7,12 @@ import json
 import sys
 
 from fray import SpecError
+from fray.cli import numbers
+from fray.outputs import FIGURES
 from fray.units import parse_bytes, parse_rate, parse_seconds, parse_size_list
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"plot": FIGURES}
 
 
 def _algorithms(text: str | None) -> list[str] | None:
@@ -164,7 +169,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--algorithms", help="comma-separated names (default: all)")
     q.add_argument("--message-size", default="1KiB", help="message size (default 1KiB)")
     q.add_argument("--trials", type=int, default=20_000)
-    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--seed", type=numbers.SEED, default=1)
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=_quality)
 

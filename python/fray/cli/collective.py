@@ -6,6 +6,11 @@ from __future__ import annotations
 import argparse
 
 from fray import packet, report, store
+from fray.cli import numbers
+from fray.outputs import FIGURES, TABLES
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"out": TABLES, "plot": FIGURES}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "several separated by ';' (default none)",
     )
     p.add_argument("--ops", type=int, default=1000, help="operations per case (default 1000)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the error processes (default 1)")
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the error processes (default 1)")
     p.add_argument(
         "--bandwidth",
         default=packet.PAPER_BANDWIDTH,
@@ -53,8 +58,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Runs every (replication, errors) case, writes the table and figure, prints the table."""
-    if args.out:
-        store.check_path(args.out)
     replications = [r.strip() for r in args.replication.split(",") if r.strip()]
     errors = [e.strip() for e in args.errors.split(";") if e.strip()]
     table, times = packet.collective(

@@ -8,7 +8,12 @@ import os
 import sys
 
 from fray import SpecError
+from fray.cli import numbers
+from fray.outputs import FIGURES
 from fray.units import parse_size_list
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"plot": FIGURES}
 
 
 def _modes(text: str) -> list[str]:
@@ -99,7 +104,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                          "ring) instead of CheckedComm.alloc buffers (one copy)")
     pp.add_argument("--sizes", default="8B..64MiB", help="message sizes (default 8B..64MiB)")
     pp.add_argument("--trials", type=int, default=3, help="interleaved trials; median kept")
-    pp.add_argument("--seed", type=int, default=1)
+    pp.add_argument("--seed", type=numbers.SEED, default=1)
     pp.add_argument("--json", action="store_true", help="print JSON rows (rank 0)")
     pp.add_argument("--plot", help="write the bandwidth plot to this file (png, svg, pdf; rank 0)")
     pp.set_defaults(func=_pingpong)

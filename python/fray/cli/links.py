@@ -8,7 +8,12 @@ import sys
 import pandas as pd
 
 from fray import Fabric, SpecError, links, report, store
+from fray.cli import numbers
+from fray.outputs import FIGURES, TABLES
 from fray.units import parse_rate, parse_seconds
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"out": TABLES, "plot": FIGURES}
 
 
 def _numbers(text: str, what: str, kind=float) -> list:
@@ -61,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "what more failures would add",
     )
     p.add_argument("--seeds", type=int, default=3, help="seeds per cell (default 3)")
-    p.add_argument("--seed", type=int, default=1, help="the study's seed (default 1)")
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="the study's seed (default 1)")
     p.add_argument(
         "--budget", type=int, help="endpoints shared by the jobs (default min(32768, endpoints))"
     )
@@ -150,20 +155,19 @@ def workload_spec(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Runs the study, writes the table and heat map, prints the table (or, with
     ``--cables``, looks into one case)."""
-    if args.out:
-        store.check_path(args.out)  # fail before the run, not after it
     fabric = _fabric(args)
     if args.cables is not None:
         return _cables(args, fabric)
     if args.repairs:
         return _repairs(args, fabric)
+    failed = _numbers(args.failed, "failed")
     table = links.study(
         fabric,
         workload_spec(args),
         routing=args.routing,
         fail=args.fail,
         jobs=_numbers(args.jobs, "jobs", int),
-        failed_pct=_numbers(args.failed, "failed"),
+        failed_pct=failed,
         seeds=args.seeds,
         seed=args.seed,
         time_tolerance=args.time_tolerance,
@@ -271,7 +275,9 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
 def _pivot(table):
     """Degradation as `mean ± ci` per jobs (rows) and failed % (columns)."""
 
-    shown = report.links_cells(table).copy()
+    shown = report.links_cells(table)
+    # With 0 % failed only, each cell is its own baseline: show those rows, not nothing.
+    shown = (table if shown.empty else shown).copy()
     shown["cell"] = shown.apply(report.degradation_label, axis=1)
     grid = shown.pivot(index="jobs", columns="failed_pct", values="cell")
     grid.columns = [f"{c:g}%" for c in grid.columns]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"out": None}
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Registers the ``report`` sub-command."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from fray import Faults, UnroutableError
+from fray import Faults, SpecError, UnroutableError
+from fray.cli import numbers
 from fray.fabrics import FILE_FORMATS, open_fabric
 
 
@@ -33,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="fail the cables listed in FILE, one FROM->TO per line (# starts a comment)",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the failures and of random choices")
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the failures and of random choices")
     p.set_defaults(func=run)
 
 
@@ -46,13 +47,14 @@ def run(args: argparse.Namespace) -> int:
     if args.fail_file:
         faults.fail_file(args.fail_file)
     routing = args.routing or fabric.default_routing
+    src, dst = _part(args.src, "--from", fabric), _part(args.dst, "--to", fabric)
     try:
-        path = fabric.route(_part(args.src), _part(args.dst), routing, faults, args.seed)
+        path = fabric.route(src, dst, routing, faults, args.seed)
     except UnroutableError as exc:
         print(f"unroutable ({routing}): {exc}")
         return 1
     hops = sum(1 for c in path if not fabric.channel(c)["host"])
-    print(f"{fabric.endpoint_name(_part(args.src))} -> {fabric.endpoint_name(_part(args.dst))}: "
+    print(f"{fabric.endpoint_name(src)} -> {fabric.endpoint_name(dst)}: "
           f"{len(path)} channels, {hops} between routers ({routing})")
     for i, c in enumerate(path):
         ch = fabric.channel(c)
@@ -61,5 +63,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _part(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
+def _part(text: str, option: str, fabric) -> int | str:
+    """An endpoint given by number (checked against the fabric) or by name."""
+    if not text.isdigit():
+        return text
+    number = int(text)
+    if number >= fabric.num_endpoints:
+        raise SpecError(f"{option}: endpoint {number} does not exist (the fabric has "
+                        f"{fabric.num_endpoints}, numbered from 0)")
+    return number

@@ -35,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Checks the scenario, then runs it (or prints its plan with ``--dry-run``)."""
     from fray.campaign import load_scenario, make_plan, run_campaign
+    from fray.campaign.runner import log_path
 
     scenario = load_scenario(args.scenario)
     if args.dry_run:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
                               replace=args.replace, progress="none" if args.quiet else "auto")
     except KeyboardInterrupt:
         print(f"fray run: interrupted; finished tasks are saved in {args.db}, run the same "
-              "command again to resume", file=sys.stderr)
+              f"command again to resume (details in {log_path(args.db)})", file=sys.stderr)
         return 130
     print(f"{result.name}: {result.tasks} tasks, {result.ran} run now, {result.skipped} "
           f"already in {result.db} ({result.wall_s:.1f} s). Report: fray report {result.db}")

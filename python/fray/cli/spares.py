@@ -6,6 +6,11 @@ import argparse
 import sys
 
 from fray import report, spares, store
+from fray.cli import numbers
+from fray.outputs import FIGURES, TABLES
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"out": TABLES, "plot": FIGURES}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,12 +28,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help='0D, 1D, ..., "hybrid(2D+1D+0D)", "hybrid(all)", "hybrid(-2D)"',
     )
     mode = p.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--samples", type=int, help="number of random failure sequences")
+    mode.add_argument("--samples", type=numbers.U32, help="number of random failure sequences")
     mode.add_argument("--exhaustive", action="store_true", help="enumerate every failure set")
     p.add_argument(
-        "--max-failures", type=int, help="largest number of failures (default: all spares)"
+        "--max-failures", type=numbers.U32, help="largest number of failures (default: all spares)"
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the random sequences (default 0)")
+    p.add_argument("--seed", type=numbers.SEED, default=0, help="seed of the random sequences (default 0)")
     p.add_argument("--stencil", help="5P, 9P, 7P or 27P (default: 5P in 2D, 7P in 3D)")
     periodic = p.add_mutually_exclusive_group()
     periodic.add_argument(
@@ -52,8 +57,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Runs the study the arguments describe, writes the table and figure, prints a summary."""
-    if args.out:
-        store.check_path(args.out)  # fail before the run, not after it
     table = spares.study(
         args.fabric,
         args.alloc,

@@ -13,8 +13,13 @@ import sys
 from pathlib import Path
 
 from fray import FrayError, SpecError
+from fray.cli import numbers
 from fray.fabrics import FILE_FORMATS, open_fabric
+from fray.outputs import REPORTS
 from fray.units import parse_bytes
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"output": REPORTS}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -57,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--faults", type=int, default=2, help="faults per case of the study")
     p.add_argument("--noise", type=float, default=0.0,
                    help="relative measurement noise of the study (log-normal), e.g. 0.01")
-    p.add_argument("--seed", type=int, default=1, help="seed of the study")
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the study")
     p.set_defaults(func=run)
 
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 import argparse
 
 from fray import SpecError, packet, store, units
+from fray.cli import numbers
+from fray.outputs import TABLES
+
+#: Outputs checked before any work (see ``fray.cli._check_outputs``).
+OUTPUTS = {"out": TABLES}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--warmup", default="20us", help="simulated warm-up (default 20us)")
     p.add_argument("--measure", default="50us", help="simulated measured time (default 50us)")
-    p.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed (default 1)")
     p.add_argument("--out", help="result table, .csv or .parquet")
     p.set_defaults(func=run)
 
@@ -52,8 +57,6 @@ def run(args: argparse.Namespace) -> int:
         raise SpecError(f"pattern: only uniform is known, got {args.pattern!r}")
     if args.engine != "packet":
         raise SpecError(f"engine: traffic runs on the packet engine, got {args.engine!r}")
-    if args.out:
-        store.check_path(args.out)
     table = packet.traffic(
         args.fabric,
         _loads(args.load),

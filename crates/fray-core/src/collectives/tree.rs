@@ -15,7 +15,12 @@ pub enum Replication {
 }
 
 impl Replication {
-    /// Reads `none`, `spatial:K` or `temporal:K` (`K >= 1`).
+    /// Most copies of a value: each channel schedules a packet's copies (and their resends)
+    /// one against another, so the work per channel grows as the square of `K`; 64 copies is
+    /// far past where replication stops paying (the paper studies 2 and 3).
+    pub const MAX_COPIES: u32 = 64;
+
+    /// Reads `none`, `spatial:K` or `temporal:K` (`1 <= K <=` [`Self::MAX_COPIES`]).
     pub fn parse(text: &str) -> Result<Self, CollectiveError> {
         let text = text.trim();
         if text == "none" {
@@ -31,6 +36,15 @@ impl Replication {
         let k: u32 = k.trim().parse().map_err(|_| bad())?;
         if k == 0 {
             return Err(bad());
+        }
+        if k > Self::MAX_COPIES {
+            return Err(invalid(
+                "replication",
+                format!(
+                    "{text:?}: at most {} copies (the work per channel grows as K squared)",
+                    Self::MAX_COPIES
+                ),
+            ));
         }
         match kind.trim() {
             "spatial" => Ok(Self::Spatial(k)),
@@ -132,5 +146,31 @@ impl ReductionTree {
             active = next;
         }
         Ok(Self { up, roots: active })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replication_counts_are_bounded() {
+        assert_eq!(
+            Replication::parse("temporal:64"),
+            Ok(Replication::Temporal(64))
+        );
+        for bad in [
+            "temporal:65",
+            "temporal:1000000",
+            "spatial:4294967296",
+            "temporal:0",
+        ] {
+            let e = Replication::parse(bad).unwrap_err().to_string();
+            assert!(e.contains("replication"), "{bad}: {e}");
+        }
+        let e = Replication::parse("temporal:1000000")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("at most 64"), "{e}");
     }
 }

@@ -4,14 +4,14 @@
 //! exclusive/shared flag) by a robust z-score: `(rate - median) / sigma`, with `sigma` the
 //! scaled median absolute deviation (1.4826 MAD), floored at [`RESOLUTION`] of the median so
 //! that a perfectly even report does not turn rounding into alarms. A transfer is slow when
-//! its z-score is below `-`[`Z_THRESHOLD`]. Then, most specific last:
+//! its z-score is below `-`[`Z_THRESHOLD`], or when it moved nothing (0 MB/s). Then, most specific last:
 //! - a **Gemini** is bad when at least half the transfers of each of its nodes are slow, in
 //!   at least two dimensions (the paper's two modules on Titan);
 //! - a **node** is bad when at least half its transfers are slow, in at least two
 //!   dimensions, and its partner on the same Gemini is not;
 //! - a **link** (one direction between two Geminis) is bad when at least
 //!   [`LINK_SLOW_TRANSFERS`] of the transfers that crossed it were slow (all of them when
-//!   fewer crossed it) and neither end is a bad Gemini or node. A degraded link slows both
+//!   fewer crossed it, or one that moved nothing) and neither end is a bad Gemini or node. A degraded link slows both
 //!   partners' shared transfers, whereas noise slows transfers one at a time.
 //!
 //! Suspects are ordered by how much slower their transfers ran (one minus the median of rate
@@ -109,7 +109,15 @@ fn judge<K: Ord>(kinds: &[K], rates: &[f64]) -> Vec<(f64, bool)> {
         for &i in members {
             let r = rates[i];
             let z = if sigma > 0.0 { (r - m) / sigma } else { 0.0 };
-            out[i] = (if m > 0.0 { r / m } else { 1.0 }, z < -Z_THRESHOLD);
+            // A transfer that moved nothing is slow whatever its kind's spread.
+            let ratio = if m > 0.0 {
+                r / m
+            } else if r > 0.0 {
+                1.0
+            } else {
+                0.0
+            };
+            out[i] = (ratio, z < -Z_THRESHOLD || r <= 0.0);
         }
     }
     out
@@ -210,7 +218,11 @@ pub fn locate(report: &Report) -> Vec<Suspect> {
             explained.contains(&l.src) || explained.contains(&l.dst)
         };
         let slow: Vec<usize> = t.slow.iter().copied().filter(|&i| !involved(i)).collect();
-        if slow.is_empty() || slow.len() < LINK_SLOW_TRANSFERS.min(t.lines.len()) {
+        // One transfer that moved nothing is enough: noise does not stop a transfer.
+        let stalled = slow
+            .iter()
+            .any(|&i| report.lines[i].bandwidth_bytes_s <= 0.0);
+        if slow.is_empty() || (slow.len() < LINK_SLOW_TRANSFERS.min(t.lines.len()) && !stalled) {
             continue;
         }
         suspects.push(Suspect {

@@ -105,6 +105,40 @@ fn draw(g: &Gemini, rng: &mut Pcg64, router: RouterId) -> Injection {
     }
 }
 
+/// The Geminis of one case's faults: `faults_per_case` of them, drawn at random, no two
+/// within one hop of each other. Fails, naming the case, when the Geminis drawn so far leave
+/// no room for the next one (more faults asked for than the machine can hold apart).
+fn draw_routers(
+    config: &StudyConfig,
+    rng: &mut Pcg64,
+    case: u32,
+) -> Result<Vec<RouterId>, DiagError> {
+    let g = &config.gemini;
+    let n = g.num_geminis() as u32;
+    let near = |routers: &[RouterId], r: RouterId| {
+        routers.iter().any(|&o| g.torus().hop_distance(o, r) <= 1)
+    };
+    let mut routers: Vec<RouterId> = Vec::new();
+    while routers.len() < config.faults_per_case as usize {
+        if (0..n).all(|r| near(&routers, r)) {
+            return Err(DiagError::Invalid {
+                what: format!("faults per case {}", config.faults_per_case),
+                reason: format!(
+                    "case {case} placed {} faults and no Gemini of the {} is left more than \
+                     one hop from them; ask for fewer faults or a larger machine",
+                    routers.len(),
+                    n
+                ),
+            });
+        }
+        let r = rng.random_range(0..n);
+        if !near(&routers, r) {
+            routers.push(r);
+        }
+    }
+    Ok(routers)
+}
+
 /// Runs the study: per case, draws the faults, runs TopoBW on the flow engine, adds noise,
 /// locates, and scores the suspects against the faults.
 pub fn localisation_study(config: &StudyConfig) -> Result<StudyResult, DiagError> {
@@ -112,18 +146,9 @@ pub fn localisation_study(config: &StudyConfig) -> Result<StudyResult, DiagError
     let fabric = g.fabric(LinkParameters::default().latency_s)?;
     let layout = Layout::whole(g.clone());
     let mut result = StudyResult::default();
-    let n = g.num_geminis() as u32;
-    let k = config.faults_per_case.min(n);
     for case in 0..config.cases {
         let mut rng = Pcg64::new(u128::from(config.seed), u128::from(case));
-        let mut routers: Vec<RouterId> = Vec::new();
-        while routers.len() < k as usize {
-            let r = rng.random_range(0..n);
-            let near = routers.iter().any(|&o| g.torus().hop_distance(o, r) <= 1);
-            if !near {
-                routers.push(r);
-            }
-        }
+        let routers = draw_routers(config, &mut rng, case)?;
         let injections: Vec<Injection> = routers.iter().map(|&r| draw(g, &mut rng, r)).collect();
         let truth: Vec<(PartKind, String)> = injections
             .iter()
@@ -170,4 +195,48 @@ pub fn localisation_study(config: &StudyConfig) -> Result<StudyResult, DiagError
         }
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(dims: [usize; 3], faults_per_case: u32) -> StudyConfig {
+        StudyConfig {
+            gemini: Gemini::new(dims).unwrap(),
+            cases: 2,
+            faults_per_case,
+            noise: 0.0,
+            seed: 1,
+            message_bytes: 1e6,
+            count: 1,
+        }
+    }
+
+    #[test]
+    fn more_faults_than_the_machine_holds_apart_is_an_error_not_a_hang() {
+        // A 2x2x2 torus has 8 Geminis, each within one hop of 3 others: at most 4 fit.
+        let e = localisation_study(&config([2, 2, 2], 5))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("faults per case 5") && e.contains("no Gemini of the 8"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn faults_are_drawn_at_least_two_hops_apart() {
+        let c = config([4, 4, 4], 3);
+        for case in 0..20 {
+            let mut rng = Pcg64::new(u128::from(c.seed), u128::from(case));
+            let routers = draw_routers(&c, &mut rng, case).unwrap();
+            assert_eq!(routers.len(), 3);
+            for (i, &a) in routers.iter().enumerate() {
+                for &b in &routers[i + 1..] {
+                    assert!(c.gemini.torus().hop_distance(a, b) >= 2);
+                }
+            }
+        }
+    }
 }

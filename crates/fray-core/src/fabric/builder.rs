@@ -71,6 +71,21 @@ impl FabricBuilder {
         }
     }
 
+    /// Fails before `endpoints` more endpoints and `channels` more router channels would
+    /// make the fabric larger than [`super::spec::MAX_FABRIC_BYTES`]: the guard of every
+    /// family and file reader (the spec parsers check their totals up front).
+    fn check_size(&self, endpoints: usize, channels: usize) -> Result<(), FabricError> {
+        super::spec::check_fabric_bytes(
+            self.num_routers,
+            self.host_links.len().saturating_add(endpoints),
+            self.cables.len() + channels,
+        )
+        .map_err(|reason| FabricError::Parameter {
+            field: "size",
+            reason,
+        })
+    }
+
     /// Adds a cable between routers `a` and `b`: two channels, `a -> b` then `b -> a`.
     /// Returns the id of the `a -> b` channel (the `b -> a` channel is the id after it); the
     /// ids stay the same in the built fabric.
@@ -90,6 +105,7 @@ impl FabricBuilder {
                 reason: format!("router {a} cannot be cabled to itself"),
             });
         }
+        self.check_size(0, 2)?;
         let ab = self.cables.push(a, b, class, link);
         let ba = self.cables.push(b, a, class, link);
         self.cables.reverse[ab as usize] = ba;
@@ -106,6 +122,7 @@ impl FabricBuilder {
     ) -> Result<(), FabricError> {
         self.check_router(router)?;
         link.validate()?;
+        self.check_size(count as usize, 0)?;
         self.endpoints_per_router[router as usize] += count;
         for _ in 0..count {
             self.host_links.push((router, link));

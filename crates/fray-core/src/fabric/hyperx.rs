@@ -14,7 +14,8 @@
 //! structured routings index instead of searching.
 
 use super::spec::{
-    checked_total, parse_sizes, spec_error, FabricSpec, SpecParts, MAX_ENDPOINTS, MAX_ROUTERS,
+    check_fabric_bytes, checked_total, parse_sizes, spec_error, FabricSpec, SpecParts,
+    MAX_ENDPOINTS, MAX_ROUTERS,
 };
 use super::{
     Cartesian, ChannelId, Fabric, FabricBuilder, FabricError, LinkParameters, RouterId, Topology,
@@ -282,7 +283,7 @@ pub(super) fn parse_hyperx(spec: &str, body: &str) -> Result<FabricSpec, FabricE
     let t = parts.take_count("t", 1, 1)?;
     parts.finish(&["k", "t"])?;
     let routers = checked_total(spec, "routers", &sizes, MAX_ROUTERS)?;
-    checked_total(spec, "endpoints", &[routers, t], MAX_ENDPOINTS)?;
+    let endpoints = checked_total(spec, "endpoints", &[routers, t], MAX_ENDPOINTS)?;
     // Twice the cables: sum over d of k_d * N * (S_d - 1), with N <= 2^26 (no overflow).
     let twice_cables: u128 = sizes
         .iter()
@@ -295,6 +296,8 @@ pub(super) fn parse_hyperx(spec: &str, body: &str) -> Result<FabricSpec, FabricE
             format!("more than {MAX_HYPERX_CABLES} cables"),
         ));
     }
+    check_fabric_bytes(routers, endpoints, twice_cables as usize)
+        .map_err(|reason| spec_error(spec, reason))?;
     Ok(FabricSpec::HyperX {
         shape: HyperXShape::new(sizes, links),
         endpoints_per_router: t as u32,

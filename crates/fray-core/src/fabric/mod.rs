@@ -32,7 +32,7 @@ pub use cartesian::{Cartesian, Direction};
 pub use dragonfly::{Arrangement, Dragonfly, DragonflyShape};
 pub use hyperx::{HyperX, HyperXShape, MAX_HYPERX_CABLES};
 pub use read::{aries, AriesFabric, FileFormat, HcaPort, IbPort, IbnetdiscoverFabric};
-pub use spec::{FabricSpec, MAX_ROUTERS};
+pub use spec::{fabric_bytes, FabricSpec, MAX_FABRIC_BYTES, MAX_ROUTERS};
 pub use summary::ClassSummary;
 pub use xgft::{Xgft, XgftShape, MAX_XGFT_LEVELS};
 

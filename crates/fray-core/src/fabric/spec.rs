@@ -57,6 +57,45 @@ pub const MAX_ROUTERS: usize = 1 << 26;
 /// Largest number of endpoints a spec may ask for.
 pub const MAX_ENDPOINTS: usize = 1 << 26;
 
+/// Memory a fabric may take, in bytes (4 GiB): the engines keep several more numbers per
+/// channel beside it, so a larger fabric would not leave them room on a workstation or a
+/// cluster node of 16 to 32 GiB. Checked before anything is allocated.
+pub const MAX_FABRIC_BYTES: u128 = 4 << 30;
+
+/// Bytes a built fabric holds per router (its name, CSR offsets, endpoint count), per
+/// endpoint (its name and router) and per directed channel (its fields and CSR entry).
+const ROUTER_BYTES: u128 = 56;
+const ENDPOINT_BYTES: u128 = 52;
+const CHANNEL_BYTES: u128 = 40;
+
+/// Bytes a fabric of `routers` routers, `endpoints` endpoints and `router_channels` directed
+/// router-to-router channels takes once built (each endpoint adds two host channels).
+pub fn fabric_bytes(routers: usize, endpoints: usize, router_channels: usize) -> u128 {
+    routers as u128 * ROUTER_BYTES
+        + endpoints as u128 * (ENDPOINT_BYTES + 2 * CHANNEL_BYTES)
+        + router_channels as u128 * CHANNEL_BYTES
+}
+
+/// Why a fabric of this size cannot be built: it would take more than
+/// [`MAX_FABRIC_BYTES`] (the reason names the memory it would take).
+pub(crate) fn check_fabric_bytes(
+    routers: usize,
+    endpoints: usize,
+    router_channels: usize,
+) -> Result<(), String> {
+    let bytes = fabric_bytes(routers, endpoints, router_channels);
+    if bytes <= MAX_FABRIC_BYTES {
+        return Ok(());
+    }
+    let gib = |b: u128| b as f64 / f64::from(1u32 << 30);
+    Err(format!(
+        "{routers} routers, {endpoints} endpoints and {router_channels} channels would take \
+         {:.1} GiB, more than the {:.0} GiB a fabric may take",
+        gib(bytes),
+        gib(MAX_FABRIC_BYTES)
+    ))
+}
+
 /// The error for a bad spec, naming the spec and what is wrong.
 pub(crate) fn spec_error(spec: &str, reason: impl Into<String>) -> FabricError {
     FabricError::Spec {
@@ -201,7 +240,10 @@ fn parse_cartesian(spec: &str, body: &str, wrap: bool) -> Result<FabricSpec, Fab
     let t = parts.take_count("t", 1, 1)?;
     parts.finish(&["t"])?;
     let routers = checked_total(spec, "routers", &dims, MAX_ROUTERS)?;
-    checked_total(spec, "endpoints", &[routers, t], MAX_ENDPOINTS)?;
+    let endpoints = checked_total(spec, "endpoints", &[routers, t], MAX_ENDPOINTS)?;
+    // At most two channels per router and dimension (a ring or a line of cables).
+    check_fabric_bytes(routers, endpoints, 2 * routers * dims.len())
+        .map_err(|reason| spec_error(spec, reason))?;
     let wraps = vec![wrap; dims.len()];
     Ok(FabricSpec::Cartesian {
         shape: Cartesian::new(dims, wraps),
@@ -237,6 +279,23 @@ impl FromStr for FabricSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fabrics_larger_than_memory_allows_are_refused_before_building() {
+        for spec in ["torus:8192x8192", "mesh:4096x4096,t=4"] {
+            let e = spec.parse::<FabricSpec>().unwrap_err().to_string();
+            assert!(e.contains("GiB, more than the 4 GiB"), "{spec}: {e}");
+        }
+        // The largest square torus under the cap parses.
+        let side = (1..8192usize)
+            .rev()
+            .find(|&s| fabric_bytes(s * s, s * s, 4 * s * s) <= MAX_FABRIC_BYTES)
+            .unwrap();
+        assert!(format!("torus:{side}x{side}").parse::<FabricSpec>().is_ok());
+        assert!(format!("torus:{0}x{0}", side + 1)
+            .parse::<FabricSpec>()
+            .is_err());
+    }
 
     fn shape(spec: &str) -> (Cartesian, u32) {
         match spec.parse().unwrap() {

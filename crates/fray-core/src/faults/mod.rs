@@ -219,19 +219,30 @@ impl Faults {
         text: &str,
         file: &str,
     ) -> Result<usize, FaultError> {
-        let mut count = 0;
+        let mut listed: Vec<(ChannelId, usize)> = Vec::new();
         for (line, name) in fault_file_cables(text) {
-            let channel = select::channel_by_name(fabric, name).map_err(|e| {
+            let at_line = |reason: String| {
                 FaultError::Fabric(FabricError::File {
                     file: file.to_string(),
                     line,
-                    reason: e.to_string(),
+                    reason,
                 })
-            })?;
+            };
+            let channel =
+                select::channel_by_name(fabric, name).map_err(|e| at_line(e.to_string()))?;
+            // A cable is both its directions: one of them listed twice, or each once, is
+            // the same cable listed twice (and a repair of one line would repair nothing).
+            let cable = channel.min(fabric.channels().reverse[channel as usize]);
+            if let Some(&(_, first)) = listed.iter().find(|(c, _)| *c == cable) {
+                return Err(at_line(format!(
+                    "{name} is the cable of line {first} again (a cable is both directions: \
+                     list it once)"
+                )));
+            }
+            listed.push((cable, line));
             self.fail_cable(fabric, channel)?;
-            count += 1;
         }
-        Ok(count)
+        Ok(listed.len())
     }
 
     /// Fails the cables listed in the fault file at `path` (see [`Faults::fail_cables_listed`]).
@@ -338,6 +349,7 @@ impl Faults {
 /// The cables a fault file lists, with their 1-based line numbers: one `FROM->TO` name per
 /// line, blank lines and text after `#` left out (the names are not checked here).
 pub fn fault_file_cables(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().enumerate().filter_map(|(i, line)| {
         let name = line.split('#').next().unwrap_or("").trim();
         (!name.is_empty()).then_some((i + 1, name))
@@ -363,5 +375,36 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("cables.txt:2:"), "{err}");
+    }
+
+    #[test]
+    fn a_cable_listed_twice_in_either_direction_is_named() {
+        let f = Fabric::parse("mesh:3x3").unwrap();
+        for text in [
+            "(0,0)->(1,0)\n(1,0)->(0,0)\n",
+            "(0,0)->(1,0)\n# again\n(0,0)->(1,0)\n",
+        ] {
+            let err = Faults::none(&f)
+                .fail_cables_listed(&f, text, "down.txt")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with("down.txt:") && err.contains("cable of line 1 again"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_first_cable_is_skipped() {
+        let f = Fabric::parse("mesh:3x3").unwrap();
+        let mut faults = Faults::none(&f);
+        assert_eq!(
+            faults
+                .fail_cables_listed(&f, "\u{feff}(0,0)->(1,0)\n", "bom.txt")
+                .unwrap(),
+            1
+        );
+        assert_eq!(faults.num_channels_down(), 2);
     }
 }

@@ -131,9 +131,17 @@ pub struct LinksRow {
     pub throughput: Option<f64>,
 }
 
+/// The first value of `values` that an earlier one equals.
+fn repeated<T: PartialEq + Copy>(values: &[T]) -> Option<T> {
+    (1..values.len())
+        .find(|&i| values[..i].contains(&values[i]))
+        .map(|i| values[i])
+}
+
 impl LinksStudy {
     /// Checks the settings against `fabric`: at least one number of jobs and one seed,
-    /// percentages in 0..=100, a cable class the fabric has, a routing that fits it.
+    /// no number of jobs or percentage given twice, percentages in 0..=100, the flow
+    /// engine's settings ([`FlowConfig::check`]), a cable class the fabric has, a routing that fits it.
     pub fn check(&self, fabric: &Fabric) -> Result<(), LinksError> {
         self.fail.cables(fabric)?;
         Faults::none(fabric).fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
@@ -152,17 +160,18 @@ impl LinksStudy {
         if self.seeds == 0 {
             return Err(LinksError::Invalid("seeds: must be at least 1".into()));
         }
-        if !(0.0..0.5).contains(&self.time_tolerance) {
-            return Err(LinksError::Invalid(format!(
-                "time tolerance: must be in [0, 0.5), got {}",
-                self.time_tolerance
-            )));
+        FlowConfig {
+            seed: self.seed,
+            time_tolerance: self.time_tolerance,
+            time_resolution_s: self.time_resolution_s,
         }
-        if !(0.0..1e-3).contains(&self.time_resolution_s) {
-            return Err(LinksError::Invalid(format!(
-                "time resolution: must be in [0, 1 ms), got {} s",
-                self.time_resolution_s
-            )));
+        .check()
+        .map_err(LinksError::Invalid)?;
+        if let Some(j) = repeated(&self.jobs) {
+            return Err(LinksError::Invalid(format!("jobs: {j} given twice")));
+        }
+        if let Some(p) = repeated(&self.failed_pct) {
+            return Err(LinksError::Invalid(format!("failed: {p} given twice")));
         }
         Ok(())
     }

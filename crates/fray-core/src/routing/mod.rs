@@ -379,7 +379,14 @@ fn parse_ugal_options(name: &str, options: &str) -> Result<(UgalRule, bool), Rou
     let (mut threshold, mut links) = (None, None);
     let (mut credits, mut factor) = (None, None);
     let mut per_vc = false;
+    let mut seen: Vec<&str> = Vec::new();
     for option in options.split(',') {
+        if let Some((key, _)) = option.split_once('=') {
+            if seen.contains(&key) {
+                return Err(bad(format!("{key} given twice")));
+            }
+            seen.push(key);
+        }
         match option.split_once('=') {
             Some(("queues", value)) => {
                 per_vc = match value {
@@ -420,4 +427,22 @@ fn parse_ugal_options(name: &str, options: &str) -> Result<(UgalRule, bool), Rou
         }),
     }?;
     Ok((rule, per_vc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_routing_option_given_twice_is_refused() {
+        let e = parse_ugal_options("ugal:threshold=5,threshold=6", "threshold=5,threshold=6")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("threshold given twice"), "{e}");
+        assert!(parse_ugal_options(
+            "ugal:threshold=5,links=adaptive",
+            "threshold=5,links=adaptive"
+        )
+        .is_ok());
+    }
 }

@@ -231,11 +231,39 @@ impl FromStr for HostCosts {
                 .set(item)
                 .map_err(|e| format!("host costs {s:?}: {e}"))?;
         }
+        costs
+            .check_clock()
+            .map_err(|e| format!("host costs {s:?}: {e}"))?;
         Ok(costs)
     }
 }
 
 impl HostCosts {
+    /// Fails, naming the first cost and the limit, when a time or a time per byte or page
+    /// is longer than the packet engine's clock holds
+    /// ([`crate::sim::packet::CLOCK_LIMIT_S`]): such costs would saturate it silently.
+    fn check_clock(&self) -> Result<(), String> {
+        let limit = crate::sim::packet::CLOCK_LIMIT_S;
+        for (name, value) in [
+            ("send", self.send_s),
+            ("recv", self.recv_s),
+            ("match", self.match_s),
+            ("send_copy", self.send_copy_s_per_byte),
+            ("recv_copy", self.recv_copy_s_per_byte),
+            ("register", self.register_s),
+            ("page", self.register_s_per_page),
+            ("nic", self.nic_latency_s),
+        ] {
+            if value > limit {
+                return Err(format!(
+                    "{name} costs {value:e} s, more than the {limit:.0} s the packet engine's \
+                     clock holds"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Applies one `KEY=VALUE` override (see [`HostCosts::from_str`]).
     fn set(&mut self, item: &str) -> Result<(), String> {
         let (key, value) = item
@@ -388,6 +416,18 @@ impl HostTimeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn costs_longer_than_the_engine_clock_are_refused_with_the_limit() {
+        for spec in ["ember*1e30", "none+send=1e8s", "ember+copy=1e9s/B"] {
+            let e = spec.parse::<HostCosts>().unwrap_err();
+            assert!(
+                e.contains("18446744 s") && e.contains("clock"),
+                "{spec}: {e}"
+            );
+        }
+        assert!("ember*1000".parse::<HostCosts>().is_ok());
+    }
 
     #[test]
     fn ember_costs_follow_firefly_defaults() {

@@ -85,3 +85,57 @@ impl From<(u32, u32, f64)> for Message {
         }
     }
 }
+
+impl Message {
+    /// Checks a list of messages between the ranks `0..num_ranks`: every rank exists and
+    /// every size is a finite number of bytes at least 0. The error names the first bad
+    /// message by its 0-based index.
+    pub fn check_all(messages: &[Message], num_ranks: usize) -> Result<(), WorkloadError> {
+        for (i, m) in messages.iter().enumerate() {
+            let bad = |reason: String| WorkloadError::Invalid {
+                what: format!("message {i}"),
+                reason,
+            };
+            for (end, rank) in [("source", m.src), ("destination", m.dst)] {
+                if rank as usize >= num_ranks {
+                    return Err(bad(format!(
+                        "{end} {rank} does not exist (endpoints 0 to {})",
+                        num_ranks.saturating_sub(1)
+                    )));
+                }
+            }
+            if !(m.size_bytes.is_finite() && m.size_bytes >= 0.0) {
+                return Err(bad(format!(
+                    "size {} bytes: must be a finite number at least 0",
+                    m.size_bytes
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod message_tests {
+    use super::*;
+
+    #[test]
+    fn messages_to_missing_endpoints_or_of_bad_sizes_are_named() {
+        let ok = [Message::from((0, 3, 1.0))];
+        assert_eq!(Message::check_all(&ok, 4), Ok(()));
+        let far = [
+            Message::from((0, 1, 1.0)),
+            Message::from((0, 1_000_000_000, 100.0)),
+        ];
+        let e = Message::check_all(&far, 4).unwrap_err().to_string();
+        assert!(
+            e.contains("message 1") && e.contains("destination 1000000000"),
+            "{e}"
+        );
+        let nan = [Message::from((0, 1, f64::NAN))];
+        assert!(Message::check_all(&nan, 4)
+            .unwrap_err()
+            .to_string()
+            .contains("size"));
+    }
+}

@@ -19,7 +19,7 @@ from fray import SpecError
 from fray._fray import SpareStudy
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
 from fray.campaign.schema import REQUIRED, Field, ScenarioError, boolean, choice, text, whole
-from fray.campaign.tasks import Task, derive_seed
+from fray.campaign.tasks import MAX_TASKS, Task, derive_seed
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -61,7 +61,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "faults": {
         "mode": Field('"samples" (random failure sequences) or "exhaustive" (every failure set)',
                       choice("samples", "exhaustive"), "samples"),
-        "samples": Field("a positive whole number of random failure sequences", whole(1)),
+        "samples": Field("a positive whole number of random failure sequences", whole(1, 2**63 - 1)),
         "max_failures": Field("a positive whole number of failures, at most the spares",
                               whole(1)),
     },
@@ -169,6 +169,12 @@ class SparesKind(StudyKind):
         }
         if mode == "samples":
             per_task = per_task or max(1, EVALUATIONS_PER_TASK // study.max_failures)
+            count = scenario.replications * -(-faults["samples"] // per_task)
+            if count > MAX_TASKS:
+                raise fail("faults.samples", f"{faults['samples']} samples in tasks of "
+                           f"{per_task} cases make {count} tasks, more than the {MAX_TASKS} a "
+                           "campaign may hold; give tasks.cases more cases or ask for fewer "
+                           "samples")
             return [
                 Task(
                     kind=self.name,

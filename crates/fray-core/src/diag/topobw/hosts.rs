@@ -174,7 +174,12 @@ impl HostReport {
     /// Reads a host report; summary lines, blank lines and `#` comments are skipped. Errors
     /// name `file` and the line.
     pub fn parse(file: &str, text: &str) -> Result<Self, DiagError> {
-        let lines = parse_report_lines(file, text, |_, line| parse_host_line(line))?;
+        let lines = parse_report_lines(
+            file,
+            text,
+            |_, line| parse_host_line(line),
+            |l: &HostLine| (l.src.clone(), l.dst.clone(), l.round),
+        )?;
         Ok(Self { lines })
     }
 }

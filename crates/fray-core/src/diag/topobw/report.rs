@@ -141,7 +141,9 @@ impl Report {
     /// Reads a report; summary lines, blank lines and `#` comments are skipped. Errors name
     /// `file` and the line.
     pub fn parse(file: &str, text: &str) -> Result<Self, DiagError> {
-        let lines = parse_report_lines(file, text, parse_line)?;
+        let lines = parse_report_lines(file, text, parse_line, |l| {
+            (l.src, l.dst, l.dim, l.dir, l.shared)
+        })?;
         Ok(Self { lines })
     }
 }
@@ -149,24 +151,60 @@ impl Report {
 /// Parses every line of a TopoBW report with `parse(line number, trimmed text)`, skipping
 /// blank lines, `#` comments and `Bandwidth ...` summary lines; an error names `file` and the
 /// line. Shared by the routed report and the host report.
-pub(super) fn parse_report_lines<T>(
+///
+/// A report is evidence only when it can be read whole, so this also fails on a report with
+/// no transfer line (empty or summary only), on one that ends on a transfer line (TopoBW ends
+/// with its `Bandwidth` summary lines: the report was cut short), and on a transfer that
+/// repeats an earlier one (`key` names a transfer: a report pasted twice).
+pub(super) fn parse_report_lines<T, K: PartialEq>(
     file: &str,
     text: &str,
     parse: impl Fn(usize, &str) -> Result<T, String>,
+    key: impl Fn(&T) -> K,
 ) -> Result<Vec<T>, DiagError> {
-    let mut lines = Vec::new();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let at = |line: usize, reason: String| DiagError::Line {
+        file: file.to_string(),
+        line,
+        reason,
+    };
+    let mut lines: Vec<(usize, T)> = Vec::new();
+    let mut ends_on_transfer = None;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with("Bandwidth ") {
+        if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        lines.push(parse(i + 1, line).map_err(|reason| DiagError::Line {
-            file: file.to_string(),
-            line: i + 1,
-            reason,
-        })?);
+        if line.starts_with("Bandwidth ") {
+            ends_on_transfer = None;
+            continue;
+        }
+        let parsed = parse(i + 1, line).map_err(|reason| at(i + 1, reason))?;
+        let k = key(&parsed);
+        if let Some((first, _)) = lines.iter().find(|(_, l)| key(l) == k) {
+            return Err(at(
+                i + 1,
+                format!("repeats the transfer of line {first} (a report given twice?)"),
+            ));
+        }
+        lines.push((i + 1, parsed));
+        ends_on_transfer = Some(i + 1);
     }
-    Ok(lines)
+    if lines.is_empty() {
+        return Err(DiagError::Invalid {
+            what: file.to_string(),
+            reason: "no transfer line: an empty or summary-only report is no evidence".into(),
+        });
+    }
+    if let Some(last) = ends_on_transfer {
+        return Err(at(
+            last,
+            "the report ends on a transfer line, without its Bandwidth summary lines: it \
+             was cut short"
+                .into(),
+        ));
+    }
+    Ok(lines.into_iter().map(|(_, l)| l).collect())
 }
 
 fn parse_line(line: usize, text: &str) -> Result<ReportLine, String> {
@@ -245,6 +283,38 @@ Bandwidth X min: 2974.68 on c0-0c0s3n3 max: 5947.06 on c0-0c1s5n1 avg: 3717.81
     }
 
     #[test]
+    fn a_report_that_cannot_be_read_whole_is_refused() {
+        let first = FIGURE_6.lines().next().unwrap();
+        let summary = FIGURE_6.lines().last().unwrap();
+        for (text, needle) in [
+            (String::new(), "no transfer line"),
+            (format!("{summary}\n"), "no transfer line"),
+            (
+                format!("{first}\n"),
+                "r.txt:1: the report ends on a transfer line",
+            ),
+            (
+                FIGURE_6.lines().take(2).collect::<Vec<_>>().join("\n"),
+                "r.txt:2: the report ends",
+            ),
+            (
+                format!("{FIGURE_6}{FIGURE_6}"),
+                "r.txt:5: repeats the transfer of line 1",
+            ),
+        ] {
+            let e = Report::parse("r.txt", &text).unwrap_err().to_string();
+            assert!(e.contains(needle), "{text:?}: {e}");
+        }
+        assert_eq!(
+            Report::parse("bom", &format!("\u{feff}{FIGURE_6}"))
+                .unwrap()
+                .lines
+                .len(),
+            3
+        );
+    }
+
+    #[test]
     fn bad_lines_are_named() {
         for (bad, needle) in [
             (
@@ -265,7 +335,7 @@ Bandwidth X min: 2974.68 on c0-0c0s3n3 max: 5947.06 on c0-0c1s5n1 avg: 3717.81
             ),
             ("hello", "expected"),
         ] {
-            let e = Report::parse("r.txt", &format!("\n{bad}\n"))
+            let e = Report::parse("r.txt", &format!("\n{bad}\nBandwidth X\n"))
                 .unwrap_err()
                 .to_string();
             assert!(e.starts_with("r.txt:2: ") && e.contains(needle), "{e}");

@@ -146,11 +146,18 @@ pub struct Gemini {
 pub const MAX_Z: usize = SLOTS_PER_CHASSIS * CHASSIS_PER_CABINET;
 
 impl Gemini {
-    /// A Gemini torus of `dims = [x, y, z]` Geminis; `z` at most [`MAX_Z`].
+    /// A Gemini torus of `dims = [x, y, z]` Geminis; `y` even (a module holds two Geminis
+    /// along Y), `z` at most [`MAX_Z`].
     pub fn new(dims: [usize; 3]) -> Result<Self, FabricError> {
         let spec = format!("gemini:{}x{}x{}", dims[0], dims[1], dims[2]);
         if dims.contains(&0) {
             return Err(spec_error(&spec, "every size must be at least 1"));
+        }
+        if !dims[1].is_multiple_of(GEMINIS_PER_MODULE) {
+            return Err(spec_error(
+                &spec,
+                format!("y must be even: each module holds {GEMINIS_PER_MODULE} Geminis along Y"),
+            ));
         }
         if dims[2] > MAX_Z {
             return Err(spec_error(
@@ -308,6 +315,7 @@ mod tests {
             "gemini:0x2x2",
             "gemini:99999999999x99999999999x2",
             "gemini:2x2x2,t=2",
+            "gemini:4x3x4",
         ] {
             assert!(bad.parse::<crate::fabric::FabricSpec>().is_err(), "{bad}");
         }

@@ -23,6 +23,27 @@ pub struct FlowConfig {
     pub time_resolution_s: f64,
 }
 
+impl FlowConfig {
+    /// Checks the settings: `time_tolerance` in `[0, 0.5)` (a flow may not end more than
+    /// half its message's time early) and `time_resolution_s` in `[0, 1 ms)`; NaN is
+    /// neither. The error names the setting.
+    pub fn check(&self) -> Result<(), String> {
+        if !(0.0..0.5).contains(&self.time_tolerance) {
+            return Err(format!(
+                "time tolerance: must be in [0, 0.5), got {}",
+                self.time_tolerance
+            ));
+        }
+        if !(0.0..1e-3).contains(&self.time_resolution_s) {
+            return Err(format!(
+                "time resolution: must be in [0, 1 ms), got {} s",
+                self.time_resolution_s
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Default for FlowConfig {
     fn default() -> Self {
         Self {

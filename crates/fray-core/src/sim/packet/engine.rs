@@ -20,6 +20,10 @@ const NIL: u32 = u32::MAX;
 /// Picoseconds in a second.
 pub(crate) const PS_PER_S: f64 = 1e12;
 
+/// The longest time the packet engine's clock holds, in seconds (`u64::MAX` picoseconds,
+/// about 213 days): every time given to the engine must be at most this.
+pub const CLOCK_LIMIT_S: f64 = u64::MAX as f64 / PS_PER_S;
+
 /// Seconds to whole picoseconds.
 pub(crate) fn to_ps(seconds: f64) -> u64 {
     (seconds * PS_PER_S).round() as u64

@@ -51,7 +51,7 @@ mod traffic;
 mod vc;
 
 pub use config::{Arbitration, PacketConfig, QueueView, RouterPreset, PACKET_OPTIONS};
-pub use engine::PacketCounters;
+pub use engine::{PacketCounters, CLOCK_LIMIT_S};
 pub use jobs::{simulate, PacketResult};
 pub use link::{first_good_copy, GoodCopy, LinkTiming};
 pub use signal::QueuedBytes;

@@ -1,0 +1,279 @@
+"""Every case of the hardening issue: bad input ends in one line naming it and exit status 2
+(or a SpecError from the API), good input that was refused is read, and nothing hangs.
+
+Each test fails on the behaviour before the fix (a traceback, a panic, a hang, a silently
+wrong value, or a refusal of good input)."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import duckdb
+import fray
+import pytest
+from fray import SpecError
+from fray.cli import main
+from fray.links import workload_spec
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+FIG6 = """\
+c0-0c0s5n1 X+CE c0-0c1s5n1 (nid00011 to nid00053): 5.0454 seconds = 5945.98 MB/sec
+c0-0c0s3n0 Y+GS c0-0c0s3n1 (nid00006 to nid00007): 4.4262 seconds = 6777.84 MB/sec
+c0-0c1s7n0 Z+CS c0-0c1s0n0 (nid00048 to nid00062): 10.5132 seconds = 2853.55 MB/sec
+Bandwidth X min: 2974.68 on c0-0c0s3n3 max: 5947.06 on c0-0c1s5n1 avg: 3717.81
+"""
+
+
+def one_line(capsys, *argv: str, needle: str) -> str:
+    """Runs ``fray argv`` in this process; asserts exit 2 and one stderr line holding
+    ``needle``; returns the line."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse refuses an option value itself
+        code = exc.code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2, err
+    assert err and needle in err[-1], err
+    assert "Traceback" not in "\n".join(err)
+    return err[-1]
+
+
+# -- crashes, hangs, silently wrong ----------------------------------------------------------
+
+def test_static_load_names_an_endpoint_that_does_not_exist():
+    fabric = fray.Fabric.parse("torus:4x4")
+    with pytest.raises(SpecError, match="destination 1000000000 does not exist"):
+        fray.static_load(fabric, [(0, 10**9, 100.0)])
+
+
+def test_topobw_study_with_more_faults_than_fit_ends(capsys):
+    one_line(capsys, "topobw", "study", "--simulate", "gemini:2x2x2", "--cases", "2",
+             "--faults", "5", needle="faults per case 5")
+
+
+def test_dry_run_of_2_to_the_64_samples_is_refused_not_planned(tmp_path, capsys):
+    text = (EXAMPLES / "spares_quick.toml").read_text()
+    scenario = tmp_path / "huge.toml"
+    scenario.write_text(text.replace("samples = 1000 ", "samples = 18446744073709551616 "))
+    one_line(capsys, "run", str(scenario), "--dry-run", needle="faults.samples")
+    scenario.write_text(text.replace("samples = 1000 ", "samples = 9000000000000 "))
+    one_line(capsys, "run", str(scenario), "--dry-run", needle="more than the 1000000")
+
+
+def test_temporal_replication_is_bounded(capsys):
+    one_line(capsys, "collective", "--fabric", "xgft:2;4,4;1,4", "--replication",
+             "temporal:1000000", needle="at most 64 copies")
+
+
+def test_a_fabric_larger_than_memory_is_refused_before_allocating(capsys):
+    one_line(capsys, "fabric", "info", "torus:8192x8192", needle="GiB")
+
+
+def test_host_costs_beyond_the_packet_clock_are_refused():
+    with pytest.raises(SpecError, match="clock"):
+        fray.simulate(fray.Fabric.parse("torus:4x4"), "halo3d26:nx=2,host=ember*1e30",
+                      engine="packet")
+
+
+def test_a_cable_listed_in_both_directions_is_named(tmp_path):
+    down = tmp_path / "down.txt"
+    down.write_text("(0,0)->(1,0)\n(1,0)->(0,0)\n")
+    with pytest.raises(SpecError, match="cable of line 1 again"):
+        fray.links.study("torus:4x4", "halo3d26:nx=2", jobs=[1], failed_pct=[5], seeds=1,
+                         down=down)
+
+
+def test_a_routing_option_given_twice_is_refused(capsys):
+    one_line(capsys, "route", "dragonfly:p=2,a=4,h=2,g=5", "--from", "0", "--to",
+             "9", "--routing", "ugal:threshold=5,threshold=6", needle="threshold given twice")
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("", "no transfer line"),
+    (FIG6.splitlines()[0] + "\n", "cut short"),
+    (FIG6.splitlines()[-1] + "\n", "no transfer line"),
+    ("\n".join(FIG6.splitlines()[:2]) + "\n", "cut short"),
+    (FIG6 + FIG6, "repeats the transfer of line 1"),
+])
+def test_locate_refuses_a_report_it_cannot_read_whole(tmp_path, capsys, text, needle):
+    report = tmp_path / "r.txt"
+    report.write_text(text)
+    one_line(capsys, "topobw", "locate", str(report), needle=needle)
+
+
+def test_locate_flags_a_transfer_that_moved_nothing(tmp_path, capsys):
+    healthy = fray.diag.topobw_simulate("gemini:2x4x4", [], 1e6, 4, "both")
+    lines = healthy.splitlines()
+    first = lines[0].rsplit("=", 1)[0] + "= 0.00 MB/sec"
+    report = tmp_path / "r.txt"
+    report.write_text("\n".join([first, *lines[1:]]) + "\n")
+    assert main(["topobw", "locate", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "no suspect" not in out and "slower" in out
+
+
+def test_gemini_y_must_be_even(capsys):
+    one_line(capsys, "fabric", "info", "gemini:4x3x4", needle="y must be even")
+
+
+def test_links_failed_zero_alone_prints_its_rows(capsys):
+    assert main(["links", "--fabric", "torus:4x4", "--failed", "0", "--jobs", "1", "--seeds",
+                 "1", "--quiet", "--no-compute", "--nx", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Empty DataFrame" not in out and "0%" in out
+
+
+def test_links_failed_given_twice_is_refused_before_the_run(capsys):
+    one_line(capsys, "links", "--fabric", "torus:4x4", "--failed", "5,5", "--jobs", "1",
+             needle="5 given twice")
+
+
+# -- numbers at the boundary -----------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, needle", [
+    (("route", "torus:4x4", "--from", "0", "--to", "18446744073709551616"),
+     "--to: endpoint 18446744073709551616 does not exist"),
+    (("links", "--fabric", "torus:4x4", "--jobs", "-1", "--failed", "5"), "jobs"),
+    (("route", "torus:4x4", "--from", "0", "--to", "1", "--seed",
+      "18446744073709551616"), "--seed"),
+    (("spares", "--fabric", "mesh:8x8", "--alloc", "2D(2,1)", "--method", "0D", "--samples",
+      "2", "--max-failures", "-1"), "--max-failures"),
+])
+def test_numbers_out_of_range_name_the_option(capsys, argv, needle):
+    one_line(capsys, *argv, needle=needle)
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"failed_pct": "10"}, "failed_pct: expected a list"),
+    ({"jobs": [1.5]}, "jobs: expected whole numbers"),
+    ({"jobs": [True]}, "jobs: expected whole numbers"),
+    ({"seed": 2**64}, "seed"),
+    ({"time_tolerance": math.nan}, "time tolerance"),
+    ({"time_resolution": -1e-9}, "time resolution"),
+])
+def test_links_study_checks_its_numbers(kwargs, needle):
+    args = {"jobs": [1], "failed_pct": [5], "seeds": 1} | kwargs
+    with pytest.raises(SpecError, match=needle):
+        fray.links.study("torus:4x4", "halo3d26:nx=2", **args)
+
+
+def test_spares_samples_true_is_not_one():
+    with pytest.raises(SpecError, match="samples"):
+        fray.spares.study("mesh:8x8", "2D(2,1)", "0D", samples=True)
+
+
+@pytest.mark.parametrize("kwargs", [{"time_tolerance": math.nan}, {"time_resolution": -1.0}])
+def test_simulate_checks_the_flow_settings_as_the_study_does(kwargs):
+    with pytest.raises(SpecError, match="time"):
+        fray.simulate(fray.Fabric.parse("torus:4x4"), "halo3d26:nx=2", **kwargs)
+
+
+# -- outputs checked before any work ---------------------------------------------------------
+
+@pytest.mark.parametrize("argv, needle", [
+    (("links", "--fabric", "torus:4x4", "--out", "/proc/x.csv"), "--out: cannot write"),
+    (("links", "--fabric", "torus:4x4", "--plot", "/proc/x.png"), "--plot: cannot write"),
+    (("links", "--fabric", "torus:4x4", "--out", "r.xlsx"), ".csv or .parquet"),
+])
+def test_outputs_are_checked_first(capsys, argv, needle):
+    one_line(capsys, *argv, needle=needle)
+
+
+def test_spares_plot_to_a_folder_is_refused(tmp_path, capsys):
+    one_line(capsys, "spares", "--fabric", "mesh:8x8", "--alloc", "2D(2,1)", "--method", "0D",
+             "--samples", "2", "--plot", str(tmp_path), needle="is a folder")
+    assert not tmp_path.with_suffix(".png").exists()
+
+
+def test_topobw_report_to_a_folder_is_refused(tmp_path, capsys):
+    one_line(capsys, "topobw", "--simulate", "gemini:2x2x2", "--report", str(tmp_path),
+             needle="is a folder")
+
+
+@pytest.mark.parametrize("command", ["report", "export"])
+def test_report_and_export_out_to_a_file_is_refused(tmp_path, capsys, command):
+    taken = tmp_path / "taken"
+    taken.write_text("x")
+    one_line(capsys, command, str(tmp_path / "r.duckdb"), "--out", str(taken),
+             needle="is a file, expected a folder")
+
+
+# -- results files ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> Path:
+    """A small finished spares campaign."""
+    folder = tmp_path_factory.mktemp("results")
+    scenario = folder / "s.toml"
+    text = (EXAMPLES / "spares_quick.toml").read_text()
+    scenario.write_text(text.replace("samples = 1000 ", "samples = 4 ")
+                        .replace("cases = 250 ", "cases = 4 ")
+                        .replace("count = 3", "count = 1")
+                        .replace('"0D", "hybrid(all)"', '"0D"'))
+    db = folder / "r.duckdb"
+    assert main(["run", str(scenario), "--db", str(db), "--workers", "1", "--quiet"]) == 0
+    return db
+
+
+def damaged(results: Path, tmp_path: Path, sql: str) -> Path:
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(results, copy)
+    con = duckdb.connect(str(copy))
+    con.execute(sql)
+    con.close()
+    return copy
+
+
+@pytest.mark.parametrize("sql, needle", [
+    ('DROP TABLE "spares_quick"', "its table is missing"),
+    ('ALTER TABLE "spares_quick" DROP COLUMN collisions_worst', "no column 'collisions_worst'"),
+    ("UPDATE fray_studies SET kind = 'nosuch'", "kind 'nosuch'"),
+    ("UPDATE fray_studies SET planned_tasks = 0", "tasks done of 0 planned"),
+    ("DELETE FROM fray_studies", "holds no study"),
+    ("ALTER TABLE fray_studies DROP COLUMN source_path",
+     "fray_studies has no column 'source_path'"),
+])
+@pytest.mark.parametrize("command", ["report", "export"])
+def test_damaged_results_files_are_named(results, tmp_path, capsys, sql, needle, command):
+    db = damaged(results, tmp_path, sql)
+    one_line(capsys, command, str(db), "--out", str(tmp_path / "out"), needle=needle)
+
+
+def test_a_truncated_results_file_is_named(results, tmp_path, capsys):
+    cut = tmp_path / "cut.duckdb"
+    data = results.read_bytes()
+    cut.write_bytes(data[: len(data) // 2])
+    one_line(capsys, "report", str(cut), "--out", str(tmp_path / "out"), needle=str(cut))
+
+
+# -- good input that was refused -------------------------------------------------------------
+
+def test_motif_options_in_the_workload_are_kept():
+    assert workload_spec("halo3d26:nx=20") == "halo3d26:nx=20,iterations=1"
+    with pytest.raises(SpecError, match="iterations given twice"):
+        workload_spec("halo3d26:iterations=3", iterations=2)
+
+
+def test_a_byte_order_mark_is_skipped_in_fault_and_scenario_files(tmp_path):
+    fabric = fray.Fabric.parse("mesh:3x3")
+    down = tmp_path / "down.txt"
+    down.write_bytes("\ufeff(0,0)->(1,0)\n".encode())
+    faults = fray.Faults(fabric)
+    faults.fail_file(str(down))
+    scenario = tmp_path / "s.toml"
+    scenario.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "spares_quick.toml").read_bytes())
+    assert fray.campaign.load_scenario(scenario).name == "spares_quick"
+
+
+def test_a_missing_fabric_file_says_so(capsys):
+    one_line(capsys, "fabric", "info", "nosuch.topofile", needle="no such file")
+
+
+def test_locate_refuses_a_fabric_for_a_gemini_report(tmp_path, capsys):
+    report = tmp_path / "r.txt"
+    report.write_text(FIG6)
+    one_line(capsys, "topobw", "locate", str(report), "--fabric", "torus:4x4",
+             needle="only for a host report")
