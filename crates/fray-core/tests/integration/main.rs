@@ -2,10 +2,8 @@
 //! what it proves. Shared helpers (`common`, `fat_tree`, `motif_common`) are modules too;
 //! inputs read from files live in `tests/data/`.
 
-mod common;
-mod fat_tree;
-mod motif_common;
 mod channel_bytes_add_up_on_every_engine;
+mod common;
 mod doal_detours_around_failed_links;
 mod dor_retry_goes_the_long_way_round;
 mod dor_route_is_minimal_and_dimension_ordered;
@@ -19,6 +17,7 @@ mod exhaustive_results_on_small_meshes;
 mod fabric_allreduce_matches_closed_forms;
 mod fabric_readers_name_bad_input;
 mod fabric_readers_never_panic;
+mod fat_tree;
 mod fault_files_read_back_what_they_list;
 mod fault_fingerprint_identifies_the_down_set;
 mod flow_engine_matches_closed_forms;
@@ -44,6 +43,7 @@ mod links_study_is_reproducible_and_honest;
 mod load_and_flow_agree_on_closed_forms;
 mod locate_finds_injected_faults;
 mod lqcd_messages_match_closed_form;
+mod motif_common;
 mod motif_errors_name_the_field;
 mod motifs_wait_for_previous_iteration;
 mod netwatch_parser_never_panics;
