@@ -169,7 +169,7 @@ impl<'a> Number<'a> {
             n = n.checked_mul(10u128.checked_pow(u32::try_from(shift).ok()?)?)?;
         } else {
             let divisor = 10u128.checked_pow(shift.unsigned_abs())?;
-            if n % divisor != 0 {
+            if !n.is_multiple_of(divisor) {
                 return None;
             }
             n /= divisor;
