@@ -267,6 +267,22 @@ def test_cli_link_bandwidth_is_the_fabric_parsed_with_it(tmp_path):
     assert 0.5 < ratio < 0.6
 
 
+def test_cli_link_bandwidth_reads_bits_per_second_as_the_paper_states_it(tmp_path):
+    # The paper's links are 400 Gb/s: --link-bandwidth 400Gb/s (or "400 Gb/s") is 50 GB/s,
+    # the same table as --link-bandwidth 50GB/s and as Python's fabric at 50e9 bytes/s.
+    args = ["--jobs", "1", "--failed", "0,20", "--seeds", "1", "--no-compute", "--nx", "8",
+            "--quiet"]
+    tables = []
+    for rate in ("400Gb/s", "400 Gb/s", "50GB/s"):
+        out = tmp_path / f"{len(tables)}.csv"
+        assert main(["links", "--fabric", SMALL, "--link-bandwidth", rate, "--out", str(out),
+                     *args]) == 0
+        tables.append(list(read_table(out)["iteration_s"]))
+    python = links.study(Fabric.parse(SMALL, bandwidth_bytes_s=50e9), "halo3d26:nx=8,compute=no",
+                         jobs=[1], failed_pct=[0, 20], seeds=1)
+    assert tables[0] == tables[1] == tables[2] == list(python["iteration_s"])
+
+
 def test_cli_time_resolution_reaches_the_study(tmp_path):
     # --time-tolerance 0 --time-resolution 0s is the exact simulation, as from Python; the
     # study's default (10 ns) gives other iteration times on the same cases.
@@ -396,7 +412,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--cables", "0", "--jobs", "1", "--failed", "20"], "--cables: must be a positive"),
         (["--down", "no-such-file.txt"], "down: cannot read 'no-such-file.txt'"),
         (["--repairs", "--jobs", "1"], "--repairs ranks the cables of --down FILE"),
-        (["--time-resolution", "10"], "--time-resolution: cannot read '10' as a duration"),
+        (["--time-resolution", "10"], "--time-resolution: cannot read \"10\" as a duration"),
         (["--time-resolution", "2ms"], "time resolution: must be in [0, 1 ms), got 0.002 s"),
     ],
 )

@@ -99,3 +99,11 @@ pub fn diag_error(e: fray_core::diag::DiagError) -> PyErr {
 pub fn health_error(e: fray_core::health::HealthError) -> PyErr {
     SpecError::new_err(e.to_string())
 }
+
+/// A quantity that cannot be read: `SpecError("FIELD: cannot read ...")`, with the field it
+/// was given for as the exception's `field` attribute.
+pub fn quantity_error(e: fray_core::units::QuantityError) -> PyErr {
+    let err = SpecError::new_err(format!("{}: {e}", e.field));
+    let set = Python::attach(|py| err.value(py).setattr("field", &e.field));
+    set.map_or_else(|failed| failed, |()| err)
+}

@@ -16,6 +16,7 @@ mod links;
 mod load;
 mod packet;
 mod spares;
+mod units;
 
 /// The extension module `fray._fray`.
 #[pymodule]
@@ -23,6 +24,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     diag::register(m)?;
     integrity::register(m)?;
+    units::register(m)?;
     m.add_class::<fabric::Fabric>()?;
     m.add_class::<faults::Faults>()?;
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;

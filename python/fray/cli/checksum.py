@@ -9,7 +9,13 @@ import sys
 from fray import SpecError
 from fray.cli import numbers
 from fray.outputs import FIGURES
-from fray.units import parse_bytes, parse_rate, parse_seconds, parse_size_list
+from fray.units import (
+    format_bytes,
+    parse_bytes,
+    parse_rate,
+    parse_seconds,
+    parse_size_list,
+)
 
 #: Outputs checked before any work (see ``fray.cli._check_outputs``).
 OUTPUTS = {"plot": FIGURES}
@@ -35,10 +41,7 @@ def _gbs(x: float | None) -> str:
 
 
 def _size(n: float) -> str:
-    for unit, f in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= f and n % f == 0:
-            return f"{int(n // f)}{unit}"
-    return f"{int(n)}B"
+    return format_bytes(int(n))
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -40,7 +40,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fabric", required=True, help="e.g. dragonfly:p=4,a=8,h=4,g=9 or hyperx:8x8,t=8")
     p.add_argument(
         "--link-bandwidth",
-        help="bandwidth of every link, e.g. 50GB/s (the paper's 400 Gb/s; default 10GB/s)",
+        help="bandwidth of every link, in bytes or bits per second: 50GB/s is the paper's "
+             "400Gb/s (default 10GB/s)",
     )
     p.add_argument(
         "--host-bandwidth",

@@ -140,8 +140,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "fabric": {
         "topology": Field('a fabric spec such as "dragonfly:p=4,a=8,h=2,g=17" or '
                           '"hyperx:8x8,t=8"', text, REQUIRED),
-        "link_bandwidth": Field('a bandwidth for every link such as "50GB/s" (default: the '
-                                "fabric's)", _rate),
+        "link_bandwidth": Field('a bandwidth for every link such as "50GB/s" or "400Gb/s" '
+                                "(default: the fabric's)", _rate),
         "host_bandwidth": Field('a bandwidth for every endpoint\'s injection and ejection '
                                 'channel such as "6.7GB/s" (a NIC whose DMA moves less than '
                                 "the link; default: the links')", _rate),

@@ -250,7 +250,9 @@ impl PacketConfig {
         for (key, value) in pairs {
             let too_large = || format!("{key} is too large");
             let size = || -> Result<u64, String> {
-                crate::units::parse_bytes(value).map_err(|_| {
+                // A bare whole number is bytes, as sizes were written before they took units.
+                let bare = value.parse::<u64>().ok();
+                bare.map_or_else(|| crate::units::parse_bytes(value), Ok).map_err(|_| {
                     format!(
                         "{key} must be a whole number of bytes (2048, 2KiB, 32kB), got {value:?}"
                     )
