@@ -252,11 +252,12 @@ impl PacketConfig {
             let size = || -> Result<u64, String> {
                 // A bare whole number is bytes, as sizes were written before they took units.
                 let bare = value.parse::<u64>().ok();
-                bare.map_or_else(|| crate::units::parse_bytes(value), Ok).map_err(|_| {
-                    format!(
+                bare.map_or_else(|| crate::units::parse_bytes(value), Ok)
+                    .map_err(|_| {
+                        format!(
                         "{key} must be a whole number of bytes (2048, 2KiB, 32kB), got {value:?}"
                     )
-                })
+                    })
             };
             let size_u32 =
                 || -> Result<u32, String> { u32::try_from(size()?).map_err(|_| too_large()) };

@@ -53,7 +53,7 @@ fn torus_12_curve_is_the_recorded_one() {
         "torus:12x12x12",
         3,
         200,
-        include_str!("data/spares_curve_torus12_seed3_200.txt"),
+        include_str!("../data/spares_curve_torus12_seed3_200.txt"),
     );
 }
 
@@ -63,6 +63,6 @@ fn torus_24_curve_is_the_recorded_one() {
         "torus:24x24x24",
         5,
         8,
-        include_str!("data/spares_curve_torus24_seed5_8.txt"),
+        include_str!("../data/spares_curve_torus24_seed5_8.txt"),
     );
 }
