@@ -32,6 +32,7 @@ pub mod diag;
 pub mod fabric;
 pub mod faults;
 pub mod links;
+pub mod plan;
 pub mod routing;
 pub mod seeds;
 pub mod sim;

@@ -5,7 +5,8 @@
 //! `k` (or `K`), `M`, `G`, `T` are powers of 10; binary prefixes `Ki`, `Mi`, `Gi`, `Ti` are
 //! powers of 2 (the grammar of `python/fray/units.py`). A bandwidth is in bytes per second
 //! (`B/s`) or bits per second (`b/s`, as link rates are quoted: `25Gb/s` is `3.125GB/s`); a
-//! duration is in `s`, `ms`, `us` (or `µs`), `ns` or `ps`. A value without its unit, with an
+//! duration is in `s`, `ms`, `us` (or `µs`), `ns` or `ps`, or for plans over months in `min`,
+//! `h` or `d` (86,400 s). A value without its unit, with an
 //! unknown unit, negative or not finite is an error quoting it.
 //!
 //! ```
@@ -15,6 +16,7 @@
 //! assert_eq!(parse_rate("25Gb/s").unwrap(), 3.125e9);
 //! assert_eq!(parse_rate("1KiB/s").unwrap(), 1024.0);
 //! assert_eq!(parse_seconds("100ns").unwrap(), 100e-9);
+//! assert_eq!(parse_seconds("30d").unwrap(), 30.0 * 86400.0);
 //! assert!(parse_rate("3GB").is_err());   // a size, not a rate
 //! assert!(parse_seconds("100").is_err()); // no unit
 //! ```
@@ -45,14 +47,18 @@ const PREFIXES: &[(&str, i32, f64)] = &[
     ("Ti", 0, 1099511627776.0),
 ];
 
-/// Time units as (name, power of ten of a second).
-const TIME_UNITS: &[(&str, i32)] = &[
-    ("s", 0),
-    ("ms", -3),
-    ("us", -6),
-    ("µs", -6),
-    ("ns", -9),
-    ("ps", -12),
+/// Time units as (name, power of ten of a second, factor): the long units a planner over
+/// months reads (`min`, `h`, `d`) are whole multiples of a second.
+const TIME_UNITS: &[(&str, i32, f64)] = &[
+    ("s", 0, 1.0),
+    ("ms", -3, 1.0),
+    ("us", -6, 1.0),
+    ("µs", -6, 1.0),
+    ("ns", -9, 1.0),
+    ("ps", -12, 1.0),
+    ("min", 0, 60.0),
+    ("h", 0, 3600.0),
+    ("d", 0, 86400.0),
 ];
 
 const RATE_EXPECTED: &str = "a bandwidth like 3GB/s or 25Gb/s";
@@ -142,15 +148,16 @@ pub fn parse_rate(text: &str) -> Result<f64, QuantityError> {
     }
 }
 
-/// A duration such as `100ns`, `1.4us` or `2s`, in seconds (finite, may be zero).
+/// A duration such as `100ns`, `1.4us`, `2s`, `90min`, `8h` or `30d`, in seconds (finite, may
+/// be zero; a day is 86,400 s).
 pub fn parse_seconds(text: &str) -> Result<f64, QuantityError> {
     let fail = || error(text, TIME_EXPECTED);
     let number = Number::split(text.trim()).ok_or_else(fail)?;
-    let &(_, pow10) = TIME_UNITS
+    let &(_, pow10, factor) = TIME_UNITS
         .iter()
-        .find(|(u, _)| *u == number.unit)
+        .find(|(u, _, _)| *u == number.unit)
         .ok_or_else(fail)?;
-    let seconds = number.scaled(pow10).ok_or_else(fail)?;
+    let seconds = number.scaled(pow10).ok_or_else(fail)? * factor;
     if seconds.is_finite() {
         Ok(seconds)
     } else {

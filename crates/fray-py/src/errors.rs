@@ -94,3 +94,13 @@ pub fn diag_error(e: fray_core::diag::DiagError) -> PyErr {
         _ => SpecError::new_err(e.to_string()),
     }
 }
+
+/// Plan settings, logs and policies are the user's input (`SpecError`); a workload loss that
+/// fails maps as the links study's errors do.
+pub fn plan_error(e: fray_core::plan::PlanError) -> PyErr {
+    match e {
+        fray_core::plan::PlanError::Links(e) => crate::links::links_error(e),
+        fray_core::plan::PlanError::Faults(e) => fault_error(e),
+        _ => SpecError::new_err(e.to_string()),
+    }
+}
