@@ -20,6 +20,7 @@ from fray.cli import (
     integrity,
     links,
     netwatch,
+    plan,
     report,
     route,
     run,
@@ -42,6 +43,7 @@ _SUBCOMMANDS = (
     traffic,
     topobw,
     netwatch,
+    plan,
 )
 
 
