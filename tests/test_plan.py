@@ -1,10 +1,9 @@
 """``fray plan``, greedy repairs and ``--save-faults``: known values and one-line errors."""
 
 import json
-from pathlib import Path
 
 import pytest
-from fray import Fabric, SpecError, links, plan
+from fray import SpecError, links, plan
 from fray.cli import main
 from fray.store import read_table
 

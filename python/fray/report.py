@@ -173,5 +173,6 @@ def plot_plan(table: pd.DataFrame, path: str | Path, title: str | None = None) -
     ax.legend(fontsize="small")
     a = table.attrs
     if title is None and a:
-        title = f"{a.get('workload')} on {a.get('fabric')}, {a.get('replications')} years"
+        title = (f"{a.get('workload')} on {a.get('fabric')}, {a.get('replications')} "
+                 f"replications of {a.get('horizon')}")
     return save_figure(fig, path, title)
