@@ -51,17 +51,30 @@ fn the_loss_model_agrees_with_simulating_every_visited_state() {
             &loss,
             LossReuse::Model {
                 points: 6,
-                samples: 6,
+                samples: 10,
             },
         )
         .unwrap();
     for (d, m) in direct.outcomes.iter().zip(&model.outcomes) {
         assert!(d.degraded_share > 0.0, "{d:?}");
         let gap = (d.total_share - m.total_share).abs();
-        assert!(gap <= m.total_ci, "{:?}: direct {} model {} ± {}", d.policy, d.total_share, m.total_share, m.total_ci);
+        assert!(
+            gap <= m.total_ci,
+            "{:?}: direct {} model {} ± {}",
+            d.policy,
+            d.total_share,
+            m.total_share,
+            m.total_ci
+        );
         assert_eq!(d.downtime_share, m.downtime_share);
     }
-    // The model simulates a few dozen states; the direct run, every distinct state visited.
-    assert!(model.evaluations <= 6 * 6 * 2, "{}", model.evaluations);
-    assert!(direct.evaluations > model.evaluations, "{} {}", direct.evaluations, model.evaluations);
+    // The model simulates a few dozen states (every state of one down cable, 10 of each
+    // other count); the direct run, every distinct state visited.
+    assert!(model.evaluations <= 10 * 5, "{}", model.evaluations);
+    assert!(
+        direct.evaluations > model.evaluations,
+        "{} {}",
+        direct.evaluations,
+        model.evaluations
+    );
 }

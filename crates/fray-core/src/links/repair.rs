@@ -191,6 +191,9 @@ pub struct RepairStep {
     pub unroutable: bool,
 }
 
+/// The per-seed throughputs with the cables marked repaired, and one more (`Some(i)`) repaired.
+type Throughputs<'a> = dyn Fn(&[bool], Option<usize>) -> Result<Vec<f64>, LinksError> + Sync + 'a;
+
 /// A candidate's last evaluation in the lazy greedy search.
 struct Candidate {
     /// Index into the listed cables.
@@ -334,7 +337,10 @@ impl LinksStudy {
                         .map(|(a, b)| a - b)
                         .collect();
                     let (mean, ci) = mean_ci95(&diff);
-                    (listed[second.index].1.clone(), !(mean.abs() > ci))
+                    (
+                        listed[second.index].1.clone(),
+                        ci.is_nan() || mean.abs() <= ci,
+                    )
                 }
                 None => (String::new(), false),
             };
@@ -363,7 +369,7 @@ impl LinksStudy {
         &self,
         open: &[usize],
         step: usize,
-        throughputs: &(dyn Fn(&[bool], Option<usize>) -> Result<Vec<f64>, LinksError> + Sync),
+        throughputs: &Throughputs<'_>,
         repaired: &[bool],
         now: &[f64],
         healthy: &[f64],

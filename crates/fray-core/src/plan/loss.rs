@@ -159,7 +159,8 @@ impl LossModel {
 
     /// Fits the model: for each class `c` with cables `cables[c]` and each count of
     /// `grids[c]` above 0, `samples` random states of that many down cables of the class
-    /// alone that keep every pair connected, drawn from `(seed, class, count, sample)`,
+    /// alone that keep every pair connected, drawn from `(seed, class, count, sample)`, or
+    /// every such state when there are no more than `samples` (the mean is then exact),
     /// evaluated by `loss` (all cores).
     pub fn fit(
         fabric: &Fabric,
@@ -169,35 +170,62 @@ impl LossModel {
         seed: u64,
         loss: &CachedLoss<'_>,
     ) -> Result<Self, PlanError> {
-        let jobs: Vec<(usize, usize, usize)> = grids
+        // A count with no more distinct states than `samples` is enumerated (its mean is
+        // then exact); others draw `samples` random states.
+        let exhaustive = |c: usize, n: usize| binomial(cables[c].len(), n) <= samples as f64;
+        let jobs: Vec<(usize, usize, Sample)> = grids
             .iter()
             .enumerate()
             .flat_map(|(c, g)| {
-                g.iter()
-                    .filter(|&&n| n > 0)
-                    .flat_map(move |&n| (0..samples).map(move |s| (c, n, s)))
+                g.iter().filter(|&&n| n > 0).flat_map(move |&n| {
+                    let list: Vec<Sample> = if exhaustive(c, n) {
+                        combinations(cables[c].len(), n)
+                            .into_iter()
+                            .map(Sample::Set)
+                            .collect()
+                    } else {
+                        (0..samples).map(Sample::Random).collect()
+                    };
+                    list.into_iter().map(move |j| (c, n, j))
+                })
             })
             .collect();
-        // Each sample draws until its state keeps every pair connected (at most
+        // A random sample draws until its state keeps every pair connected (at most
         // `DRAWS` tries; the cut-off states are counted, not evaluated).
         const DRAWS: u64 = 20;
+        let state_of = |c: usize, set: &[usize]| -> Result<Faults, PlanError> {
+            let mut faults = Faults::none(fabric);
+            for &i in set {
+                faults.fail_cable(fabric, cables[c][i])?;
+            }
+            Ok(faults)
+        };
         let values = jobs
             .par_iter()
-            .map(|&(c, n, s)| {
-                let seed = case_seed(case_seed(case_seed(seed, c as u64), n as u64), s as u64);
-                for draw in 0..DRAWS {
-                    let mut faults = Faults::none(fabric);
-                    let mut rng = Pcg64::seed_from_u64(case_seed(seed, draw));
-                    for i in rand::seq::index::sample(&mut rng, cables[c].len(), n) {
-                        faults.fail_cable(fabric, cables[c][i])?;
+            .map(|(c, n, job)| {
+                let (c, n) = (*c, *n);
+                let tries: Vec<Vec<usize>> = match job {
+                    Sample::Set(set) => vec![set.clone()],
+                    Sample::Random(s) => {
+                        let seed =
+                            case_seed(case_seed(case_seed(seed, c as u64), n as u64), *s as u64);
+                        (0..DRAWS)
+                            .map(|draw| {
+                                let mut rng = Pcg64::seed_from_u64(case_seed(seed, draw));
+                                rand::seq::index::sample(&mut rng, cables[c].len(), n).into_vec()
+                            })
+                            .collect()
                     }
+                };
+                for (draw, set) in tries.iter().enumerate() {
+                    let faults = state_of(c, set)?;
                     if !pairs_cut_off(fabric, &faults) {
                         let state = loss.get(&faults)?;
-                        let rejected = draw as usize + usize::from(state.cut_off);
+                        let rejected = draw + usize::from(state.cut_off);
                         return Ok((rejected, (!state.cut_off).then_some(state.loss)));
                     }
                 }
-                Ok((DRAWS as usize, None))
+                Ok((tries.len(), None))
             })
             .collect::<Result<Vec<_>, PlanError>>()?;
         let mut classes = Vec::with_capacity(grids.len());
@@ -213,7 +241,9 @@ impl LossModel {
                 let kept: Vec<f64> = at.iter().filter_map(|v| v.1).collect();
                 let cut_off = at.iter().map(|v| v.0).sum();
                 let (mean, ci) = mean_ci95(&kept);
-                let std_error = if kept.len() > 1 {
+                let std_error = if exhaustive(c, n) {
+                    0.0
+                } else if kept.len() > 1 {
                     ci / crate::links::student_t975(kept.len() - 1)
                 } else {
                     0.0
@@ -272,10 +302,48 @@ impl LossModel {
     }
 }
 
+/// One sampled state of a model point: a random draw, or a given set of cable indices.
+enum Sample {
+    Random(usize),
+    Set(Vec<usize>),
+}
+
+/// `n` choose `k` as a float (it only decides whether to enumerate).
+fn binomial(n: usize, k: usize) -> f64 {
+    (0..k.min(n - k.min(n))).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// Every `k`-subset of `0..n`, in lexicographic order.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut set: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(set.clone());
+        let Some(i) = (0..k).rev().find(|&i| set[i] < n - k + i) else {
+            return out;
+        };
+        set[i] += 1;
+        for j in i + 1..k {
+            set[j] = set[j - 1] + 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::faults::CableSelector;
+
+    #[test]
+    fn combinations_are_every_subset_once() {
+        let all = combinations(5, 2);
+        assert_eq!(all.len(), 10);
+        assert_eq!(binomial(5, 2), 10.0);
+        assert_eq!(binomial(10, 0), 1.0);
+        assert_eq!(all[0], vec![0, 1]);
+        assert_eq!(all[9], vec![3, 4]);
+        assert_eq!(combinations(3, 3), vec![vec![0, 1, 2]]);
+    }
 
     #[test]
     fn grids_cover_zero_to_the_largest_count() {
