@@ -122,9 +122,10 @@ pub struct ModelPoint {
     pub count: usize,
     /// Sampled states evaluated that kept every pair connected (those that cut a pair off
     /// are drawn again and left out: the planner counts a cut-off state as a whole loss on
-    /// its own, checking each visited state).
+    /// its own, checking each visited state; a connected state that the workload's routing
+    /// cannot serve counts as a whole loss in the mean).
     pub samples: usize,
-    /// Draws that cut a pair off (redrawn), and states the loss found cut off.
+    /// Draws that cut a pair off (redrawn).
     pub cut_off: usize,
     /// Mean loss of the connected samples (0 to 1).
     pub mean_loss: f64,
@@ -133,8 +134,9 @@ pub struct ModelPoint {
 }
 
 /// Loss against the number of down cables per class: for each class, the mean loss of
-/// random states with `count` of its cables down (no other class down) at a grid of counts,
-/// linearly interpolated between them and held flat past the last; the classes add up.
+/// random states with `count` of its cables down (no other class down) at a grid of counts
+/// (those where the replications spend the most time, and the largest reached), linearly
+/// interpolated between them and held flat past the last; the classes add up.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LossModel {
     /// Per class (in the plan's order), the grid points in increasing count (the first is 0
@@ -143,16 +145,24 @@ pub struct LossModel {
 }
 
 impl LossModel {
-    /// The grid of counts for a class whose states go up to `max_count` down cables: every
-    /// count when there are at most `points`, else `points` counts spread evenly from 0 to
-    /// `max_count`.
-    pub fn grid(max_count: usize, points: usize) -> Vec<usize> {
-        if max_count < points.max(2) {
-            return (0..=max_count).collect();
-        }
-        let mut g: Vec<usize> = (0..points)
-            .map(|i| ((i * max_count) as f64 / (points - 1) as f64).round() as usize)
+    /// The grid of counts for a class from the time spent at each count (`time[n]`, any
+    /// unit): 0, the `points - 2` other counts where the most time is spent, and the largest
+    /// count reached, so that the counts that weigh most are evaluated rather than
+    /// interpolated and nothing lies past the grid.
+    pub fn grid(time: &[f64], points: usize) -> Vec<usize> {
+        let reached: Vec<usize> = (0..time.len()).filter(|&n| time[n] > 0.0).collect();
+        let last = reached.last().copied().unwrap_or(0);
+        let mut by_time: Vec<usize> = reached
+            .iter()
+            .copied()
+            .filter(|&n| n > 0 && n < last)
             .collect();
+        by_time.sort_by(|&a, &b| time[b].total_cmp(&time[a]).then(a.cmp(&b)));
+        let mut g: Vec<usize> = std::iter::once(0)
+            .chain(by_time.into_iter().take(points.saturating_sub(2)))
+            .chain(std::iter::once(last))
+            .collect();
+        g.sort_unstable();
         g.dedup();
         g
     }
@@ -220,9 +230,10 @@ impl LossModel {
                 for (draw, set) in tries.iter().enumerate() {
                     let faults = state_of(c, set)?;
                     if !pairs_cut_off(fabric, &faults) {
+                        // A connected state the workload still cannot route (its routing
+                        // finds no path) loses the whole machine, as it does in the replications.
                         let state = loss.get(&faults)?;
-                        let rejected = draw + usize::from(state.cut_off);
-                        return Ok((rejected, (!state.cut_off).then_some(state.loss)));
+                        return Ok((draw, Some(if state.cut_off { 1.0 } else { state.loss })));
                     }
                 }
                 Ok((tries.len(), None))
@@ -346,10 +357,11 @@ mod tests {
     }
 
     #[test]
-    fn grids_cover_zero_to_the_largest_count() {
-        assert_eq!(LossModel::grid(3, 8), vec![0, 1, 2, 3]);
-        let g = LossModel::grid(100, 6);
-        assert_eq!(g, vec![0, 20, 40, 60, 80, 100]);
+    fn grids_take_the_counts_that_weigh_most_and_the_largest() {
+        assert_eq!(LossModel::grid(&[5.0, 3.0, 1.0, 0.5], 8), vec![0, 1, 2, 3]);
+        let time = [50.0, 30.0, 10.0, 4.0, 2.0, 1.0, 0.0, 0.5, 0.0];
+        assert_eq!(LossModel::grid(&time, 4), vec![0, 1, 2, 7]);
+        assert_eq!(LossModel::grid(&[1.0, 0.0], 4), vec![0]);
     }
 
     #[test]
@@ -363,7 +375,7 @@ mod tests {
             })
         };
         let cached = CachedLoss::new(&per_cable);
-        let model = LossModel::fit(&f, &cables, &[LossModel::grid(12, 4)], 3, 1, &cached).unwrap();
+        let model = LossModel::fit(&f, &cables, &[vec![0, 4, 8, 12]], 3, 1, &cached).unwrap();
         for n in 0..=12 {
             assert!((model.loss(&[n]) - 0.01 * n as f64).abs() < 1e-12, "{n}");
         }

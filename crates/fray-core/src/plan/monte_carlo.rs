@@ -143,14 +143,21 @@ impl Plan {
                         format!("need 2 or more points and 1 or more samples, got {points} and {samples}"),
                     ));
                 }
-                // The counts the states reach, from the same replications with no loss.
+                // The time the replications spend at each count, from the same replications
+                // with no loss.
                 let reach = self.tallies(fabric, &cables, policies, &Evaluator::Zero)?;
                 let grids: Vec<Vec<usize>> = cables
                     .iter()
                     .enumerate()
-                    .map(|(c, list)| {
-                        let seen = reach.iter().map(|t| t.max_down[c]).max().unwrap_or(0);
-                        LossModel::grid((seen + seen / 4 + 1).min(list.len()), points)
+                    .map(|c| {
+                        let c = c.0;
+                        let mut time = vec![0.0; cables[c].len() + 1];
+                        for t in &reach {
+                            for (n, s) in t.time_at[c].iter().enumerate() {
+                                time[n] += s;
+                            }
+                        }
+                        LossModel::grid(&time, points)
                     })
                     .collect();
                 Some(LossModel::fit(
@@ -220,7 +227,8 @@ impl Plan {
         let mut repair_at = vec![f64::INFINITY; list.len()];
         let mut faults = Faults::none(fabric);
         let mut counts = vec![0usize; cables.len()];
-        let mut tally = Tally::new(cables.len(), evaluator.points());
+        let sizes: Vec<usize> = cables.iter().map(Vec::len).collect();
+        let mut tally = Tally::new(&sizes, evaluator.points());
         let (mut working, mut window_end, mut visit_at) = (true, f64::INFINITY, f64::INFINITY);
         let mut next_window = match policy {
             RepairPolicy::Windows { every_s, .. } => every_s,
@@ -245,6 +253,7 @@ impl Plan {
             }
             for (c, &n) in counts.iter().enumerate() {
                 tally.down_time[c] += dt * n as f64;
+                tally.time_at[c][n] += dt;
             }
             t = next;
             if t >= self.horizon_s {
@@ -255,7 +264,6 @@ impl Plan {
                 down[fi] = true;
                 counts[list[fi].0] += 1;
                 faults.fail_cable(fabric, list[fi].1)?;
-                tally.max_down[list[fi].0] = tally.max_down[list[fi].0].max(counts[list[fi].0]);
                 if let RepairPolicy::Immediate { repair_s } = policy {
                     repair_at[fi] = t + repair_s;
                 }
@@ -368,11 +376,13 @@ struct Tally {
     windows: u32,
     repairs: u32,
     down_time: Vec<f64>,
-    max_down: Vec<usize>,
+    /// Per class, seconds spent with each count of its cables down.
+    time_at: Vec<Vec<f64>>,
 }
 
 impl Tally {
-    fn new(classes: usize, points: usize) -> Self {
+    /// Sums for classes of `classes[c]` cables and a model of `points` points.
+    fn new(classes: &[usize], points: usize) -> Self {
         Self {
             degraded_s: 0.0,
             weights: vec![0.0; points],
@@ -380,8 +390,8 @@ impl Tally {
             cut_s: 0.0,
             windows: 0,
             repairs: 0,
-            down_time: vec![0.0; classes],
-            max_down: vec![0; classes],
+            down_time: vec![0.0; classes.len()],
+            time_at: classes.iter().map(|&n| vec![0.0; n + 1]).collect(),
         }
     }
 
