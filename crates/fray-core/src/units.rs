@@ -214,6 +214,9 @@ mod tests {
             assert_eq!(err.value, bad);
             assert!(err.to_string().contains("bandwidth"), "{bad}: {err}");
         }
+        assert_eq!(parse_seconds("90min").unwrap(), 5400.0);
+        assert_eq!(parse_seconds("8h").unwrap(), 28800.0);
+        assert_eq!(parse_seconds("1.5d").unwrap(), 129600.0);
         for bad in [
             "",
             "100",
@@ -221,7 +224,8 @@ mod tests {
             "100sec",
             "1e999s",
             "-1s",
-            "1h",
+            "1y",
+            "1hr",
             "1e99999999999s",
         ] {
             let err = parse_seconds(bad).unwrap_err();
