@@ -184,6 +184,37 @@ class LinksStudy:
     def run_repairs(self, jobs: int, start: int, stop: int) -> list[_Outcome]: ...
     def summarize_repairs(self, outcomes: list[_Outcome]) -> list[dict[str, Any]]: ...
     def summarize(self, outcomes: list[_Outcome]) -> list[dict[str, Any]]: ...
+    def greedy_repairs(self, jobs: int, steps: int, exact: bool) -> list[dict[str, Any]]: ...
+    def case_faults_file(self, i: int) -> str: ...
+
+def plan_run(
+    fabric: Fabric,
+    workload: str,
+    routing: str,
+    engine: str,
+    jobs: int,
+    seeds: int,
+    seed: int,
+    time_tolerance: float,
+    time_resolution: float,
+    classes: list[tuple[str, str]],
+    horizon: str,
+    replications: int,
+    policies: list[str],
+    reuse: str = "model",
+    points: int = 8,
+    samples: int = 4,
+) -> dict[str, Any]:
+    """Runs a repair plan (``fray.plan.plan``): ``outcomes``, ``best_window``, ``model``,
+    ``evaluations``, ``lookups``."""
+
+def fit_failure_log(
+    fabric: Fabric, text: str, file: str, cls: str, span: str | None = None, kind: str = "exp"
+) -> dict[str, Any]:
+    """A failure model fitted to one class of a failure log (``fray.plan.fit_failures``)."""
+
+def plan_spec(kind: str, text: str) -> str:
+    """A ``failure`` model or ``policy`` spec checked and printed as the core prints it."""
 
 def allreduce_study(
     fabric: Fabric,

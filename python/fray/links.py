@@ -32,6 +32,7 @@ __all__ = [
     "busiest_cables",
     "case_loads",
     "fabric_with",
+    "greedy_repairs",
     "loads_by_class",
     "repair_gains",
     "simulate",
@@ -285,6 +286,7 @@ def study(
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str = "flow",
     down: str | Path | None = None,
+    save_faults: str | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Runs the failed-links study and returns its table.
@@ -307,6 +309,13 @@ def study(
     is, and each other row what that share of the remaining ``fail`` cables would cost on
     top of them.
 
+    ``save_faults`` writes each failure draw of the study as a fault file (the ``down``
+    cables and the draw) before the runs, which ``down=`` (or ``fray links --down``, ``fray
+    route``) reads back to the same cables: a path with ``{failed}`` (the percentage) and
+    ``{replica}`` (the seed number, 0 to ``seeds - 1``) in it, such as
+    ``"faults/f{failed}-r{replica}.txt"`` (a plain path when the study makes one draw). A
+    draw does not depend on the number of jobs.
+
     Returns
     -------
     pandas.DataFrame
@@ -325,6 +334,8 @@ def study(
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)
+    if save_faults is not None:
+        _save_faults(s, save_faults)
     outcomes = _in_chunks(s.num_cases, s.run, progress, "simulating")
     table = pd.DataFrame(s.summarize(outcomes))
     table.attrs.update(
@@ -340,6 +351,28 @@ def study(
         down=None if down is None else str(down),
     )
     return table
+
+
+def _save_faults(s: LinksStudy, template: str) -> list[Path]:
+    """Writes each failure draw of ``s`` (one per failed % and seed number) to ``template``
+    formatted with ``failed`` and ``replica``; returns the paths."""
+    draws = {}
+    for i in range(s.num_cases):
+        _, failed, replica, baseline = s.case(i)
+        if not baseline:
+            draws.setdefault((failed, replica), i)
+    try:
+        paths = {key: Path(template.format(failed=f"{key[0]:g}", replica=key[1])) for key in draws}
+    except (KeyError, IndexError, ValueError) as e:
+        raise SpecError(f"save-faults: {template!r} may hold only {{failed}} and {{replica}} "
+                        f"({e})") from None
+    if len(set(paths.values())) < len(paths):
+        raise SpecError(f"save-faults: {template!r} names one file for {len(paths)} failure "
+                        "draws: put {failed} and {replica} in it")
+    for key, i in draws.items():
+        paths[key].parent.mkdir(parents=True, exist_ok=True)
+        paths[key].write_text(s.case_faults_file(i))
+    return list(paths.values())
 
 
 def case_loads(
@@ -502,4 +535,51 @@ def repair_gains(
                        workload=workload, routing=routing, fail=fail, jobs=jobs, seeds=seeds,
                        seed=seed, engine=engine, time_tolerance=time_tolerance,
                        time_resolution=time_resolution, down=str(down))
+    return table
+
+
+def greedy_repairs(
+    fabric: Fabric | str,
+    workload: str = "halo3d26",
+    *,
+    down: str | Path,
+    steps: int | None = None,
+    exact: bool = False,
+    jobs: int = 1,
+    seeds: int = 3,
+    seed: int = 1,
+    routing: str | None = None,
+    fail: str | None = None,
+    time_tolerance: float = 3e-3,
+    time_resolution: float = STUDY_TIME_RESOLUTION_S,
+    engine: str = "flow",
+) -> pd.DataFrame:
+    """Which cables of the fault file ``down`` to repair first, as a plan: at each step the
+    cable whose repair, on top of the earlier ones, gives back the most machine throughput
+    with ``jobs`` jobs over ``seeds`` seeds, for ``steps`` steps (default: every listed
+    cable). Step 1 is :func:`repair_gains`'s best cable. The search is lazy (a gain measured
+    at an earlier step bounds the gain now, so only the best candidates are run again;
+    ``exact`` runs every candidate at every step). The other parameters are :func:`study`'s.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per step, 0 the machine as it is: ``step, cable, line``, ``throughput_pct``
+        and ``throughput_ci_pct`` (machine throughput after the repairs so far in percent of
+        the healthy machine's, mean and 95 % CI half-width over the seeds; an unroutable seed
+        counts 0), ``gain_pct`` and ``gain_ci_pct`` (what this step gave back, in points of
+        healthy throughput), ``runner_up`` (the best other cable of the step) and
+        ``within_noise`` (the choice over it is within the 95 % CI of their paired
+        difference), ``unroutable``. ``DataFrame.attrs`` holds the parameters.
+    """
+    fab, routing, fail = _setup(fabric, routing, fail)
+    _count("jobs", jobs)
+    _count("seeds", seeds)
+    s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
+                   time_tolerance, engine, *_down(down), time_resolution=time_resolution)
+    limit = s.num_repair_runs // seeds - 1 if steps is None else _count("steps", steps)
+    table = pd.DataFrame(s.greedy_repairs(jobs, limit, exact))
+    table.attrs.update(fabric=fabric if isinstance(fabric, str) else repr(fab),
+                       workload=workload, routing=routing, jobs=jobs, seeds=seeds, seed=seed,
+                       engine=engine, steps=limit, exact=exact, down=str(down))
     return table

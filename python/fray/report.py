@@ -147,3 +147,32 @@ def plot_collective_times(
     if title is None and table.attrs:
         title = f"fabric-based allreduce on {table.attrs.get('fabric')}"
     return save_figure(fig, path, title)
+
+
+def plot_plan(table: pd.DataFrame, path: str | Path, title: str | None = None) -> Path:
+    """Draws :func:`fray.plan.plan`'s total loss (percent of the horizon's machine
+    throughput, 95 % CI bars) against the window interval T in days, one line per window
+    length, with the other policies as horizontal bands; writes ``path`` and returns it."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    windows = table[table["kind"] == "windows"].copy()
+    windows["every_d"] = windows["every_s"] / 86400
+    windows["length"] = windows["policy"].str.extract(r"length=([^,]+)")[0]
+    for length, rows in windows.groupby("length", sort=False):
+        rows = rows.sort_values("every_d")
+        hours = float(str(length).removesuffix("s")) / 3600
+        ax.errorbar(rows["every_d"], rows["total_share"] * 100, yerr=rows["total_ci"] * 100,
+                    marker="o", capsize=3, label=f"windows of {hours:g} h")
+    others = table[table["kind"] != "windows"]
+    for (_, row), color in zip(others.iterrows(), ("tab:gray", "tab:red", "tab:purple")):
+        mid, half = row["total_share"] * 100, row["total_ci"] * 100
+        ax.axhline(mid, color=color, linestyle="--", label=row["policy"])
+        ax.axhspan(mid - half, mid + half, color=color, alpha=0.15)
+    ax.set_xlabel("window interval T (days)")
+    ax.set_ylabel("machine throughput lost (%)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    a = table.attrs
+    if title is None and a:
+        title = (f"{a.get('workload')} on {a.get('fabric')}, {a.get('replications')} "
+                 f"replications of {a.get('horizon')}")
+    return save_figure(fig, path, title)

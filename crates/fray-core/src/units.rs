@@ -5,7 +5,8 @@
 //! `k` (or `K`), `M`, `G`, `T` are powers of 10; binary prefixes `Ki`, `Mi`, `Gi`, `Ti` are
 //! powers of 2. A bandwidth is in bytes per second (`B/s`) or bits per second (`b/s`, as link
 //! rates are quoted: `400Gb/s` is `50GB/s`); a size is a whole number of bytes (`B`); a duration
-//! is in `s`, `ms`, `us` (or `µs`, `μs`), `ns` or `ps`. A value without its unit, with an
+//! is in `s`, `ms`, `us` (or `µs`, `μs`), `ns` or `ps`, or for plans over months in `min`, `h`
+//! or `d` (86,400 s). A value without its unit, with an
 //! unknown unit, negative or not finite is an error quoting it and naming its field.
 //!
 //! Every value is read with one rounding (`100ns` is exactly the double `1e-7`), and the
@@ -20,6 +21,7 @@
 //! assert_eq!(parse_rate("1KiB/s").unwrap(), 1024.0);
 //! assert_eq!(parse_bytes("2KiB").unwrap(), 2048);
 //! assert_eq!(parse_seconds("100ns").unwrap(), 100e-9);
+//! assert_eq!(parse_seconds("30d").unwrap(), 30.0 * 86400.0);
 //! assert_eq!(format_rate(50e9), "50GB/s");
 //! assert!(parse_rate("3GB").is_err());   // a size, not a rate
 //! let err = parse_seconds("100").unwrap_err().in_field("latency");   // no unit
@@ -67,15 +69,19 @@ const PREFIXES: &[(&str, i32, u32)] = &[
     ("Ti", 0, 40),
 ];
 
-/// Time units as (name, power of ten of a second).
-const TIME_UNITS: &[(&str, i32)] = &[
-    ("s", 0),
-    ("ms", -3),
-    ("us", -6),
-    ("µs", -6),
-    ("μs", -6),
-    ("ns", -9),
-    ("ps", -12),
+/// Time units as (name, power of ten of a second, factor): the long units a planner over
+/// months reads (`min`, `h`, `d`) are whole multiples of a second.
+const TIME_UNITS: &[(&str, i32, f64)] = &[
+    ("s", 0, 1.0),
+    ("ms", -3, 1.0),
+    ("us", -6, 1.0),
+    ("µs", -6, 1.0),
+    ("μs", -6, 1.0),
+    ("ns", -9, 1.0),
+    ("ps", -12, 1.0),
+    ("min", 0, 60.0),
+    ("h", 0, 3600.0),
+    ("d", 0, 86400.0),
 ];
 
 const RATE_EXPECTED: &str = "a bandwidth like 3GB/s or 25Gb/s";
@@ -236,16 +242,17 @@ pub fn parse_bytes(text: &str) -> Result<u64, QuantityError> {
         .ok_or_else(|| error(text, "size", WHOLE_EXPECTED))
 }
 
-/// A duration such as `100ns`, `1.4us`, `1.4µs` or `2s`, in seconds (finite, may be zero).
+/// A duration such as `100ns`, `1.4us`, `1.4µs`, `2s`, `90min`, `8h` or `30d`, in seconds
+/// (finite, may be zero).
 /// The error's field is `duration`.
 pub fn parse_seconds(text: &str) -> Result<f64, QuantityError> {
     let fail = || error(text, "duration", TIME_EXPECTED);
     let number = Number::split(text.trim()).ok_or_else(fail)?;
-    let &(_, pow10) = TIME_UNITS
+    let &(_, pow10, factor) = TIME_UNITS
         .iter()
-        .find(|(u, _)| *u == number.unit)
+        .find(|(u, _, _)| *u == number.unit)
         .ok_or_else(fail)?;
-    let seconds = number.scaled(pow10).ok_or_else(fail)?;
+    let seconds = number.scaled(pow10).ok_or_else(fail)? * factor;
     if seconds.is_finite() {
         Ok(seconds)
     } else {
@@ -472,7 +479,8 @@ mod tests {
             "100sec",
             "1e999s",
             "-1s",
-            "1h",
+            "1y",
+            "1hr",
             "1e99999999999s",
         ] {
             let err = parse_seconds(bad).unwrap_err();

@@ -107,3 +107,13 @@ pub fn quantity_error(e: fray_core::units::QuantityError) -> PyErr {
     let set = Python::attach(|py| err.value(py).setattr("field", &e.field));
     set.map_or_else(|failed| failed, |()| err)
 }
+
+/// Plan settings, logs and policies are the user's input (`SpecError`); a workload loss that
+/// fails maps as the links study's errors do.
+pub fn plan_error(e: fray_core::plan::PlanError) -> PyErr {
+    match e {
+        fray_core::plan::PlanError::Links(e) => crate::links::links_error(e),
+        fray_core::plan::PlanError::Faults(e) => fault_error(e),
+        _ => SpecError::new_err(e.to_string()),
+    }
+}

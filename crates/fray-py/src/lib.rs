@@ -15,6 +15,7 @@ mod integrity;
 mod links;
 mod load;
 mod packet;
+mod plan;
 mod spares;
 mod units;
 
@@ -35,6 +36,9 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<links::LinksStudy>()?;
     m.add_function(wrap_pyfunction!(packet::packet_traffic, m)?)?;
     m.add_function(wrap_pyfunction!(packet::allreduce_study, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::plan_run, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::fit_failure_log, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::plan_spec, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(health::classify_cables, m)?)?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;

@@ -21,7 +21,7 @@ use crate::faults::{faults_or_none, Faults};
 /// `(None, None, reason)` when it was unroutable.
 type Outcome = (Option<Vec<u32>>, Option<Vec<f64>>, Option<String>);
 
-fn links_error(e: LinksError) -> PyErr {
+pub(crate) fn links_error(e: LinksError) -> PyErr {
     match e {
         LinksError::Workload(e) => workload_error(e),
         LinksError::Routing(e) => routing_error(e),
@@ -233,6 +233,52 @@ impl LinksStudy {
             .detach(|| self.study.run_repairs(&self.fabric, jobs, runs))
             .map_err(links_error)?;
         Ok(outcomes.into_iter().map(outcome_tuple).collect())
+    }
+
+    /// Greedy cumulative repairs of the listed cables for `jobs` jobs, up to `steps` steps
+    /// (without the GIL; `exact` re-evaluates every candidate at every step): one dict per
+    /// step, 0 the machine as it is, with `step, cable, line, throughput_pct,
+    /// throughput_ci_pct, gain_pct, gain_ci_pct, runner_up, within_noise, unroutable`.
+    fn greedy_repairs<'py>(
+        &self,
+        py: Python<'py>,
+        jobs: u32,
+        steps: usize,
+        exact: bool,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let rows = py
+            .detach(|| self.study.greedy_repairs(&self.fabric, jobs, steps, exact))
+            .map_err(links_error)?;
+        rows.into_iter()
+            .map(|r| {
+                let d = PyDict::new(py);
+                d.set_item("step", r.step)?;
+                d.set_item("cable", r.cable)?;
+                d.set_item("line", r.line)?;
+                d.set_item("throughput_pct", r.throughput_pct)?;
+                d.set_item("throughput_ci_pct", r.throughput_ci_pct)?;
+                d.set_item("gain_pct", r.gain_pct)?;
+                d.set_item("gain_ci_pct", r.gain_ci_pct)?;
+                d.set_item("runner_up", r.runner_up)?;
+                d.set_item("within_noise", r.within_noise)?;
+                d.set_item("unroutable", r.unroutable)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// The down cables of case `i` as a fault file (the `down` cables and its random draw;
+    /// empty of cables for a baseline), which `--down` reads back to the same state.
+    fn case_faults_file(&self, i: usize) -> PyResult<String> {
+        let case = *self
+            .cases
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err(format!("case {i} of {}", self.cases.len())))?;
+        let faults = self
+            .study
+            .case_faults(&self.fabric, case)
+            .map_err(links_error)?;
+        Ok(faults.down_cables_file(&self.fabric))
     }
 
     /// The ranking from the outcomes of every repair run, in order: one dict per listed

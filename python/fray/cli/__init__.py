@@ -21,6 +21,7 @@ from fray.cli import (
     integrity,
     links,
     netwatch,
+    plan,
     report,
     route,
     run,
@@ -44,6 +45,7 @@ _SUBCOMMANDS = (
     traffic,
     topobw,
     netwatch,
+    plan,
 )
 
 

@@ -138,6 +138,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="instead of the table, rank the cables of --down by the throughput repairing "
         "each alone gives back (one value of --jobs; --seeds seeds); --out writes the ranking",
     )
+    p.add_argument(
+        "--greedy",
+        type=int,
+        metavar="K",
+        help="with --repairs: repair the best cable and rank again, K times: which K cables "
+        "to repair first, with throughput against cables repaired and its 95%% band",
+    )
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="with --greedy: run every candidate at every step (default: lazily, only the "
+        "best by their last gain)",
+    )
+    p.add_argument(
+        "--save-faults",
+        metavar="FILE",
+        help="write each failure draw as a fault file for --down or fray route; FILE holds "
+        "{failed} and {replica}, e.g. 'faults/f{failed}-r{replica}.txt'",
+    )
     p.add_argument("--out", help="table, .csv or .parquet")
     p.add_argument("--plot", help="heat map, .png, .pdf or .svg")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -161,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
         return _cables(args, fabric)
     if args.repairs:
         return _repairs(args, fabric)
+    if args.greedy is not None:
+        raise SpecError("--greedy plans the repairs of --repairs: give --repairs too")
     failed = _numbers(args.failed, "failed")
     table = links.study(
         fabric,
@@ -175,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
         time_resolution=_resolution(args),
         engine=args.engine,
         down=args.down,
+        save_faults=args.save_faults,
         progress=not args.quiet and sys.stderr.isatty(),
     )
     if args.out:
@@ -252,6 +274,8 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
         raise SpecError(f"--repairs ranks for one number of jobs (got --jobs {args.jobs})")
     if args.plot:
         raise SpecError("--plot draws the table's heat map; --repairs shows no table")
+    if args.greedy is not None:
+        return _greedy(args, fabric, jobs[0])
     table = links.repair_gains(
         fabric, workload_spec(args), down=args.down, jobs=jobs[0], seeds=args.seeds,
         seed=args.seed, routing=args.routing, fail=args.fail,
@@ -268,6 +292,30 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
             ci = "" if pd.isna(r["gain_ci_pct"]) else f" ±{r['gain_ci_pct']:.2f}"
             gain = f"{r['gain_pct']:+.2f}%{ci}"
         print(f"  {r['cable']:<24} (line {r['line']})  {gain}")
+    if args.out:
+        store.write_table(table, args.out)
+    return 0
+
+
+def _greedy(args: argparse.Namespace, fabric: Fabric | str, jobs: int) -> int:
+    """``--repairs --greedy K``: the first K repairs of a cumulative plan."""
+    table = links.greedy_repairs(
+        fabric, workload_spec(args), down=args.down, steps=args.greedy, exact=args.exact,
+        jobs=jobs, seeds=args.seeds, seed=args.seed, routing=args.routing, fail=args.fail,
+        time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
+        engine=args.engine,
+    )
+    print(f"repairs of {args.down} in order, {jobs} job(s): machine throughput in % of the "
+          f"healthy machine (mean ± 95 % CI over {args.seeds} seeds) after each repair:")
+    for _, r in table.iterrows():
+        ci = "" if pd.isna(r["throughput_ci_pct"]) else f" ±{r['throughput_ci_pct']:.2f}"
+        if r["step"] == 0:
+            print(f"  as it is{'':<27} {r['throughput_pct']:7.2f}%{ci}")
+            continue
+        gci = "" if pd.isna(r["gain_ci_pct"]) else f" ±{r['gain_ci_pct']:.2f}"
+        noise = f"  (within the noise of {r['runner_up']})" if r["within_noise"] else ""
+        print(f"  {r['step']:>3}. {r['cable']:<28} {r['throughput_pct']:7.2f}%{ci}  "
+              f"gain {r['gain_pct']:+.2f}{gci}{noise}")
     if args.out:
         store.write_table(table, args.out)
     return 0

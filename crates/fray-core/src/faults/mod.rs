@@ -16,7 +16,7 @@
 mod select;
 mod spec;
 
-pub use select::CableSelector;
+pub use select::{channel_by_name, CableSelector};
 pub use spec::FaultSpec;
 
 use rand::SeedableRng;
@@ -166,6 +166,20 @@ impl Faults {
         let c = check("channel", channel, self.channel_down.len())?;
         self.mark_channel_down(c);
         self.mark_channel_down(fabric.channels().reverse[c] as usize);
+        Ok(())
+    }
+
+    /// Brings the cable `channel` belongs to back up, both directions, with every lane (a
+    /// repaired cable is a new one); the fingerprint forgets it.
+    pub fn repair_cable(&mut self, fabric: &Fabric, channel: ChannelId) -> Result<(), FaultError> {
+        let c = check("channel", channel, self.channel_down.len())?;
+        for c in [c, fabric.channels().reverse[c] as usize] {
+            if self.channel_down[c] {
+                self.channel_down[c] = false;
+                self.down_fingerprint ^= part_hash(CHANNEL_PART, c);
+            }
+            self.lanes_down[c] = 0;
+        }
         Ok(())
     }
 
@@ -332,6 +346,22 @@ impl Faults {
         self.down_fingerprint
     }
 
+    /// The down router-to-router cables as a fault file lists them: a comment line, then one
+    /// `FROM->TO` per cable (router names, its lower channel id's direction), in channel
+    /// order. [`Faults::fail_cables_listed`] reads it back to the same down cables (parallel
+    /// cables between two routers excepted: a name picks the first of them).
+    pub fn down_cables_file(&self, fabric: &Fabric) -> String {
+        let ch = fabric.channels();
+        let mut text = String::from("# down cables, one FROM->TO per line\n");
+        for c in 0..fabric.num_router_channels() {
+            if self.channel_down[c] && c < ch.reverse[c] as usize {
+                text.push_str(&fabric.channel_name(c as ChannelId));
+                text.push('\n');
+            }
+        }
+        text
+    }
+
     /// Number of channels down.
     pub fn num_channels_down(&self) -> usize {
         self.channel_down.iter().filter(|&&d| d).count()
@@ -406,5 +436,31 @@ mod tests {
             1
         );
         assert_eq!(faults.num_channels_down(), 2);
+    }
+
+    #[test]
+    fn a_written_fault_file_reads_back_to_the_same_state_and_repairs_undo_failures() {
+        let f = Fabric::parse("dragonfly:p=2,a=4,h=2,g=5").unwrap();
+        let mut faults = Faults::none(&f);
+        faults
+            .fail_random_cables(&f, &CableSelector::parse("router"), 0.3, 7)
+            .unwrap();
+        let text = faults.down_cables_file(&f);
+        let mut back = Faults::none(&f);
+        let n = back.fail_cables_listed(&f, &text, "saved").unwrap();
+        assert_eq!(2 * n, faults.num_channels_down());
+        assert_eq!(back, faults);
+        let first = (0..f.num_router_channels())
+            .find(|&c| faults.channel_is_down(c as ChannelId))
+            .unwrap() as ChannelId;
+        let before = faults.down_fingerprint();
+        faults.repair_cable(&f, first).unwrap();
+        assert_eq!(faults.num_channels_down(), 2 * n - 2);
+        faults.fail_cable(&f, first).unwrap();
+        assert_eq!(faults.down_fingerprint(), before);
+        for c in 0..f.channels().len() {
+            faults.repair_cable(&f, c as ChannelId).unwrap();
+        }
+        assert_eq!(faults, Faults::none(&f));
     }
 }

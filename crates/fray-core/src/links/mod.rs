@@ -13,8 +13,9 @@ mod repair;
 mod stats;
 mod study;
 
-pub use repair::RepairGain;
+pub use repair::{RepairGain, RepairStep};
 pub use stats::{mean_ci95, student_t975};
+pub(crate) use study::throughput;
 pub use study::{CaseLoads, CaseOutcome, DownCables, LinksCase, LinksRow, LinksStudy};
 
 use thiserror::Error;

@@ -4,9 +4,10 @@
 use rayon::prelude::*;
 
 use super::study::throughput;
+use super::study::throughput as machine_throughput;
 use super::{mean_ci95, CaseOutcome, DownCables, LinksCase, LinksError, LinksStudy};
-use crate::fabric::Fabric;
-use crate::faults::fault_file_cables;
+use crate::fabric::{Fabric, FabricError};
+use crate::faults::{channel_by_name, fault_file_cables, FaultError, Faults};
 
 /// What repairing one down cable would give back ([`LinksStudy::repair_gains`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -158,5 +159,252 @@ impl LinksStudy {
                 }
             })
             .collect())
+    }
+}
+
+/// The machine with the first `step` repairs of a greedy plan made
+/// ([`LinksStudy::greedy_repairs`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepairStep {
+    /// Repairs made so far (0: the machine as it is).
+    pub step: usize,
+    /// The cable repaired at this step, as the fault file names it (empty at step 0).
+    pub cable: String,
+    /// Its line in the fault file (0 at step 0).
+    pub line: usize,
+    /// Mean over seeds of the machine throughput after this step's repairs, in percent of
+    /// the healthy machine's (a seed that cannot route every pair counts 0).
+    pub throughput_pct: f64,
+    /// Half-width of its 95 % confidence interval over the seeds (NaN with one seed).
+    pub throughput_ci_pct: f64,
+    /// What this step's repair gave back, in points of healthy throughput (mean over
+    /// seeds, each seed against itself before the repair); 0 at step 0.
+    pub gain_pct: f64,
+    /// Half-width of its 95 % confidence interval (NaN with one seed).
+    pub gain_ci_pct: f64,
+    /// The best other candidate of this step as far as the step evaluated (empty when none).
+    pub runner_up: String,
+    /// Whether this step's choice over the runner-up is within the noise: the 95 %
+    /// confidence interval of their paired difference over the seeds contains 0.
+    pub within_noise: bool,
+    /// Whether some seed still cannot route every pair of the workload.
+    pub unroutable: bool,
+}
+
+/// The per-seed throughputs with the cables marked repaired, and one more (`Some(i)`) repaired.
+type Throughputs<'a> = dyn Fn(&[bool], Option<usize>) -> Result<Vec<f64>, LinksError> + Sync + 'a;
+
+/// A candidate's last evaluation in the lazy greedy search.
+struct Candidate {
+    /// Index into the listed cables.
+    index: usize,
+    /// Throughput after its repair, per seed.
+    after: Vec<f64>,
+    /// The step it was evaluated at.
+    step: usize,
+    /// Its mean gain at that step, in points of healthy throughput: a bound on its gain at
+    /// later steps.
+    bound: f64,
+}
+
+impl LinksStudy {
+    /// Greedy cumulative repairs of the listed cables: at each step, the cable whose repair
+    /// (on top of the earlier ones) gives back the most machine throughput with `jobs` jobs,
+    /// over the study's seeds, for up to `steps` steps; row 0 is the machine as it is. Each
+    /// state runs for every seed with the same layout and routing choices, so the seeds'
+    /// spread in layout drops out of the gains.
+    ///
+    /// The search is lazy: a gain measured at an earlier step is taken as a bound on the
+    /// cable's gain now (repairs rarely help more once others are made), so each step
+    /// re-evaluates only the best candidates by their last gain, as many at once as there
+    /// are threads, until the best fresh gain is at least every stale one. With `exact`,
+    /// every candidate is re-evaluated at every step. Runs on all cores.
+    pub fn greedy_repairs(
+        &self,
+        fabric: &Fabric,
+        jobs: u32,
+        steps: usize,
+        exact: bool,
+    ) -> Result<Vec<RepairStep>, LinksError> {
+        self.check(fabric)?;
+        if self.down.is_empty() {
+            return Err(LinksError::Invalid(
+                "down: repairs need a fault file that lists cables".into(),
+            ));
+        }
+        let listed = self.listed_cables();
+        let channels = listed
+            .iter()
+            .map(|(line, name)| {
+                channel_by_name(fabric, name).map_err(|e| {
+                    LinksError::Faults(FaultError::Fabric(FabricError::File {
+                        file: self.down.file.clone(),
+                        line: *line,
+                        reason: e.to_string(),
+                    }))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let seeds: Vec<u32> = (0..self.seeds).collect();
+        let throughputs =
+            |repaired: &[bool], extra: Option<usize>| -> Result<Vec<f64>, LinksError> {
+                let mut faults = Faults::none(fabric);
+                for (i, &c) in channels.iter().enumerate() {
+                    if !repaired[i] && extra != Some(i) {
+                        faults.fail_cable(fabric, c)?;
+                    }
+                }
+                seeds
+                    .par_iter()
+                    .map(|&r| self.throughput_of(fabric, jobs, r, &faults))
+                    .collect()
+            };
+        let none = vec![true; listed.len()];
+        let healthy = throughputs(&none, None)?;
+        let pct = |t: &[f64]| -> Vec<f64> {
+            t.iter().zip(&healthy).map(|(a, h)| 100.0 * a / h).collect()
+        };
+        let mut repaired = vec![false; listed.len()];
+        let mut now = throughputs(&repaired, None)?;
+        let row = |step: usize,
+                   cable: &str,
+                   line: usize,
+                   t: &[f64],
+                   gain: (f64, f64),
+                   runner_up: String,
+                   within_noise: bool| {
+            let (mean, ci) = mean_ci95(&pct(t));
+            RepairStep {
+                step,
+                cable: cable.to_string(),
+                line,
+                throughput_pct: mean,
+                throughput_ci_pct: ci,
+                gain_pct: gain.0,
+                gain_ci_pct: gain.1,
+                runner_up,
+                within_noise,
+                unroutable: t.contains(&0.0),
+            }
+        };
+        let mut out = vec![row(0, "", 0, &now, (0.0, 0.0), String::new(), false)];
+        let mut candidates: Vec<Candidate> = Vec::new();
+        let threads = rayon::current_num_threads().max(1);
+        for step in 1..=steps.min(listed.len()) {
+            let gain = |c: &Candidate, base: &[f64]| -> Vec<f64> {
+                c.after
+                    .iter()
+                    .zip(base)
+                    .zip(&healthy)
+                    .map(|((a, b), h)| 100.0 * (a - b) / h)
+                    .collect()
+            };
+            if step == 1 || exact {
+                let open: Vec<usize> = (0..listed.len()).filter(|&i| !repaired[i]).collect();
+                candidates = self.evaluate(&open, step, &throughputs, &repaired, &now, &healthy)?;
+            } else {
+                loop {
+                    let best_fresh = candidates
+                        .iter()
+                        .filter(|c| c.step == step)
+                        .map(|c| c.bound)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    let mut stale: Vec<(f64, usize)> = candidates
+                        .iter()
+                        .filter(|c| c.step < step)
+                        .map(|c| (c.bound, c.index))
+                        .collect();
+                    stale.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                    if stale.is_empty() || best_fresh >= stale[0].0 {
+                        break;
+                    }
+                    let batch: Vec<usize> = stale.iter().take(threads).map(|s| s.1).collect();
+                    let fresh =
+                        self.evaluate(&batch, step, &throughputs, &repaired, &now, &healthy)?;
+                    candidates.retain(|c| !batch.contains(&c.index));
+                    candidates.extend(fresh);
+                }
+            }
+            // The best fresh candidate, then the runner-up among the fresh ones.
+            let mut fresh: Vec<&Candidate> = candidates.iter().filter(|c| c.step == step).collect();
+            fresh.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.index.cmp(&b.index)));
+            let best = fresh[0];
+            let (runner_up, within_noise) = match fresh.get(1) {
+                Some(second) => {
+                    let diff: Vec<f64> = gain(best, &now)
+                        .iter()
+                        .zip(gain(second, &now))
+                        .map(|(a, b)| a - b)
+                        .collect();
+                    let (mean, ci) = mean_ci95(&diff);
+                    (
+                        listed[second.index].1.clone(),
+                        ci.is_nan() || mean.abs() <= ci,
+                    )
+                }
+                None => (String::new(), false),
+            };
+            let g = mean_ci95(&gain(best, &now));
+            let chosen = best.index;
+            let after = best.after.clone();
+            repaired[chosen] = true;
+            out.push(row(
+                step,
+                &listed[chosen].1,
+                listed[chosen].0,
+                &after,
+                g,
+                runner_up,
+                within_noise,
+            ));
+            candidates.retain(|c| c.index != chosen);
+            now = after;
+        }
+        Ok(out)
+    }
+
+    /// The candidates `open` repaired one at a time on top of `repaired`, every seed each,
+    /// with their gains over the throughputs `now` in points of the `healthy` ones.
+    fn evaluate(
+        &self,
+        open: &[usize],
+        step: usize,
+        throughputs: &Throughputs<'_>,
+        repaired: &[bool],
+        now: &[f64],
+        healthy: &[f64],
+    ) -> Result<Vec<Candidate>, LinksError> {
+        open.par_iter()
+            .map(|&i| {
+                let after = throughputs(repaired, Some(i))?;
+                let gains: Vec<f64> = after
+                    .iter()
+                    .zip(now)
+                    .zip(healthy)
+                    .map(|((a, b), h)| 100.0 * (a - b) / h)
+                    .collect();
+                Ok(Candidate {
+                    index: i,
+                    bound: mean_ci95(&gains).0,
+                    after,
+                    step,
+                })
+            })
+            .collect()
+    }
+
+    /// Machine throughput of `jobs` jobs with seed `replica` on `faults`, rank-iterations per
+    /// second (0 when some pair cannot be routed).
+    fn throughput_of(
+        &self,
+        fabric: &Fabric,
+        jobs: u32,
+        replica: u32,
+        faults: &Faults,
+    ) -> Result<f64, LinksError> {
+        Ok(match self.run_faults(fabric, jobs, replica, faults)? {
+            CaseOutcome::Ran { ranks, iteration_s } => machine_throughput(&ranks, &iteration_s),
+            CaseOutcome::Unroutable(_) => 0.0,
+        })
     }
 }

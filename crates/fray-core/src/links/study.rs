@@ -224,8 +224,15 @@ impl LinksStudy {
         fabric: &Fabric,
         case: LinksCase,
     ) -> Result<CaseLoads, LinksError> {
+        let faults = self.case_faults(fabric, case)?;
+        self.run_faults_loads(fabric, case.jobs, case.replica, &faults)
+    }
+
+    /// The fault state of a case: none for a baseline; else the study's `down` cables and
+    /// `failed_pct` % of the remaining `fail` cables, drawn from `(seed, replica, failed %)`
+    /// (so every number of jobs of a seed sees the same draw).
+    pub fn case_faults(&self, fabric: &Fabric, case: LinksCase) -> Result<Faults, LinksError> {
         let seed = case_seed(self.seed, u64::from(case.replica));
-        let jobs = self.workload.with_jobs(case.jobs).place(fabric, seed)?;
         let mut faults = Faults::none(fabric);
         if !case.baseline {
             faults.fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
@@ -236,7 +243,33 @@ impl LinksStudy {
                 case_seed(seed, case.failed_pct.to_bits()),
             )?;
         }
-        let router = routing::build(&self.routing, fabric, &faults)?;
+        Ok(faults)
+    }
+
+    /// Runs `jobs` jobs with the layout and routing choices of seed `replica` on the fault
+    /// state `faults` (a case's, or any other the caller makes, such as a planner's).
+    pub fn run_faults(
+        &self,
+        fabric: &Fabric,
+        jobs: u32,
+        replica: u32,
+        faults: &Faults,
+    ) -> Result<CaseOutcome, LinksError> {
+        self.run_faults_loads(fabric, jobs, replica, faults)
+            .map(|c| c.outcome)
+    }
+
+    /// [`LinksStudy::run_faults`], channel by channel.
+    fn run_faults_loads(
+        &self,
+        fabric: &Fabric,
+        jobs: u32,
+        replica: u32,
+        faults: &Faults,
+    ) -> Result<CaseLoads, LinksError> {
+        let seed = case_seed(self.seed, u64::from(replica));
+        let jobs = self.workload.with_jobs(jobs).place(fabric, seed)?;
+        let router = routing::build(&self.routing, fabric, faults)?;
         let config = FlowConfig {
             seed,
             time_tolerance: self.time_tolerance,
@@ -246,7 +279,7 @@ impl LinksStudy {
             .map(|c| faults.channel_is_down(c as ChannelId))
             .collect();
         let (outcome, channel_bytes) =
-            match run(self.engine, fabric, &faults, router.as_ref(), &jobs, config) {
+            match run(self.engine, fabric, faults, router.as_ref(), &jobs, config) {
                 Ok(results) => (
                     CaseOutcome::Ran {
                         ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
@@ -362,7 +395,7 @@ impl LinksStudy {
 }
 
 /// Machine throughput: rank-iterations per second summed over the jobs.
-pub(super) fn throughput(ranks: &[u32], iteration_s: &[f64]) -> f64 {
+pub(crate) fn throughput(ranks: &[u32], iteration_s: &[f64]) -> f64 {
     ranks
         .iter()
         .zip(iteration_s)

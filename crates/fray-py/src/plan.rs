@@ -1,0 +1,206 @@
+//! The repair planner from Python: `fray.plan` calls these.
+
+use fray_core::faults::CableSelector;
+use fray_core::links::{DownCables, LinksStudy};
+use fray_core::plan::{
+    best_window, fit_failures, read_failure_log, ClassFailures, FailureModel, FitKind, LossReuse,
+    Plan, RepairPolicy, WorkloadLoss,
+};
+use fray_core::units::parse_seconds;
+use fray_core::workload::WorkloadSpec;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{plan_error, workload_error, SpecError};
+use crate::fabric::Fabric;
+
+fn spec_error(what: &str) -> impl Fn(fray_core::units::QuantityError) -> PyErr + '_ {
+    move |e| SpecError::new_err(format!("{what}: {e}"))
+}
+
+/// Runs a plan on `fabric`: `classes` as `(class, failure model spec)`, each of `policies`
+/// (policy specs) over `replications` horizons of `horizon` (a duration), the loss of each
+/// state from `workload` with `jobs` jobs over `seeds` seeds on `engine` with `routing`;
+/// `reuse` is `"direct"` or `"model"` (with `points` grid points of `samples` states each).
+/// Returns a dict: `outcomes` (one dict per policy), `best_window` (index or None),
+/// `model` (grid points per class, or None), `evaluations`, `lookups`.
+#[pyfunction]
+#[pyo3(signature = (fabric, workload, routing, engine, jobs, seeds, seed, time_tolerance, time_resolution, classes, horizon, replications, policies, reuse = "model", points = 8, samples = 4))]
+#[allow(clippy::too_many_arguments)]
+pub fn plan_run<'py>(
+    py: Python<'py>,
+    fabric: &Fabric,
+    workload: &str,
+    routing: &str,
+    engine: &str,
+    jobs: u32,
+    seeds: u32,
+    seed: u64,
+    time_tolerance: f64,
+    time_resolution: f64,
+    classes: Vec<(String, String)>,
+    horizon: &str,
+    replications: u32,
+    policies: Vec<String>,
+    reuse: &str,
+    points: usize,
+    samples: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let classes = classes
+        .into_iter()
+        .map(|(class, model)| {
+            Ok(ClassFailures {
+                class,
+                model: model.parse::<FailureModel>().map_err(plan_error)?,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let policies = policies
+        .iter()
+        .map(|p| p.parse::<RepairPolicy>().map_err(plan_error))
+        .collect::<PyResult<Vec<_>>>()?;
+    let reuse = match reuse {
+        "direct" => LossReuse::Direct,
+        "model" => LossReuse::Model { points, samples },
+        other => {
+            return Err(SpecError::new_err(format!(
+                "reuse: expected direct or model, got {other:?}"
+            )))
+        }
+    };
+    let plan = Plan {
+        classes,
+        horizon_s: parse_seconds(horizon).map_err(spec_error("horizon"))?,
+        replications,
+        seed,
+    };
+    let study = LinksStudy {
+        workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
+        routing: routing.to_string(),
+        fail: CableSelector::Router,
+        jobs: vec![jobs],
+        failed_pct: vec![0.0],
+        seeds,
+        seed,
+        time_tolerance,
+        time_resolution_s: time_resolution,
+        engine: engine.parse().map_err(SpecError::new_err)?,
+        down: DownCables::default(),
+    };
+    let fabric = &fabric.0;
+    let report = py
+        .detach(|| {
+            plan.cables(fabric)?;
+            let loss = WorkloadLoss::new(&study, fabric, jobs)?;
+            plan.run(fabric, &policies, &loss, reuse)
+        })
+        .map_err(plan_error)?;
+    let out = PyDict::new(py);
+    let rows = report
+        .outcomes
+        .iter()
+        .map(|o| {
+            let d = PyDict::new(py);
+            d.set_item("policy", o.policy.to_string())?;
+            d.set_item("kind", o.policy.kind())?;
+            let every = match o.policy {
+                RepairPolicy::Windows { every_s, .. } => Some(every_s),
+                _ => None,
+            };
+            d.set_item("every_s", every)?;
+            d.set_item("degraded_share", o.degraded_share)?;
+            d.set_item("downtime_share", o.downtime_share)?;
+            d.set_item("total_share", o.total_share)?;
+            d.set_item("total_ci", o.total_ci)?;
+            d.set_item("cut_off_share", o.cut_off_share)?;
+            d.set_item("windows", o.windows)?;
+            d.set_item("repairs", o.repairs)?;
+            d.set_item("mean_down", o.mean_down.clone())?;
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("outcomes", rows)?;
+    out.set_item("best_window", best_window(&report.outcomes))?;
+    let model = match &report.model {
+        None => None,
+        Some(m) => Some(
+            m.classes
+                .iter()
+                .zip(&plan.classes)
+                .flat_map(|(points, c)| points.iter().map(move |p| (c, p)))
+                .map(|(c, p)| {
+                    let d = PyDict::new(py);
+                    d.set_item("class", &c.class)?;
+                    d.set_item("count", p.count)?;
+                    d.set_item("samples", p.samples)?;
+                    d.set_item("cut_off", p.cut_off)?;
+                    d.set_item("mean_loss", p.mean_loss)?;
+                    d.set_item("std_error", p.std_error)?;
+                    Ok(d)
+                })
+                .collect::<PyResult<Vec<_>>>()?,
+        ),
+    };
+    out.set_item("model", model)?;
+    out.set_item("evaluations", report.evaluations)?;
+    out.set_item("lookups", report.lookups)?;
+    Ok(out)
+}
+
+/// Fits `kind` (`"exp"` or `"weibull"`) to the failures of `class` in the failure log
+/// `text` (named `file` in errors), observed for `span` (a duration; None: up to the last
+/// failure). Returns a dict: `class, cables, failures, exposure_s, model` (a failure model
+/// spec), `log_likelihood`, `mtbf_ci_s`.
+#[pyfunction]
+#[pyo3(signature = (fabric, text, file, class, span = None, kind = "exp"))]
+pub fn fit_failure_log<'py>(
+    py: Python<'py>,
+    fabric: &Fabric,
+    text: &str,
+    file: &str,
+    class: &str,
+    span: Option<&str>,
+    kind: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let kind = match kind {
+        "exp" => FitKind::Exponential,
+        "weibull" => FitKind::Weibull,
+        other => {
+            return Err(SpecError::new_err(format!(
+                "fit: expected exp or weibull, got {other:?}"
+            )))
+        }
+    };
+    let log = read_failure_log(&fabric.0, text, file).map_err(plan_error)?;
+    let span_s = match span {
+        Some(s) => parse_seconds(s).map_err(spec_error("span"))?,
+        None => log.iter().map(|f| f.time_s).fold(0.0, f64::max),
+    };
+    let fit = fit_failures(&fabric.0, class, &log, span_s, kind).map_err(plan_error)?;
+    let d = PyDict::new(py);
+    d.set_item("class", fit.class)?;
+    d.set_item("cables", fit.cables)?;
+    d.set_item("failures", fit.failures)?;
+    d.set_item("exposure_s", fit.exposure_s)?;
+    d.set_item("model", fit.model.to_string())?;
+    d.set_item("log_likelihood", fit.log_likelihood)?;
+    d.set_item("mtbf_ci_s", fit.mtbf_ci_s)?;
+    Ok(d)
+}
+
+/// Checks a failure model or policy spec, returning it as the core prints it (so Python
+/// validates options before a long run).
+#[pyfunction]
+pub fn plan_spec(kind: &str, text: &str) -> PyResult<String> {
+    match kind {
+        "failure" => Ok(text
+            .parse::<FailureModel>()
+            .map_err(plan_error)?
+            .to_string()),
+        "policy" => Ok(text
+            .parse::<RepairPolicy>()
+            .map_err(plan_error)?
+            .to_string()),
+        other => Err(SpecError::new_err(format!("unknown spec kind {other:?}"))),
+    }
+}

@@ -1,0 +1,121 @@
+"""When to repair: the planner over months (docs/plan.md).
+
+Cables fail by class (exponential or Weibull lifetimes, given or fitted from a failure log),
+a repair policy brings them back (at once, in maintenance windows every T days, or when the
+loss passes a threshold or a pair is cut off), and a Monte Carlo over a horizon adds up the
+machine throughput lost to degraded running and to maintenance. Everything runs in Rust
+(``fray._fray.plan_run``); this module checks the options and returns pandas tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from fray import SpecError
+from fray._fray import Fabric, fit_failure_log, plan_run, plan_spec
+from fray.links import STUDY_TIME_RESOLUTION_S, _count, _fabric, _seed
+
+__all__ = ["DEFAULT_EVERY", "fit_failures", "plan", "policies"]
+
+#: The window intervals swept by default.
+DEFAULT_EVERY = ("7d", "14d", "30d", "60d", "90d", "180d")
+
+
+def policies(immediate: str | None = "24h", every: Sequence[str] = DEFAULT_EVERY,
+             length: str = "8h", threshold: str | None = None) -> list[str]:
+    """The policy specs of the usual sweep: immediate repair after ``immediate`` (None: left
+    out), maintenance windows of ``length`` every interval of ``every``, and (with
+    ``threshold``, a percentage like ``"2%"``) a repair visit when the loss reaches it, coming
+    after ``immediate`` (or 24 h)."""
+    out = [] if immediate is None else [f"immediate:repair={immediate}"]
+    out += [f"windows:every={t},length={length}" for t in every]
+    if threshold is not None:
+        out.append(f"threshold:loss={threshold},repair={immediate or '24h'}")
+    return [plan_spec("policy", p) for p in out]
+
+
+def fit_failures(fabric: Fabric | str, log: str | Path, cls: str, *, span: str | None = None,
+                 kind: str = "exp") -> dict:
+    """Fits a failure model (``kind`` ``"exp"`` or ``"weibull"``) to the failures of class
+    ``cls`` in the failure log ``log`` (one ``TIME FROM->TO`` per line, ``TIME`` a duration
+    since the log's start such as ``12.5d``), observed for ``span`` (default: up to the last
+    failure). Returns a dict with ``class, cables, failures, exposure_s, model`` (a failure
+    model spec for :func:`plan`), ``log_likelihood`` and ``mtbf_ci_s``."""
+    path = Path(log)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"log: cannot read {str(path)!r}: {e}") from None
+    return fit_failure_log(_fabric(fabric), text, str(path), cls, span, kind)
+
+
+def plan(
+    fabric: Fabric | str,
+    failures: Mapping[str, str],
+    policy_specs: Sequence[str] | None = None,
+    *,
+    workload: str = "halo3d26",
+    jobs: int = 1,
+    seeds: int = 2,
+    routing: str | None = None,
+    engine: str = "flow",
+    horizon: str = "365d",
+    replications: int = 200,
+    seed: int = 1,
+    reuse: str = "model",
+    points: int = 8,
+    samples: int = 4,
+    time_tolerance: float = 3e-3,
+    time_resolution: float = STUDY_TIME_RESOLUTION_S,
+) -> pd.DataFrame:
+    """Runs the planner and returns one row per policy.
+
+    ``failures`` maps each failing link class to its failure model (``{"global":
+    "exp:mtbf=1000d"}``, or ``weibull:shape=K,scale=DURATION``; a fit's ``model``).
+    ``policy_specs`` default to :func:`policies`. The loss of a fault state is the loss of
+    machine throughput of ``workload`` with ``jobs`` jobs against the healthy machine, mean
+    over ``seeds`` layouts, on ``engine`` with ``routing`` (the failed-links study's
+    machinery); a state that cuts a pair off loses the whole machine. ``reuse="model"`` fits
+    the mean loss against down cables per class on ``points`` counts of ``samples`` states
+    each and checks cut-off pairs exactly; ``"direct"`` evaluates every state visited (each
+    distinct state once). ``replications`` horizons of ``horizon``, replication ``r`` drawn
+    from ``(seed, r)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``policy, kind, every_s`` (windows only), ``degraded_share, downtime_share,
+        total_share, total_ci`` (shares of the horizon's machine throughput, 0 to 1; the CI a
+        95 % half-width), ``cut_off_share, windows`` (windows or repair visits per horizon),
+        ``repairs`` and ``mean_down_CLASS`` (time-average down cables of each class). ``attrs`` holds the
+        parameters, ``best_window`` (the row of the best windows policy, or None), ``model``
+        (a table of the loss model's points) and ``evaluations``/``lookups``.
+    """
+    fab = _fabric(fabric)
+    if not failures:
+        raise SpecError("failures: give a failure model for at least one class")
+    classes = [(cls, plan_spec("failure", model)) for cls, model in failures.items()]
+    specs = policies() if policy_specs is None else [plan_spec("policy", p) for p in policy_specs]
+    if not specs:
+        raise SpecError("policies: give at least one")
+    _count("jobs", jobs)
+    _count("seeds", seeds)
+    _count("replications", replications)
+    routing = routing or fab.default_routing
+    r = plan_run(fab, workload, routing, engine, jobs, seeds, _seed(seed), time_tolerance,
+                 time_resolution, classes, horizon, replications, specs, reuse, points, samples)
+    table = pd.DataFrame(r["outcomes"])
+    down = pd.DataFrame(table.pop("mean_down").tolist(), columns=[f"mean_down_{c}" for c, _ in classes])
+    table = pd.concat([table, down], axis=1)
+    table.attrs.update(
+        fabric=fabric if isinstance(fabric, str) else repr(fab), failures=dict(classes),
+        workload=workload, jobs=jobs, seeds=seeds, routing=routing, engine=engine,
+        horizon=horizon, replications=replications, seed=seed, reuse=reuse, points=points,
+        samples=samples, best_window=r["best_window"],
+        model=None if r["model"] is None else pd.DataFrame(r["model"]),
+        evaluations=r["evaluations"], lookups=r["lookups"],
+    )
+    return table
