@@ -70,7 +70,7 @@ fn cdf(k: u64, mu: f64) -> f64 {
 
 #[test]
 fn the_csv_faults_are_found_and_classified() {
-    let read = x5(&data("psmn_X5_ibnetdiscover.topofile"));
+    let read = x5(&data("x5.topofile"));
     let cables = run(&read, "x5_counters.csv", &Thresholds::default());
     assert_eq!(cables.len(), 159, "every cable classified once");
     // Six parallel cables join the two switches; each planted fault is on its own one.
@@ -143,7 +143,7 @@ fn the_csv_faults_are_found_and_classified() {
 
 #[test]
 fn a_tighter_threshold_or_looser_one_moves_the_erroring_cable() {
-    let read = x5(&data("psmn_X5_ibnetdiscover.topofile"));
+    let read = x5(&data("x5.topofile"));
     let erroring = |ber: f64| {
         let t = Thresholds {
             ber,
@@ -175,7 +175,7 @@ fn a_tighter_threshold_or_looser_one_moves_the_erroring_cable() {
 
 #[test]
 fn perfquery_and_ibqueryerrors_give_the_same_verdicts() {
-    let read = x5(&data("psmn_X5_ibnetdiscover.topofile"));
+    let read = x5(&data("x5.topofile"));
     for file in ["x5_perfquery.txt", "x5_ibqueryerrors.txt"] {
         let cables = run(&read, file, &Thresholds::default());
         let between = cable(&read, &cables, SW_0B50, SW_8C5C);
@@ -206,7 +206,7 @@ fn perfquery_and_ibqueryerrors_give_the_same_verdicts() {
 #[test]
 fn a_cable_trained_at_one_lane_runs_below_its_peers() {
     // Plant a 1x link in a copy of the dump: both ends of 8C5C port 16 to 369C port 6.
-    let text = data("psmn_X5_ibnetdiscover.topofile");
+    let text = data("x5.topofile");
     let mut planted = 0;
     let text: String = text
         .lines()
@@ -236,7 +236,7 @@ fn a_cable_trained_at_one_lane_runs_below_its_peers() {
 
 #[test]
 fn a_sample_of_a_port_with_no_cable_names_its_line() {
-    let read = x5(&data("psmn_X5_ibnetdiscover.topofile"));
+    let read = x5(&data("x5.topofile"));
     let text = "time_s,node,port,counter,value\n0,0x0008f10500200b50,25,PortRcvData,5\n";
     let samples = read_counters(text, "c.csv", CounterFormat::Csv).unwrap();
     let err = classify(
@@ -255,7 +255,7 @@ fn a_sample_of_a_port_with_no_cable_names_its_line() {
 
 #[test]
 fn a_down_cable_is_critical_only_when_it_cuts_endpoints_off() {
-    let read = x5(&data("psmn_X5_ibnetdiscover.topofile"));
+    let read = x5(&data("x5.topofile"));
     let f = &read.fabric;
     let (a, b) = (
         read.router_by_guid(SW_0B50).unwrap(),
