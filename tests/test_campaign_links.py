@@ -152,7 +152,9 @@ def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_p
     pd.testing.assert_frame_equal(merged[TABLE_COLUMNS], direct[TABLE_COLUMNS],
                                   check_dtype=False)
     fast = links.study(SMALL, "halo3d26:nx=8", jobs=[1], failed_pct=[0], seeds=3, seed=5)
-    assert merged["baseline_iteration_s"][0] > 2 * fast["baseline_iteration_s"][0]
+    compute_s = 8**3 * 26 / 1e9  # Ember's Halo3D26 compute at nx = 8: the same on both
+    assert (merged["baseline_iteration_s"][0] - compute_s
+            > 2 * (fast["baseline_iteration_s"][0] - compute_s))
     with duckdb.connect(str(db), read_only=True) as con:
         stored = con.execute("SELECT DISTINCT host_bandwidth_bytes_s FROM small_links").fetchall()
     assert stored == [(0.5e9,)]
