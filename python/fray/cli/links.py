@@ -7,7 +7,7 @@ import sys
 
 import pandas as pd
 
-from fray import Fabric, SpecError, links, report, store
+from fray import Fabric, SpecError, links, profiles, report, store
 from fray.cli import numbers
 from fray.outputs import FIGURES, TABLES
 from fray.units import parse_rate, parse_seconds
@@ -49,6 +49,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
              "(a NIC whose DMA moves less than the link; default: the link's)",
     )
     p.add_argument(
+        "--profile",
+        help="a named set-up that sets --routing, --engine, --host and --link-bandwidth, "
+        "each still overridden when given: sst (SST 16's merlin, Ember and Firefly on the "
+        "paper's dragonflies; docs/host-costs.md); default none",
+    )
+    p.add_argument(
         "--routing", help="ugal, ugal:threshold=T, doal, table, ... (default: the fabric's)"
     )
     p.add_argument(
@@ -82,7 +88,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compute-s", type=float, help="compute per rank per iteration, seconds")
     p.add_argument(
         "--engine",
-        default="flow",
         help="engine for every case: flow (max-min fluid, default), packet (queues, "
         "finite buffers; each message routed once), load (static bound); the packet "
         "engine takes options after a colon: route=packet (each packet routed as it "
@@ -93,11 +98,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "on its source's NIC, one at a time, e.g. 545ns), speedup=X and out_buffer=BYTES "
         "(a crossbar X times the link rate into output buffers), input_latency=TIME and "
         "output_latency=TIME (each router's delay), router=merlin (SST merlin's hr_router); "
-        "sizes take units (2KiB), e.g. packet:router=merlin,mtu=2KiB",
+        "sizes take units (2KiB), e.g. packet:router=merlin,mtu=2KiB (default flow)",
     )
     p.add_argument(
         "--host",
-        default="none",
         help="what each message costs the ranks' cores: none, SST Ember's defaults: ember "
         "(190 ns a send, 310 ns a receive, registration of long messages; computing holds "
         "the core too), or those "
@@ -175,6 +179,7 @@ def workload_spec(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Runs the study, writes the table and heat map, prints the table (or, with
     ``--cables``, looks into one case)."""
+    args.profile = None if args.profile is None else profiles.parse(args.profile)
     fabric = _fabric(args)
     if args.cables is not None:
         return _cables(args, fabric)
@@ -195,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
         time_tolerance=args.time_tolerance,
         time_resolution=_resolution(args),
         engine=args.engine,
+        profile=args.profile,
         down=args.down,
         save_faults=args.save_faults,
         progress=not args.quiet and sys.stderr.isatty(),
@@ -208,14 +214,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fabric(args: argparse.Namespace) -> Fabric | str:
-    """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` and
-    ``--host-bandwidth`` (the spec string as given when neither is set)."""
-    if args.link_bandwidth is None and args.host_bandwidth is None:
-        return args.fabric
+    """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` (else the
+    profile's) and ``--host-bandwidth`` (the spec string as given when none is set)."""
     rate = {flag: None if value is None else parse_rate(value, flag)
             for flag, value in (("--link-bandwidth", args.link_bandwidth),
                                 ("--host-bandwidth", args.host_bandwidth))}
-    return links.fabric_with(args.fabric, rate["--link-bandwidth"], rate["--host-bandwidth"])
+    link = profiles.choose(args.profile, link_bandwidth_bytes_s=rate["--link-bandwidth"])
+    if link["link_bandwidth_bytes_s"] is None and rate["--host-bandwidth"] is None:
+        return args.fabric
+    return links.fabric_with(args.fabric, link["link_bandwidth_bytes_s"],
+                             rate["--host-bandwidth"])
 
 
 def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
@@ -233,7 +241,7 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
         fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], replica=args.replica,
         routing=args.routing, fail=args.fail, seed=args.seed,
         time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
-        engine=args.engine, down=args.down,
+        engine=args.engine, profile=args.profile, down=args.down,
         progress=not args.quiet and sys.stderr.isatty(),
     )
     a = loads.attrs
@@ -280,7 +288,7 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
         fabric, workload_spec(args), down=args.down, jobs=jobs[0], seeds=args.seeds,
         seed=args.seed, routing=args.routing, fail=args.fail,
         time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
-        engine=args.engine, progress=not args.quiet and sys.stderr.isatty(),
+        engine=args.engine, profile=args.profile, progress=not args.quiet and sys.stderr.isatty(),
     )
     print(f"what repairing each cable of {args.down} alone gives back to {jobs[0]} job(s), in % "
           f"of throughput (mean ± 95 % CI over {args.seeds} seeds), best first:")
@@ -304,6 +312,7 @@ def _greedy(args: argparse.Namespace, fabric: Fabric | str, jobs: int) -> int:
         jobs=jobs, seeds=args.seeds, seed=args.seed, routing=args.routing, fail=args.fail,
         time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
         engine=args.engine,
+        profile=args.profile,
     )
     print(f"repairs of {args.down} in order, {jobs} job(s): machine throughput in % of the "
           f"healthy machine (mean ± 95 % CI over {args.seeds} seeds) after each repair:")
