@@ -179,7 +179,11 @@ def workload_spec(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Runs the study, writes the table and heat map, prints the table (or, with
     ``--cables``, looks into one case)."""
+    # The profile's values fill the options not given; from here on it is as if they were.
     args.profile = None if args.profile is None else profiles.parse(args.profile)
+    chosen = profiles.choose(args.profile, routing=args.routing, engine=args.engine,
+                             host=args.host)
+    args.routing, args.engine, args.host = chosen["routing"], chosen["engine"], chosen["host"]
     fabric = _fabric(args)
     if args.cables is not None:
         return _cables(args, fabric)
@@ -200,7 +204,6 @@ def run(args: argparse.Namespace) -> int:
         time_tolerance=args.time_tolerance,
         time_resolution=_resolution(args),
         engine=args.engine,
-        profile=args.profile,
         down=args.down,
         save_faults=args.save_faults,
         progress=not args.quiet and sys.stderr.isatty(),
@@ -241,7 +244,7 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
         fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], replica=args.replica,
         routing=args.routing, fail=args.fail, seed=args.seed,
         time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
-        engine=args.engine, profile=args.profile, down=args.down,
+        engine=args.engine, down=args.down,
         progress=not args.quiet and sys.stderr.isatty(),
     )
     a = loads.attrs
@@ -288,7 +291,7 @@ def _repairs(args: argparse.Namespace, fabric: Fabric | str) -> int:
         fabric, workload_spec(args), down=args.down, jobs=jobs[0], seeds=args.seeds,
         seed=args.seed, routing=args.routing, fail=args.fail,
         time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
-        engine=args.engine, profile=args.profile, progress=not args.quiet and sys.stderr.isatty(),
+        engine=args.engine, progress=not args.quiet and sys.stderr.isatty(),
     )
     print(f"what repairing each cable of {args.down} alone gives back to {jobs[0]} job(s), in % "
           f"of throughput (mean ± 95 % CI over {args.seeds} seeds), best first:")
@@ -312,7 +315,6 @@ def _greedy(args: argparse.Namespace, fabric: Fabric | str, jobs: int) -> int:
         jobs=jobs, seeds=args.seeds, seed=args.seed, routing=args.routing, fail=args.fail,
         time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
         engine=args.engine,
-        profile=args.profile,
     )
     print(f"repairs of {args.down} in order, {jobs} job(s): machine throughput in % of the "
           f"healthy machine (mean ± 95 % CI over {args.seeds} seeds) after each repair:")
