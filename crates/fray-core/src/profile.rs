@@ -8,8 +8,6 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::sim::Engine;
-use crate::units::format_rate;
-use crate::workload::HostCosts;
 
 /// Errors of this module.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -57,7 +55,7 @@ pub struct Profile {
     /// The engine and its settings, as `--engine` takes them.
     pub engine: Engine,
     /// The host costs spec, as `--host` and the workload option `host=` take it (read as
-    /// [`HostCosts`]).
+    /// [`crate::workload::HostCosts`]).
     pub host: &'static str,
     /// Bandwidth of every link, in bytes per second, as `--link-bandwidth` sets it.
     pub link_bandwidth_bytes_s: f64,
@@ -65,11 +63,11 @@ pub struct Profile {
 
 impl Profile {
     /// SST 16's set-up for the failed-links paper's dragonflies: SST merlin's `hr_router`
-    /// with 2 KiB packets (Firefly's default `packetSize`), each packet routed on its own
+    /// with SST's 2 KiB NIC packets, each packet routed on its own
     /// and UGAL reading the output queues ([`crate::sim::packet::RouterPreset::Merlin`]);
     /// merlin's UGAL over every parallel global link with its bias of 50 flits of 16 B,
     /// 800 B (`ugal:links=adaptive,threshold=800`); Ember's host costs (`ember`,
-    /// [`HostCosts::EMBER`]); 50 GB/s links (the paper's 400 Gb/s, SST's `link_bw`).
+    /// [`crate::workload::HostCosts::EMBER`]); 50 GB/s links (the paper's 400 Gb/s, SST's `link_bw`).
     pub fn sst() -> Self {
         Self {
             name: ProfileName::Sst,
@@ -87,24 +85,6 @@ impl Profile {
         match name {
             ProfileName::Sst => Self::sst(),
         }
-    }
-
-    /// The host costs [`Profile::host`] charges.
-    pub fn host_costs(&self) -> HostCosts {
-        self.host
-            .parse()
-            .expect("a profile's host costs spec is valid")
-    }
-
-    /// The options that spell the profile out, as `(option, value)` in the command line's
-    /// order: `routing`, `engine`, `host`, `link_bandwidth`.
-    pub fn options(&self) -> [(&'static str, String); 4] {
-        [
-            ("routing", self.routing.to_string()),
-            ("engine", self.engine.to_string()),
-            ("host", self.host.to_string()),
-            ("link_bandwidth", format_rate(self.link_bandwidth_bytes_s)),
-        ]
     }
 }
 
@@ -138,6 +118,7 @@ mod tests {
     use crate::fabric::Fabric;
     use crate::faults::Faults;
     use crate::sim::packet::{PacketConfig, QueueView, RouterPreset};
+    use crate::workload::HostCosts;
 
     #[test]
     fn every_profile_reads_back_from_its_name() {
@@ -170,7 +151,7 @@ mod tests {
         assert_eq!(config, merlin);
         assert!(config.route_per_packet);
         assert_eq!(config.queue_view, QueueView::Output);
-        assert_eq!(sst.host_costs(), HostCosts::EMBER);
+        assert_eq!(sst.host.parse::<HostCosts>(), Ok(HostCosts::EMBER));
         assert_eq!(sst.link_bandwidth_bytes_s, 50e9);
     }
 
@@ -183,13 +164,8 @@ mod tests {
     }
 
     #[test]
-    fn the_spelled_out_options_read_back_to_the_profile() {
+    fn the_engine_reads_back_from_its_printed_options() {
         let sst = Profile::sst();
-        let [routing, engine, host, rate] = sst.options();
-        assert_eq!(routing, ("routing", sst.routing.to_string()));
-        assert_eq!(engine.1.parse::<Engine>(), Ok(sst.engine));
-        assert_eq!(host.1.parse::<HostCosts>(), Ok(HostCosts::EMBER));
-        assert_eq!(rate.1, "50GB/s");
-        assert_eq!(crate::units::parse_rate(&rate.1), Ok(50e9));
+        assert_eq!(sst.engine.to_string().parse::<Engine>(), Ok(sst.engine));
     }
 }
