@@ -4,6 +4,7 @@ The compute lives in the Rust extension ``fray._fray``; this package validates i
 orchestrates runs, stores results and draws them.
 """
 
+from fray import profiles
 from fray._fray import (
     Fabric,
     Faults,
@@ -21,6 +22,7 @@ __all__ = [
     "FrayError",
     "SpecError",
     "UnroutableError",
+    "profiles",
     "simulate",
     "static_load",
     "stencil_load",

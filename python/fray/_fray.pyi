@@ -134,6 +134,14 @@ def packet_traffic(
     bandwidth): ``offered``, ``accepted``, ``latency_mean_s``, ``packets``, ``events``,
     ``wall_s``."""
 
+def profile(name: str) -> dict[str, Any]:
+    """The settings of the profile ``name`` (``"sst"``): ``name``, ``routing``, ``engine``,
+    ``host`` (specs) and ``link_bandwidth_bytes_s``; an unknown name raises ``SpecError``
+    with ``field`` ``"profile"``."""
+
+def profile_names() -> list[str]:
+    """The names of every profile."""
+
 def host_costs(text: str) -> dict[str, float]:
     """What host-costs spec ``text`` (``"ember+send_copy=344ps/B"``, ...) charges: the costs in
     seconds (``send_s``, ``recv_s``, ``match_s``, ``register_s``, ``register_s_per_page``,

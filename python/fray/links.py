@@ -18,11 +18,13 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from fray import SpecError
+from fray import SpecError, profiles
 from fray._fray import Fabric, Faults, LinksStudy
 from fray._fray import simulate as _simulate
+from fray.profiles import Profile
 
 __all__ = [
+    "DEFAULT_ENGINE",
     "EMBER_OPTIONS",
     "MOTIFS",
     "PAPER_FAILED_PCT",
@@ -47,6 +49,9 @@ PAPER_FAILED_PCT = (0, 5, 10, 15, 20, 25, 30)
 #: The study's flow-engine time resolution, seconds: flows ending within 10 ns of an event
 #: leave the network with it (each message still delivered at its own end).
 STUDY_TIME_RESOLUTION_S = 1e-8
+
+#: The engine of every run that names none (neither ``engine`` nor a profile).
+DEFAULT_ENGINE = "flow"
 
 #: The workload motifs of the study.
 MOTIFS = ("halo3d26", "sweep3d", "lqcd", "uniform")
@@ -75,7 +80,7 @@ def workload_spec(
     chunks: int = 1,
     budget: int | None = None,
     compute: bool = True,
-    host: str = "none",
+    host: str | None = None,
     compute_s: float | None = None,
     **ember: float | None,
 ) -> str:
@@ -83,7 +88,7 @@ def workload_spec(
 
     ``iterations`` per job, every message cut into ``chunks``, ``budget`` endpoints shared by
     the jobs, ``compute`` (False leaves the compute time out), ``host`` (``"ember"`` charges
-    SST Ember's host costs), ``compute_s`` (seconds of compute per rank and iteration), and
+    SST Ember's host costs; ``None`` or ``"none"`` writes none), ``compute_s`` (seconds of compute per rank and iteration), and
     the :data:`EMBER_OPTIONS` by name (``nx=30``; ``None`` keeps the motif's default)."""
     unknown = sorted(set(ember) - {k for k, _ in EMBER_OPTIONS})
     if unknown:
@@ -99,7 +104,7 @@ def workload_spec(
         ("chunks", str(chunks), chunks != 1),
         ("budget", str(budget), budget is not None),
         ("compute", "no", not compute),
-        ("host", host, host != "none"),
+        ("host", host, host not in (None, "none")),
         ("compute_s", repr(compute_s), compute_s is not None),
         *((key, f"{ember[key]:g}", True) for key, _ in EMBER_OPTIONS
           if ember.get(key) is not None),
@@ -157,10 +162,12 @@ def simulate(
     workload: str,
     faults: Faults | None = None,
     routing: str | None = None,
-    engine: str = "flow",
+    engine: str | None = None,
     seed: int = 1,
     time_tolerance: float = 1e-3,
     time_resolution: float = 0.0,
+    *,
+    profile: Profile | str | None = None,
 ) -> SimulationResult:
     """Runs ``workload`` on ``fabric`` and returns each job's time per iteration.
 
@@ -190,9 +197,15 @@ def simulate(
     be routed. The result's ``channel_bytes`` say where the bytes went: the flow engine's
     fluid bytes, the packet engine's payload bytes (link-level resends not counted), the
     load engine's routed bytes, per channel over the whole run.
+
+    ``profile`` (a :class:`fray.profiles.Profile` or its name, ``"sst"``) supplies the
+    routing, engine, host costs and link rate that are not given (see
+    :func:`fray.profiles.apply`); without one the engine is :data:`DEFAULT_ENGINE`.
     """
+    fabric, workload, routing, engine = profiles.apply(profile, fabric, workload, routing, engine)
     r = _simulate(
-        _fabric(fabric), workload, faults, routing, engine, _seed(seed), time_tolerance,
+        _fabric(fabric), workload, faults, routing,
+        DEFAULT_ENGINE if engine is None else engine, _seed(seed), time_tolerance,
         time_resolution,
     )
     return SimulationResult(engine=r["engine"], routing=r["routing"], jobs=r["jobs"],
@@ -219,11 +232,15 @@ def _in_chunks(total: int, run: Callable[[int, int], list], progress: bool,
     return outcomes
 
 
-def _setup(fabric: Fabric | str, routing: str | None,
-           fail: str | None) -> tuple[Fabric, str, str]:
-    """The fabric, and the routing and failing cable class with the fabric's defaults."""
+def _setup(fabric: Fabric | str, workload: str, routing: str | None, engine: str | None,
+           fail: str | None, profile: Profile | str | None) -> tuple[Fabric, str, str, str, str]:
+    """The fabric, workload, routing, engine and failing cable class: as given, else the
+    profile's (:func:`fray.profiles.apply`), else the defaults (the fabric's routing and
+    cable class, :data:`DEFAULT_ENGINE`)."""
+    fabric, workload, routing, engine = profiles.apply(profile, fabric, workload, routing, engine)
     fab = _fabric(fabric)
-    return fab, routing or fab.default_routing, fail or default_fail_class(fab)
+    return (fab, workload, routing or fab.default_routing,
+            DEFAULT_ENGINE if engine is None else engine, fail or default_fail_class(fab))
 
 
 def _list_of(name: str, values: Sequence, whole: bool) -> list:
@@ -284,7 +301,8 @@ def study(
     seed: int = 1,
     time_tolerance: float = 3e-3,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
-    engine: str = "flow",
+    engine: str | None = None,
+    profile: Profile | str | None = None,
     down: str | Path | None = None,
     save_faults: str | None = None,
     progress: bool = False,
@@ -302,6 +320,7 @@ def study(
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
     each message routed once; ``"packet:route=packet"``: each packet routed on its own;
     more options as in :func:`simulate`) or the static load engine (``"load"``).
+    ``profile`` supplies what is not given, as in :func:`simulate`.
 
     ``down`` names a fault file of cables already down on the machine (one ``FROM->TO``
     cable per line, ``#`` comments; see docs/fabrics.md). They are down in every case but
@@ -328,7 +347,8 @@ def study(
         ``throughput`` (machine throughput, rank-iterations per second summed over the jobs,
         mean over seeds). ``DataFrame.attrs`` holds the parameters.
     """
-    fab, routing, fail = _setup(fabric, routing, fail)
+    fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
+                                                    profile)
     jobs = _list_of("jobs", jobs, whole=True)
     failed = _list_of("failed_pct", failed_pct, whole=False)
     _count("seeds", seeds)
@@ -387,7 +407,8 @@ def case_loads(
     seed: int = 1,
     time_tolerance: float = 3e-3,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
-    engine: str = "flow",
+    engine: str | None = None,
+    profile: Profile | str | None = None,
     down: str | Path | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
@@ -412,7 +433,8 @@ def case_loads(
         ``baseline_iteration_s`` (each job's time per iteration) and ``unroutable`` (why
         the case could not run, or None; its bytes are then 0).
     """
-    fab, routing, fail = _setup(fabric, routing, fail)
+    fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
+                                                    profile)
     _count("jobs", jobs)
     _count("replica", replica, least=0)
     failed = float(failed_pct)
@@ -498,7 +520,8 @@ def repair_gains(
     fail: str | None = None,
     time_tolerance: float = 3e-3,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
-    engine: str = "flow",
+    engine: str | None = None,
+    profile: Profile | str | None = None,
     progress: bool = False,
 ) -> pd.DataFrame:
     """Which cable of the fault file ``down`` to repair first: for each, the machine
@@ -520,7 +543,8 @@ def repair_gains(
         whose repair clears it is worth repairing whatever the numbers say).
         ``DataFrame.attrs`` holds the parameters.
     """
-    fab, routing, fail = _setup(fabric, routing, fail)
+    fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
+                                                    profile)
     _count("jobs", jobs)
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
@@ -552,7 +576,8 @@ def greedy_repairs(
     fail: str | None = None,
     time_tolerance: float = 3e-3,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
-    engine: str = "flow",
+    engine: str | None = None,
+    profile: Profile | str | None = None,
 ) -> pd.DataFrame:
     """Which cables of the fault file ``down`` to repair first, as a plan: at each step the
     cable whose repair, on top of the earlier ones, gives back the most machine throughput
@@ -572,7 +597,8 @@ def greedy_repairs(
         ``within_noise`` (the choice over it is within the 95 % CI of their paired
         difference), ``unroutable``. ``DataFrame.attrs`` holds the parameters.
     """
-    fab, routing, fail = _setup(fabric, routing, fail)
+    fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
+                                                    profile)
     _count("jobs", jobs)
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),

@@ -34,6 +34,7 @@ pub mod faults;
 pub mod health;
 pub mod links;
 pub mod plan;
+pub mod profile;
 pub mod routing;
 pub mod seeds;
 pub mod sim;

@@ -117,3 +117,11 @@ pub fn plan_error(e: fray_core::plan::PlanError) -> PyErr {
         _ => SpecError::new_err(e.to_string()),
     }
 }
+
+/// An unknown profile: `SpecError`, with the option that named it as its `field` attribute.
+pub fn profile_error(e: fray_core::profile::ProfileError) -> PyErr {
+    let fray_core::profile::ProfileError::Unknown { field, .. } = &e;
+    let err = SpecError::new_err(e.to_string());
+    let set = Python::attach(|py| err.value(py).setattr("field", *field));
+    set.map_or_else(|failed| failed, |()| err)
+}

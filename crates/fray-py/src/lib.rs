@@ -16,6 +16,7 @@ mod links;
 mod load;
 mod packet;
 mod plan;
+mod profile;
 mod spares;
 mod units;
 
@@ -26,6 +27,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     diag::register(m)?;
     integrity::register(m)?;
     units::register(m)?;
+    profile::register(m)?;
     m.add_class::<fabric::Fabric>()?;
     m.add_class::<faults::Faults>()?;
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;

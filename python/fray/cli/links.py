@@ -7,7 +7,7 @@ import sys
 
 import pandas as pd
 
-from fray import Fabric, SpecError, links, report, store
+from fray import Fabric, SpecError, links, profiles, report, store
 from fray.cli import numbers
 from fray.outputs import FIGURES, TABLES
 from fray.units import parse_rate, parse_seconds
@@ -49,6 +49,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
              "(a NIC whose DMA moves less than the link; default: the link's)",
     )
     p.add_argument(
+        "--profile",
+        help="a named set-up that sets --routing, --engine, --host and --link-bandwidth, "
+        "each still overridden when given: sst (SST 16's merlin, Ember and Firefly on the "
+        "paper's dragonflies; docs/host-costs.md); default none",
+    )
+    p.add_argument(
         "--routing", help="ugal, ugal:threshold=T, doal, table, ... (default: the fabric's)"
     )
     p.add_argument(
@@ -82,7 +88,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compute-s", type=float, help="compute per rank per iteration, seconds")
     p.add_argument(
         "--engine",
-        default="flow",
         help="engine for every case: flow (max-min fluid, default), packet (queues, "
         "finite buffers; each message routed once), load (static bound); the packet "
         "engine takes options after a colon: route=packet (each packet routed as it "
@@ -93,11 +98,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "on its source's NIC, one at a time, e.g. 545ns), speedup=X and out_buffer=BYTES "
         "(a crossbar X times the link rate into output buffers), input_latency=TIME and "
         "output_latency=TIME (each router's delay), router=merlin (SST merlin's hr_router); "
-        "sizes take units (2KiB), e.g. packet:router=merlin,mtu=2KiB",
+        "sizes take units (2KiB), e.g. packet:router=merlin,mtu=2KiB (default flow)",
     )
     p.add_argument(
         "--host",
-        default="none",
         help="what each message costs the ranks' cores: none, SST Ember's defaults: ember "
         "(190 ns a send, 310 ns a receive, registration of long messages; computing holds "
         "the core too), or those "
@@ -175,6 +179,11 @@ def workload_spec(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Runs the study, writes the table and heat map, prints the table (or, with
     ``--cables``, looks into one case)."""
+    # The profile's values fill the options not given; from here on it is as if they were.
+    args.profile = None if args.profile is None else profiles.parse(args.profile)
+    chosen = profiles.choose(args.profile, routing=args.routing, engine=args.engine,
+                             host=args.host)
+    args.routing, args.engine, args.host = chosen["routing"], chosen["engine"], chosen["host"]
     fabric = _fabric(args)
     if args.cables is not None:
         return _cables(args, fabric)
@@ -208,14 +217,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fabric(args: argparse.Namespace) -> Fabric | str:
-    """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` and
-    ``--host-bandwidth`` (the spec string as given when neither is set)."""
-    if args.link_bandwidth is None and args.host_bandwidth is None:
-        return args.fabric
+    """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` (else the
+    profile's) and ``--host-bandwidth`` (the spec string as given when none is set)."""
     rate = {flag: None if value is None else parse_rate(value, flag)
             for flag, value in (("--link-bandwidth", args.link_bandwidth),
                                 ("--host-bandwidth", args.host_bandwidth))}
-    return links.fabric_with(args.fabric, rate["--link-bandwidth"], rate["--host-bandwidth"])
+    link = profiles.choose(args.profile, link_bandwidth_bytes_s=rate["--link-bandwidth"])
+    if link["link_bandwidth_bytes_s"] is None and rate["--host-bandwidth"] is None:
+        return args.fabric
+    return links.fabric_with(args.fabric, link["link_bandwidth_bytes_s"],
+                             rate["--host-bandwidth"])
 
 
 def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:

@@ -1,0 +1,74 @@
+"""Named profiles: one name for a set-up that otherwise takes several options.
+
+A profile supplies the routing, the engine, the host costs and the link rate of a run
+(``fray._fray.profile``; the values and where they come from are in the core's
+``fray_core::profile``). A value given explicitly always wins over the profile's; without a
+profile every option keeps its own default.
+
+>>> from fray import profiles
+>>> profiles.SST.routing
+'ugal:links=adaptive,threshold=800'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fray._fray import Fabric, profile, profile_names
+
+__all__ = ["NAMES", "SST", "Profile", "apply", "choose", "parse"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named set of option values: ``routing``, ``engine`` and ``host`` as ``--routing``,
+    ``--engine`` and ``--host`` take them, ``link_bandwidth_bytes_s`` in bytes per second
+    (``--link-bandwidth``)."""
+
+    name: str
+    routing: str
+    engine: str
+    host: str
+    link_bandwidth_bytes_s: float
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def parse(name: str) -> Profile:
+    """The profile called ``name`` (one of :data:`NAMES`); an unknown name raises
+    ``SpecError`` with ``field`` ``"profile"``."""
+    return Profile(**profile(name))
+
+
+#: The names of every profile.
+NAMES: tuple[str, ...] = tuple(profile_names())
+#: SST 16's Ember, Firefly and merlin as the failed-links paper's dragonflies set them.
+SST: Profile = parse("sst")
+
+
+def choose(profile: Profile | str | None, **given):
+    """``given`` (field name to value) with each ``None`` replaced by the profile's value of
+    that field: an explicit value wins; without a profile everything stays as given."""
+    if profile is None:
+        return given
+    chosen = parse(profile) if isinstance(profile, str) else profile
+    return {key: getattr(chosen, key) if value is None else value for key, value in given.items()}
+
+
+def apply(profile: Profile | str | None, fabric: Fabric | str, workload: str,
+          routing: str | None, engine: str | None) -> tuple[Fabric | str, str, str | None,
+                                                            str | None]:
+    """The fabric, workload, routing and engine of a run under ``profile``: a fabric spec is
+    read with the profile's link rate (a ``Fabric`` keeps its own), a workload spec without
+    ``host=`` gets the profile's host costs, and a ``None`` routing or engine the profile's."""
+    if profile is None:
+        return fabric, workload, routing, engine
+    c = choose(profile, routing=routing, engine=engine, host=None, link_bandwidth_bytes_s=None)
+    if isinstance(fabric, str):
+        fabric = Fabric.parse(fabric, bandwidth_bytes_s=c["link_bandwidth_bytes_s"])
+    name, _, options = workload.partition(":")
+    keys = {item.split("=", 1)[0].strip() for item in options.split(",") if item.strip()}
+    if "host" not in keys:
+        workload = f"{name}:{options},host={c['host']}" if keys else f"{name}:host={c['host']}"
+    return fabric, workload, c["routing"], c["engine"]
