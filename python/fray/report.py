@@ -17,10 +17,10 @@ __all__ = [
     "degradation_label",
     "figure_html",
     "html_page",
-    "plot_health_loss",
-    "plot_repair_curve",
     "plot_collective_times",
+    "plot_health_loss",
     "plot_links_heatmap",
+    "plot_repair_curve",
     "plot_spare_curves",
     "save_figure",
 ]
