@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 __all__ = [
     "degradation_label",
@@ -213,6 +214,7 @@ def plot_repair_curve(costs: dict[str, pd.DataFrame], path: str | Path,
         line, = ax.plot(table["step"], mid, marker="o", label=workload)
         ax.fill_between(table["step"], mid - half, mid + half, color=line.get_color(), alpha=0.2)
     ax.axhline(100, color="black", linestyle="--", linewidth=0.8, label="healthy")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("cables repaired (greedy order)")
     ax.set_ylabel("machine throughput (% of healthy)")
     ax.grid(True, alpha=0.3)
