@@ -152,3 +152,16 @@ def test_health_without_down_cables_costs_nothing_and_outputs_are_checked_first(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--report" in err and ".html" in err
     assert not bad.exists()
+
+
+def test_health_on_edison_costs_cray_named_cables(tmp_path):
+    down = DATA / "edison_down.txt"
+    out = tmp_path / "edison.json"
+    assert main(["health", str(EDISON), "--down", str(down), "--workload", "uniform",
+                 "--seeds", "1", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["classes"]["down"] == 3 and result["critical"] == []
+    listed = [line for line in down.read_text().splitlines() if not line.startswith("#")]
+    steps = result["repairs"]["uniform"]
+    assert sorted(s["cable"] for s in steps[1:]) == sorted(listed)
+    assert math.isfinite(result["loss"][0]["loss_pct"])
