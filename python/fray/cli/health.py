@@ -129,8 +129,9 @@ def run_health(args: argparse.Namespace) -> int:
 
 
 def _pm(mean: float, half: float) -> str:
-    """``1.23% ±0.40``, or ``1.23%`` when the interval is not known."""
-    return f"{mean:.2f}%" + ("" if half is None or math.isnan(half) else f" ±{half:.2f}")
+    """``1.23% ±0.40``, or ``1.23%`` when the interval is not known (``0.00%``, never
+    ``-0.00%``)."""
+    return f"{round(mean, 2) + 0.0:.2f}%" + ("" if half is None or math.isnan(half) else f" ±{half:.2f}")
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
