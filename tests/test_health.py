@@ -1,14 +1,17 @@
 """Cable health from the X5 dump and hand-written counters with planted faults, and the Edison
 Aries wiring read by ``fray fabric info``."""
 
+import base64
+import json
 import math
+import re
 from pathlib import Path
 
 import fray
 import pytest
 from fray import Fabric
 from fray.cli import main
-from fray.health import VERDICTS, classify_cables
+from fray.health import DEFAULT_WORKLOADS, VERDICTS, classify_cables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,3 +94,74 @@ def test_fray_health_prints_the_classes_and_the_suspect_cables(capsys):
     assert main(["health", str(X5), "--counters", str(EDISON)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "edison_aries_links.txt:1: expected the header" in err
+
+
+def _health(tmp_path, *extra):
+    """Runs ``fray health`` on X5 with its sample counters; returns the JSON it wrote and the
+    HTML page."""
+    out, page = tmp_path / "report.json", tmp_path / "report.html"
+    argv = ["health", str(X5), "--counters", str(DATA / "x5_counters.csv"), "--seeds", "2",
+            "--out", str(out), "--report", str(page), *extra]
+    assert main(argv) == 0
+    return json.loads(out.read_text()), page.read_text()
+
+
+def test_health_report_json_has_the_classes_the_loss_and_the_repair_order(tmp_path, capsys):
+    # Three switch-to-switch cables between different pairs of switches, named as the
+    # classification names them (a name with # in it would read as a comment).
+    df = classify_cables(X5)
+    switch = df[(df["link_class"] == "switch") & ~df["name"].str.contains("#")]
+    names = list(dict.fromkeys(switch["name"]))[:3]
+    down = tmp_path / "down.txt"
+    down.write_text("# three cables\n" + "\n".join(names) + "\n")
+    result, _ = _health(tmp_path, "--down", str(down))
+    assert result["classes"] == {"down": 3, "flapping": 1, "below-peers": 2, "erroring": 1,
+                                 "congested": 1, "healthy": 151}
+    assert sorted(result["down"]) == sorted(names)
+    assert [row["workload"] for row in result["loss"]] == list(DEFAULT_WORKLOADS)
+    for row in result["loss"]:
+        assert math.isfinite(row["loss_pct"]) and math.isfinite(row["loss_ci_pct"])
+        assert row["loss_ci_pct"] >= 0
+    for workload, steps in result["repairs"].items():
+        assert [s["step"] for s in steps] == list(range(len(names) + 1)), workload
+        assert sorted(s["cable"] for s in steps[1:]) == sorted(names)
+        # Step 0 is the machine as it is: its throughput is what the loss row says is left.
+        loss = next(r for r in result["loss"] if r["workload"] == workload)
+        assert steps[0]["throughput_pct"] == pytest.approx(100 - loss["loss_pct"])
+    assert "repair order for uniform" in capsys.readouterr().out
+
+
+def test_health_report_html_embeds_one_png_per_figure(tmp_path):
+    _, page = _health(tmp_path, "--down", str(DATA / "x5_down.txt"), "--workload", "uniform")
+    images = re.findall(r'<img [^>]*src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == page.count("<img") == 2  # the loss bars and the repair curve
+    for data in images:
+        assert base64.b64decode(data, validate=True)[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<h2>Cable classes</h2>" in page and "<h2>Critical failures</h2>" in page
+
+
+def test_health_without_down_cables_costs_nothing_and_outputs_are_checked_first(tmp_path,
+                                                                                capsys):
+    result, page = _health(tmp_path)
+    assert result["down"] == [] and result["loss"] == [] and result["repairs"] == {}
+    assert "<img" not in page
+    capsys.readouterr()
+    bad = tmp_path / "report.txt"
+    assert main(["health", str(X5), "--down", str(DATA / "x5_down.txt"), "--report",
+                 str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--report" in err and ".html" in err
+    assert not bad.exists()
+
+
+def test_health_on_edison_costs_cray_named_cables(tmp_path):
+    down = DATA / "edison_down.txt"
+    out = tmp_path / "edison.json"
+    assert main(["health", str(EDISON), "--down", str(down), "--workload", "uniform",
+                 "--seeds", "1", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["classes"]["down"] == 3 and result["critical"] == []
+    listed = [line for line in down.read_text().splitlines() if not line.startswith("#")]
+    steps = result["repairs"]["uniform"]
+    assert sorted(s["cable"] for s in steps[1:]) == sorted(listed)
+    assert math.isfinite(result["loss"][0]["loss_pct"])

@@ -7,6 +7,11 @@ first: ``verdict`` is ``down``, ``flapping``, ``below-peers``, ``erroring``, ``c
 ``healthy``; ``ber`` with ``ber_low`` and ``ber_high`` is the bit-error-rate estimate of the
 worse direction with its confidence interval. The arithmetic and thresholds are in
 ``docs/health.md``; all of it runs in the core.
+
+``cost_now(fabric, cables, ["halo3d26", "uniform"])`` then says what the cables classified
+down cost: per workload, the machine throughput lost against the same machine healthy with
+its 95 % confidence interval, and the greedy repair order of :func:`fray.links.greedy_repairs`
+(the cable that gives back the most throughput first), on the engine asked.
 """
 
 from __future__ import annotations
@@ -16,9 +21,15 @@ from os import PathLike
 
 import pandas as pd
 
-from fray import _fray
+from fray import _fray, links
 
-__all__ = ["VERDICTS", "classify_cables"]
+__all__ = ["DEFAULT_WORKLOADS", "VERDICTS", "classify_cables", "cost_now", "down_cables",
+           "loss_rows"]
+
+#: The workloads whose loss ``fray health`` reports by default: a nearest-neighbour halo
+#: exchange and uniform random traffic (fray has no all-to-all motif; uniform random spreads
+#: traffic over every pair as an all-to-all does, one message at a time).
+DEFAULT_WORKLOADS = ("halo3d26", "uniform")
 
 #: Cable classes, most severe first.
 VERDICTS = ("down", "flapping", "below-peers", "erroring", "congested", "healthy")
@@ -48,3 +59,47 @@ def classify_cables(
     frame = pd.DataFrame(columns)
     frame["verdict"] = pd.Categorical(frame["verdict"], categories=VERDICTS, ordered=True)
     return frame
+
+
+def down_cables(cables: pd.DataFrame) -> list[str]:
+    """The names (``FROM->TO``) of the cables :func:`classify_cables` found down, critical
+    ones first."""
+    return list(cables.loc[cables["verdict"] == "down", "name"])
+
+
+def cost_now(
+    fabric: str | PathLike[str],
+    down: str | PathLike[str],
+    workloads: Sequence[str] = DEFAULT_WORKLOADS,
+    *,
+    engine: str = "flow",
+    seeds: int = 3,
+    seed: int = 1,
+) -> dict[str, pd.DataFrame]:
+    """What the cables of the fault file ``down`` cost the machine of the fabric file
+    ``fabric`` now, per workload spec of ``workloads``: the table of
+    :func:`fray.links.greedy_repairs` for those cables on ``engine`` over ``seeds`` seeds (one
+    job on the whole machine). Its step 0 is the machine as it is, so :func:`loss_rows` reads
+    the throughput lost now from it; the later rows are the repair order and the curve of
+    throughput against cables repaired. ``down`` is the fault state :func:`classify_cables`
+    classifies as ``down`` (counters mark no cable down: a link that went down and came back
+    is ``flapping``), read as the file names its cables, so parallel cables stay apart."""
+    fab = _fray.Fabric.read(str(fabric))
+    return {
+        w: links.greedy_repairs(fab, links.workload_spec(w), down=down, engine=engine,
+                                seeds=seeds, seed=seed)
+        for w in workloads
+    }
+
+
+def loss_rows(costs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per workload of :func:`cost_now`'s tables: ``workload``, ``loss_pct`` (machine
+    throughput lost now, percent of the healthy machine's), ``loss_ci_pct`` (its 95 % CI
+    half-width) and ``unroutable`` (some seed could not route every pair)."""
+    rows = []
+    for w, table in costs.items():
+        now = table.iloc[0]
+        rows.append({"workload": w, "loss_pct": 100.0 - float(now["throughput_pct"]),
+                     "loss_ci_pct": float(now["throughput_ci_pct"]),
+                     "unroutable": bool(now["unroutable"])})
+    return pd.DataFrame(rows, columns=["workload", "loss_pct", "loss_ci_pct", "unroutable"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import html
 import textwrap
 from pathlib import Path
 
@@ -10,11 +12,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 __all__ = [
     "degradation_label",
+    "figure_html",
+    "html_page",
     "plot_collective_times",
+    "plot_health_loss",
     "plot_links_heatmap",
+    "plot_repair_curve",
     "plot_spare_curves",
     "save_figure",
 ]
@@ -176,3 +183,59 @@ def plot_plan(table: pd.DataFrame, path: str | Path, title: str | None = None) -
         title = (f"{a.get('workload')} on {a.get('fabric')}, {a.get('replications')} "
                  f"replications of {a.get('horizon')}")
     return save_figure(fig, path, title)
+
+
+def plot_health_loss(loss: pd.DataFrame, path: str | Path, title: str | None = None) -> Path:
+    """Draws :func:`fray.health.loss_rows`'s machine throughput lost now per workload as bars
+    with their 95 % CI; an unroutable workload is marked so. Writes ``path``, returns it."""
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.4 * len(loss) + 2), 4))
+    xs = range(len(loss))
+    ax.bar(xs, loss["loss_pct"], color="tab:red", alpha=0.7)
+    ax.errorbar(xs, loss["loss_pct"], yerr=loss["loss_ci_pct"], fmt="none", color="black",
+                capsize=4)
+    labels = [w + (" (unroutable)" if u else "") for w, u in zip(loss["workload"],
+                                                                   loss["unroutable"])]
+    ax.set_xticks(list(xs), labels)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("machine throughput lost now (%)")
+    ax.grid(True, axis="y", alpha=0.3)
+    return save_figure(fig, path, title)
+
+
+def plot_repair_curve(costs: dict[str, pd.DataFrame], path: str | Path,
+                      title: str | None = None) -> Path:
+    """Draws each workload's greedy repair plan (:func:`fray.links.greedy_repairs`): machine
+    throughput in percent of the healthy machine's against cables repaired, with its 95 % CI
+    band. Writes ``path`` and returns it."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for workload, table in costs.items():
+        mid = table["throughput_pct"].astype(float)
+        half = table["throughput_ci_pct"].astype(float).fillna(0)
+        line, = ax.plot(table["step"], mid, marker="o", label=workload)
+        ax.fill_between(table["step"], mid - half, mid + half, color=line.get_color(), alpha=0.2)
+    ax.axhline(100, color="black", linestyle="--", linewidth=0.8, label="healthy")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("cables repaired (greedy order)")
+    ax.set_ylabel("machine throughput (% of healthy)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return save_figure(fig, path, title)
+
+
+def figure_html(path: str | Path) -> str:
+    """The PNG figure at ``path`` as an HTML ``<figure>`` holding it as a data URI, so that
+    the page needs no other file."""
+    name = html.escape(Path(path).name)
+    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    return (f'<figure><img alt="{name}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{name}</figcaption></figure>")
+
+
+def html_page(title: str, body: list[str]) -> str:
+    """A self-contained HTML page titled ``title`` holding the HTML fragments ``body``."""
+    style = ("body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em}"
+             "table{border-collapse:collapse;font-size:90%}td,th{padding:2px 8px;"
+             "text-align:right;border-bottom:1px solid #ddd}img{max-width:100%}")
+    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}"
+            f"</title><style>{style}</style></head><body>\n" + "\n".join(body)
+            + "\n</body></html>\n")

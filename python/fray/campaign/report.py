@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import base64
 import html
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ import pandas as pd
 from fray.campaign import studies
 from fray.campaign.db import read_results
 from fray.campaign.kind import ReportSection
+from fray.report import figure_html, html_page
 
 __all__ = ["Report", "write_report"]
 
@@ -66,14 +66,5 @@ def _html(db: Path, sections: list[ReportSection]) -> str:
         if s.summary is not None and not s.summary.empty:
             body.append(s.summary.to_html(index=False, float_format=lambda x: f"{x:.3g}",
                                           na_rep="-", border=0))
-        for fig in s.figures:
-            data = base64.b64encode(Path(fig).read_bytes()).decode("ascii")
-            body.append(f'<figure><img alt="{html.escape(Path(fig).name)}" '
-                        f'src="data:image/png;base64,{data}"><figcaption>'
-                        f"{html.escape(Path(fig).name)}</figcaption></figure>")
-    style = ("body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 1em}"
-             "table{border-collapse:collapse;font-size:90%}td,th{padding:2px 8px;"
-             "text-align:right;border-bottom:1px solid #ddd}img{max-width:100%}")
-    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>fray results: "
-            f"{html.escape(db.name)}</title><style>{style}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+        body.extend(figure_html(fig) for fig in s.figures)
+    return html_page(f"fray results: {db.name}", body)

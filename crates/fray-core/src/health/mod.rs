@@ -40,7 +40,7 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::fabric::{FabricError, IbnetdiscoverFabric};
+use crate::fabric::{Fabric, FabricError, FileFormat, IbnetdiscoverFabric};
 use crate::faults::{FaultError, Faults};
 
 /// Errors raised while reading counters and classifying cables.
@@ -81,16 +81,41 @@ fn read_text(path: &Path) -> Result<String, HealthError> {
     })
 }
 
-/// Classifies every cable of the `ibnetdiscover` dump at `dump` from the counter files at
-/// `counters` (each in the format its text shows, [`CounterFormat::detect`]) and the cables
-/// the fault file at `down` lists (one `FROM->TO` a line), under thresholds `t`.
+/// Classifies every cable of the fabric file at `dump` (any format [`FileFormat::detect`]
+/// tells) from the counter files at `counters` (each in the format its text shows,
+/// [`CounterFormat::detect`]) and the cables the fault file at `down` lists (one `FROM->TO` a
+/// line), under thresholds `t`. Counters name InfiniBand ports, so they are read only with an
+/// `ibnetdiscover` dump; any other fabric file is classified from `down` alone.
 pub fn classify_files(
     dump: &Path,
     counters: &[&Path],
     down: Option<&Path>,
     t: &Thresholds,
 ) -> Result<Vec<CableHealth>, HealthError> {
-    let read = IbnetdiscoverFabric::parse(&read_text(dump)?, &dump.display().to_string())?;
+    let text = read_text(dump)?;
+    let name = dump.display().to_string();
+    let (fabric, index) = match FileFormat::detect(&text) {
+        FileFormat::Ibnetdiscover => {
+            let read = IbnetdiscoverFabric::parse(&text, &name)?;
+            let index = PortIndex::new(&read);
+            (read.fabric, index)
+        }
+        format => {
+            if !counters.is_empty() {
+                return Err(HealthError::Option {
+                    field: "counters",
+                    reason: format!(
+                        "port counters are matched to an ibnetdiscover dump; {name} is {format} \
+                         wiring"
+                    ),
+                });
+            }
+            (
+                Fabric::read_str(&text, &name, format)?,
+                PortIndex::default(),
+            )
+        }
+    };
     let mut files = Vec::new();
     for path in counters {
         let text = read_text(path)?;
@@ -98,13 +123,13 @@ pub fn classify_files(
         let samples = read_counters(&text, &name, CounterFormat::detect(&text))?;
         files.push((name, samples));
     }
-    let mut faults = Faults::none(&read.fabric);
+    let mut faults = Faults::none(&fabric);
     if let Some(path) = down {
-        faults.fail_cables_from_file(&read.fabric, path)?;
+        faults.fail_cables_from_file(&fabric, path)?;
     }
     let borrowed: Vec<(&str, &[CounterSample])> = files
         .iter()
         .map(|(n, s)| (n.as_str(), s.as_slice()))
         .collect();
-    classify(&read.fabric, &PortIndex::new(&read), &borrowed, &faults, t)
+    classify(&fabric, &index, &borrowed, &faults, t)
 }

@@ -28,6 +28,7 @@ mod full_degree_sliding_adds_no_collision;
 mod gemini_names_round_trip;
 mod greedy_repairs_add_up_to_the_healthy_machine;
 mod halo3d26_counts_match_closed_form;
+mod health_classifies_aries_from_a_down_file;
 mod health_finds_planted_faults_on_x5;
 mod hop_index_vcs_make_table_routes_deadlock_free;
 mod host_costs_queue_on_each_core;
