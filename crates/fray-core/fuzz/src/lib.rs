@@ -10,5 +10,8 @@ pub const FILE: &str = "fuzz.txt";
 pub fn assert_one_line_naming_the_file(err: impl Display) {
     let text = err.to_string();
     assert!(!text.contains('\n'), "an error of several lines: {text:?}");
-    assert!(text.contains(FILE), "an error that does not name the file: {text:?}");
+    assert!(
+        text.contains(FILE),
+        "an error that does not name the file: {text:?}"
+    );
 }
