@@ -63,6 +63,21 @@ def test_dry_run_of_2_to_the_64_samples_is_refused_not_planned(tmp_path, capsys)
     one_line(capsys, "run", str(scenario), "--dry-run", needle="more than the 1000000")
 
 
+def test_dry_run_refuses_more_jobs_than_the_machine_has_endpoints(tmp_path, capsys):
+    text = (EXAMPLES / "links_quick.toml").read_text()
+    scenario = tmp_path / "many_jobs.toml"
+    scenario.write_text(text.replace("counts = [1, 4]", "counts = [100000]"))
+    one_line(capsys, "run", str(scenario), "--dry-run",
+             needle="jobs.counts: links study: jobs: workload jobs count: 100000 jobs cannot "
+                    "share 544 endpoints")
+
+
+def test_packet_times_beyond_the_engine_clock_are_refused(capsys):
+    for option in ("nic_setup=2e7s", "input_latency=300d", "output_latency=1e30s"):
+        one_line(capsys, "links", "--fabric", "torus:4x4", "--jobs", "1", "--failed", "5",
+                 "--engine", f"packet:{option}", needle="the packet engine's clock holds")
+
+
 def test_temporal_replication_is_bounded(capsys):
     one_line(capsys, "collective", "--fabric", "xgft:2;4,4;1,4", "--replication",
              "temporal:1000000", needle="at most 64 copies")
@@ -144,6 +159,14 @@ def test_links_failed_given_twice_is_refused_before_the_run(capsys):
 ])
 def test_numbers_out_of_range_name_the_option(capsys, argv, needle):
     one_line(capsys, *argv, needle=needle)
+
+
+@pytest.mark.parametrize("size", ["1e400B", "1e30B", "-1B"])
+@pytest.mark.parametrize("action", [(), ("study", "--cases", "1", "--faults", "1")],
+                         ids=["simulate", "study"])
+def test_topobw_size_out_of_range_is_one_line(capsys, action, size):
+    one_line(capsys, "topobw", *action, "--simulate", "gemini:2x2x2", "--size", size,
+             needle="size")
 
 
 @pytest.mark.parametrize("kwargs, needle", [

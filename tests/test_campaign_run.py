@@ -186,8 +186,14 @@ def test_a_changed_scenario_is_refused_and_replace_drops_the_old_rows(sampled, t
     assert set(rows["chunk_end"]) == {20, 40, 60}
 
 
-def _run_until(args: list[str], done: int, sig: int) -> tuple[subprocess.Popen, str]:
-    """Starts ``fray run`` and sends ``sig`` once it reports ``done`` finished tasks."""
+PROGRESS = re.compile(r": (\d+)/(\d+) tasks done")
+
+
+def _run_until(args: list[str], done: int, sig: int,
+               group: bool = False) -> tuple[subprocess.Popen, str]:
+    """Starts ``fray run`` and sends ``sig`` once it reports ``done`` finished tasks: to the
+    driver, or with ``group`` to it and every process it started, as a terminal's Ctrl-C
+    does."""
     # Ctrl-C as a terminal delivers it: undo an ignored SIGINT that this test process may
     # have inherited or been left with (a child starts with the ignored disposition, and
     # Python then never raises KeyboardInterrupt).
@@ -198,9 +204,9 @@ def _run_until(args: list[str], done: int, sig: int) -> tuple[subprocess.Popen, 
     try:
         for line in proc.stderr:
             seen.append(line)
-            m = re.search(r": (\d+)/(\d+) tasks done", line)
+            m = PROGRESS.search(line)
             if m and int(m.group(1)) >= done:
-                os.kill(proc.pid, sig)
+                (os.killpg if group else os.kill)(proc.pid, sig)
                 break
         rest = proc.communicate(timeout=120)[1]
     finally:
@@ -239,6 +245,31 @@ def test_a_run_killed_mid_way_resumes_to_the_same_rows(tmp_path, sig, longer_who
     a, b = stored_rows(db, "longer"), stored_rows(longer_whole, "longer")
     assert task_count(db, "longer") == (total, total)
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_ctrl_c_at_the_terminal_is_one_line_and_the_run_resumes(tmp_path, longer_whole):
+    """Ctrl-C reaching the driver and its Dask processes once the first rows are written:
+    exit 130 and one line naming the log (beside the progress lines), Dask's noise in that
+    log; a second ``fray run`` completes the file with every row once."""
+    path = write(tmp_path, LONGER)
+    db = tmp_path / "ctrl_c.duckdb"
+    proc, err = _run_until([str(path), "--db", str(db), "--workers", "1"], 1, signal.SIGINT,
+                           group=True)
+    assert proc.returncode == 130, err
+    said = [line for line in err.splitlines() if line.strip() and not PROGRESS.search(line)]
+    assert len(said) <= 2, err
+    log = tmp_path / "ctrl_c.log"
+    assert "interrupted" in said[-1] and str(log) in said[-1], err
+    assert log.exists()
+    done, keys = task_count(db, "longer")
+    assert done == keys >= 1
+    again = subprocess.run([sys.executable, "-m", "fray", "run", str(path), "--db", str(db),
+                            "--workers", "1", "--quiet"], check=False, capture_output=True,
+                           text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert f"{40 - done} run now, {done} already in" in again.stdout
+    assert task_count(db, "longer") == (40, 40)
+    pd.testing.assert_frame_equal(stored_rows(db, "longer"), stored_rows(longer_whole, "longer"))
 
 
 @pytest.fixture(scope="module")

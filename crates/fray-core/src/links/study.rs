@@ -141,7 +141,8 @@ fn repeated<T: PartialEq + Copy>(values: &[T]) -> Option<T> {
 impl LinksStudy {
     /// Checks the settings against `fabric`: at least one number of jobs and one seed,
     /// no number of jobs or percentage given twice, percentages in 0..=100, the flow
-    /// engine's settings ([`FlowConfig::check`]), a cable class the fabric has, a routing that fits it.
+    /// engine's settings ([`FlowConfig::check`]), a cable class the fabric has, a routing that fits it,
+    /// and each number of jobs fitting the fabric's endpoints ([`WorkloadSpec::check_fits`]).
     pub fn check(&self, fabric: &Fabric) -> Result<(), LinksError> {
         self.fail.cables(fabric)?;
         Faults::none(fabric).fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
@@ -169,6 +170,12 @@ impl LinksStudy {
         .map_err(LinksError::Invalid)?;
         if let Some(j) = repeated(&self.jobs) {
             return Err(LinksError::Invalid(format!("jobs: {j} given twice")));
+        }
+        for &jobs in &self.jobs {
+            self.workload
+                .with_jobs(jobs)
+                .check_fits(fabric)
+                .map_err(|e| LinksError::Invalid(format!("jobs: {e}")))?;
         }
         if let Some(p) = repeated(&self.failed_pct) {
             return Err(LinksError::Invalid(format!("failed: {p} given twice")));

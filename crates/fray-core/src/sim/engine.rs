@@ -301,6 +301,18 @@ mod tests {
             ("packet:nic_setup=5", "nic_setup: "),
             ("packet:nic_setup=-5ns", "nic_setup"),
             (
+                "packet:nic_setup=2e7s",
+                "nic_setup is 2e7 s, more than the 18446744 s the packet engine's clock holds",
+            ),
+            (
+                "packet:input_latency=300d",
+                "input_latency is 2.592e7 s, more than",
+            ),
+            (
+                "packet:output_latency=1e30s",
+                "output_latency is 1e30 s, more than",
+            ),
+            (
                 "packet:queue_cap=-1",
                 "queue_cap must be a whole number of bytes",
             ),

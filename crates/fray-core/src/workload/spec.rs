@@ -312,17 +312,28 @@ impl WorkloadSpec {
         })
     }
 
-    /// The jobs on `fabric`: `jobs` equal jobs sized for `budget / jobs` endpoints each, the
-    /// endpoints no job needs left idle at random, the jobs mapped linearly after that
-    /// ([`linear_after_random_idle`], seeded with `seed`). Job `j` is named `MOTIF-j`.
-    pub fn place(&self, fabric: &Fabric, seed: u64) -> Result<Vec<Job>, WorkloadError> {
+    /// Fails as [`WorkloadSpec::place`] would when the jobs do not fit `fabric` (more jobs
+    /// than endpoints to share, or too few endpoints per job for one of the motif), without
+    /// building them: what a plan checks before anything runs.
+    pub fn check_fits(&self, fabric: &Fabric) -> Result<(), WorkloadError> {
+        self.job_motif(fabric, 0).map(drop)
+    }
+
+    /// The motif of one job on `fabric`, sized for its share of the endpoint budget.
+    fn job_motif(&self, fabric: &Fabric, seed: u64) -> Result<Box<dyn Motif>, WorkloadError> {
         let endpoints = u32::try_from(fabric.num_endpoints()).unwrap_or(u32::MAX);
         let budget = self
             .budget
             .unwrap_or(PAPER_ENDPOINT_BUDGET.min(endpoints))
             .min(endpoints);
-        let per_job = ranks_per_job(budget, self.jobs)?;
-        let motif = self.motif(per_job, seed)?;
+        self.motif(ranks_per_job(budget, self.jobs)?, seed)
+    }
+
+    /// The jobs on `fabric`: `jobs` equal jobs sized for `budget / jobs` endpoints each, the
+    /// endpoints no job needs left idle at random, the jobs mapped linearly after that
+    /// ([`linear_after_random_idle`], seeded with `seed`). Job `j` is named `MOTIF-j`.
+    pub fn place(&self, fabric: &Fabric, seed: u64) -> Result<Vec<Job>, WorkloadError> {
+        let motif = self.job_motif(fabric, seed)?;
         let mut dag = match self.chunks {
             1 => motif.dag()?,
             k => motif.dag()?.split_messages(k)?,

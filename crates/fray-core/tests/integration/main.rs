@@ -45,6 +45,7 @@ mod json_fabric_builds_what_it_describes;
 mod lane_masks_scale_gemini_links;
 mod layout_idle_random_then_linear;
 mod link_retry_resends_a_corrupted_packet;
+mod links_study_check_refuses_jobs_that_do_not_fit;
 mod links_study_is_reproducible_and_honest;
 mod load_and_flow_agree_on_closed_forms;
 mod locate_finds_injected_faults;

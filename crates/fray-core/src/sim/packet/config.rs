@@ -1,6 +1,6 @@
 //! The packet engine's parameters and their defaults.
 
-use super::engine::to_ps;
+use super::engine::{to_ps, CLOCK_LIMIT_S};
 use super::event::MAX_EVENT_BYTES;
 use super::PacketError;
 
@@ -266,6 +266,13 @@ impl PacketConfig {
                     crate::units::parse_seconds(value).map_err(|e| format!("{key}: {e}"))?;
                 if seconds < 0.0 {
                     return Err(format!("{key} must not be negative, got {value:?}"));
+                }
+                // Beyond the clock, picoseconds would saturate and the time silently shrink.
+                if seconds > CLOCK_LIMIT_S {
+                    return Err(format!(
+                        "{key} is {seconds:e} s, more than the {CLOCK_LIMIT_S:.0} s the packet \
+                         engine's clock holds"
+                    ));
                 }
                 Ok(to_ps(seconds))
             };
