@@ -4,41 +4,17 @@
 //! may not overtake it), a DAG's compute and message times add up, and a NIC's setup delays
 //! each message of its source once, after the one before has left.
 
+use crate::common::packets::dor_end_ps;
 use fray_core::fabric::Fabric;
-use fray_core::faults::Faults;
-use fray_core::routing::build;
-use fray_core::sim::packet::{simulate, PacketConfig, SoftErrors};
-use fray_core::workload::{DagBuilder, Job};
+use fray_core::sim::packet::PacketConfig;
+use fray_core::workload::DagBuilder;
 
 /// 10 GB/s and 100 ns per hop (the fabric defaults): 100 ps per byte.
 const PS_PER_BYTE: u64 = 100;
 const LATENCY_PS: u64 = 100_000;
 
 fn run(fabric: &Fabric, dag: fray_core::workload::Dag, placement: Vec<u32>) -> u64 {
-    run_with(PacketConfig::default(), fabric, dag, placement)
-}
-
-fn run_with(
-    config: PacketConfig,
-    fabric: &Fabric,
-    dag: fray_core::workload::Dag,
-    placement: Vec<u32>,
-) -> u64 {
-    let faults = Faults::none(fabric);
-    let routing = build("dor", fabric, &faults).unwrap();
-    let job = Job::new("j", dag, placement, fabric).unwrap();
-    let mut errors = SoftErrors::none(fabric.channels().len());
-    let r = simulate(
-        fabric,
-        &faults,
-        routing.as_ref(),
-        &[job],
-        config,
-        &mut errors,
-    )
-    .unwrap();
-    assert_eq!(r.counters.packets_injected, r.counters.packets_delivered);
-    r.end_ps
+    dor_end_ps(PacketConfig::default(), fabric, dag, placement)
 }
 
 #[test]
@@ -131,14 +107,14 @@ fn a_nic_sets_up_each_message_after_the_one_before_has_left() {
     let mut one = DagBuilder::new(2);
     one.send(0, 1, b1 as f64, &[]).unwrap();
     assert_eq!(
-        run_with(config, &fabric, one.build(1).unwrap(), vec![0, 4]),
+        dor_end_ps(config, &fabric, one.build(1).unwrap(), vec![0, 4]),
         setup + channels * LATENCY_PS + b1 * PS_PER_BYTE
     );
     let mut two = DagBuilder::new(2);
     two.send(0, 1, b1 as f64, &[]).unwrap();
     two.send(0, 1, b2 as f64, &[]).unwrap();
     assert_eq!(
-        run_with(config, &fabric, two.build(1).unwrap(), vec![0, 4]),
+        dor_end_ps(config, &fabric, two.build(1).unwrap(), vec![0, 4]),
         2 * setup + channels * LATENCY_PS + (b1 + b2) * PS_PER_BYTE
     );
     // Two sources, one destination each: both set up at once, the messages then share
@@ -147,7 +123,7 @@ fn a_nic_sets_up_each_message_after_the_one_before_has_left() {
     apart.send(0, 2, b1 as f64, &[]).unwrap();
     apart.send(1, 3, b2 as f64, &[]).unwrap();
     assert_eq!(
-        run_with(config, &fabric, apart.build(1).unwrap(), vec![0, 1, 4, 5]),
+        dor_end_ps(config, &fabric, apart.build(1).unwrap(), vec![0, 1, 4, 5]),
         setup + channels * LATENCY_PS + (b1 + b2) * PS_PER_BYTE
     );
 }

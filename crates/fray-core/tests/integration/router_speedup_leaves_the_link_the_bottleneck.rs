@@ -4,11 +4,10 @@
 //! still take `h x latency + k x B / bandwidth`, and a router's input and output latency add
 //! once per router crossed.
 
+use crate::common::packets::dor_end_ps;
 use fray_core::fabric::Fabric;
-use fray_core::faults::Faults;
-use fray_core::routing::build;
-use fray_core::sim::packet::{simulate, PacketConfig, SoftErrors};
-use fray_core::workload::{Dag, DagBuilder, Job};
+use fray_core::sim::packet::PacketConfig;
+use fray_core::workload::DagBuilder;
 
 /// 10 GB/s and 100 ns per hop (the fabric defaults): 100 ps per byte.
 const PS_PER_BYTE: u64 = 100;
@@ -22,25 +21,6 @@ fn output_buffered(speedup: f64) -> PacketConfig {
     }
 }
 
-fn run(config: PacketConfig, fabric: &Fabric, dag: Dag, placement: Vec<u32>) -> u64 {
-    let faults = Faults::none(fabric);
-    let routing = build("dor", fabric, &faults).unwrap();
-    let job = Job::new("j", dag, placement, fabric).unwrap();
-    let mut errors = SoftErrors::none(fabric.channels().len());
-    let r = simulate(
-        fabric,
-        &faults,
-        routing.as_ref(),
-        &[job],
-        config,
-        &mut errors,
-    )
-    .unwrap();
-    assert_eq!(r.counters.packets_injected, r.counters.packets_delivered);
-    assert_eq!(r.counters.credit_bytes_outstanding, 0);
-    r.end_ps
-}
-
 #[test]
 fn a_single_flow_runs_at_the_link_rate_whatever_the_speedup() {
     let fabric = Fabric::parse("mesh:8").unwrap();
@@ -51,7 +31,7 @@ fn a_single_flow_runs_at_the_link_rate_whatever_the_speedup() {
             b.send(0, 1, bytes as f64, &[]).unwrap();
             let channels = hops + 2; // injection, router hops, ejection
             let expect = channels * LATENCY_PS + bytes * PS_PER_BYTE;
-            let got = run(
+            let got = dor_end_ps(
                 output_buffered(speedup),
                 &fabric,
                 b.build(1).unwrap(),
@@ -74,7 +54,7 @@ fn k_messages_into_one_channel_are_back_to_back_with_output_buffers() {
         for src in 0..3 {
             b.send(src, 3, bytes as f64, &[]).unwrap();
         }
-        let got = run(
+        let got = dor_end_ps(
             output_buffered(speedup),
             &fabric,
             b.build(1).unwrap(),
@@ -105,7 +85,7 @@ fn router_latencies_add_once_per_router_crossed() {
             let routers = hops + 1;
             let expect =
                 (hops + 2) * LATENCY_PS + routers * (input_ps + output_ps) + bytes * PS_PER_BYTE;
-            let got = run(config, &fabric, b.build(1).unwrap(), vec![0, hops as u32]);
+            let got = dor_end_ps(config, &fabric, b.build(1).unwrap(), vec![0, hops as u32]);
             assert_eq!(got, expect, "{hops} hops, {config:?}");
         }
     }
