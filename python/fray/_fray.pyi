@@ -195,7 +195,7 @@ class LinksStudy:
     def greedy_repairs(self, jobs: int, steps: int, exact: bool) -> list[dict[str, Any]]: ...
     def case_faults_file(self, i: int) -> str: ...
 
-_JobKey = tuple[int, int, int | None, list[int] | None]
+_JobKey: TypeAlias = tuple[int, int, int | None, list[int] | None]
 
 class PlanSetup:
     """A repair plan on a fabric with the loss of its states from a workload
