@@ -162,7 +162,16 @@ def _html(args: argparse.Namespace, df: pd.DataFrame, costs: dict[str, pd.DataFr
     """The HTML report: cable classes, critical failures, the cables not healthy, the loss
     per workload and the repair curve, its figures embedded."""
     name = Path(args.dump).name
-    body = [f"<h1>fray health: {html.escape(name)}</h1>", "<h2>Cable classes</h2>",
+    down = len(result["down"])
+    title = f"fray health: {name}, " + (f"{down} cable(s) down" if down else "no cable down")
+    scenario = pd.DataFrame(
+        [("fabric", args.dump), ("counters", ", ".join(args.counters) or "none"),
+         ("down cables", args.down or "none"),
+         ("workloads", ", ".join(costs) or "none simulated"),
+         ("engine", f"{args.engine}, {args.seeds} seeds from seed {args.seed}")],
+        columns=["scenario", "value"])
+    body = [f"<h1>{html.escape(title)}</h1>", scenario.to_html(index=False, border=0),
+            "<h2>Cable classes</h2>",
             pd.DataFrame(list(result["classes"].items()), columns=["class", "cables"])
             .to_html(index=False, border=0), "<h2>Critical failures</h2>"]
     critical = result["critical"]
@@ -176,7 +185,7 @@ def _html(args: argparse.Namespace, df: pd.DataFrame, costs: dict[str, pd.DataFr
     body.append("<h2>What the down cables cost now</h2>")
     if not costs:
         body.append("<p>No cable is down: the machine runs as when healthy.</p>")
-        return html_page(f"fray health: {name}", body)
+        return html_page(title, body)
     loss = loss_rows(costs)
     body.append(f"<p>Machine throughput lost against the same machine healthy, "
                 f"{args.engine} engine, {args.seeds} seeds, 95 % confidence interval.</p>")
@@ -193,4 +202,4 @@ def _html(args: argparse.Namespace, df: pd.DataFrame, costs: dict[str, pd.DataFr
                    "gain_ci_pct", "within_noise", "unroutable"]
         body.append(table[columns].to_html(index=False, float_format=lambda x: f"{x:.3g}",
                                            na_rep="-", border=0))
-    return html_page(f"fray health: {name}", body)
+    return html_page(title, body)
