@@ -67,7 +67,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--workload",
         action="append",
         help="a workload whose loss is reported, as fray links takes it (halo3d26, uniform, "
-        "sweep3d, lqcd, with options: uniform:size=4096); repeat for more (default: "
+        "alltoall, sweep3d, lqcd, with options: uniform:size=4096, alltoall:bytes=4096,"
+        "budget=512); repeat for more (default: "
         + ", ".join(DEFAULT_WORKLOADS) + ")",
     )
     p.add_argument("--engine", default="flow", help="engine of the runs, as fray links takes it "
