@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fray.cli import main
+from fray.health import DEFAULT_WORKLOADS
 
 DATA = Path(__file__).parent.parent / "examples/data"
 X5 = DATA / "x5.topofile"
@@ -59,35 +60,40 @@ def report(tmp_path_factory):
     return page
 
 
-def test_health_report_loads_in_chromium(report):
-    browser = _chromium()
-    try:
-        browser.get(report.as_uri())
-        # Every figure decoded: complete, with a width (a broken image has naturalWidth 0).
-        images = browser.execute_script(
-            "return Array.from(document.images, i => [i.alt, i.complete, i.naturalWidth,"
-            " i.naturalHeight]);")
-        assert [alt for alt, *_ in images] == ["loss.png", "repairs.png"]
-        for alt, complete, width, height in images:
-            assert complete and width > 0 and height > 0, alt
-        # The title and headings say which machine, how many cables down, and what ran.
-        assert browser.title == "fray health: x5.topofile, 1 cable(s) down"
-        headings = browser.execute_script(
-            "return Array.from(document.querySelectorAll('h1, h2, h3'), h => h.textContent);")
-        assert headings[0] == browser.title
-        assert {"Cable classes", "Critical failures", "What the down cables cost now",
-                "Repairs, in order"} <= set(headings)
-        scenario = browser.execute_script(
-            "return Array.from(document.querySelector('table').rows,"
-            " r => [r.cells[0].textContent, r.cells[1].textContent]);")
-        rows = dict(scenario[1:])
-        assert rows["fabric"] == str(X5) and rows["counters"] == str(COUNTERS)
-        assert rows["down cables"] == str(DOWN)
-        workloads = rows["workloads"].split(", ")
-        assert workloads == [h for h in headings if h in workloads] and workloads
-        assert rows["engine"] == "flow, 2 seeds from seed 1"
-        # No error in the page's console (a figure that fails to load logs one).
-        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-        assert errors == []
-    finally:
-        browser.quit()
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium, found (or skipped, or failed under CI) before any report runs."""
+    driver = _chromium()
+    yield driver
+    driver.quit()
+
+
+def test_health_report_loads_in_chromium(browser, report):
+    browser.get(report.as_uri())
+    # Every figure decoded: complete, with a width (a broken image has naturalWidth 0).
+    images = browser.execute_script(
+        "return Array.from(document.images, i => [i.alt, i.complete, i.naturalWidth,"
+        " i.naturalHeight]);")
+    assert [alt for alt, *_ in images] == ["loss.png", "repairs.png"]
+    for alt, complete, width, height in images:
+        assert complete and width > 0 and height > 0, alt
+    # The title and headings say which machine, how many cables down, and what ran.
+    assert browser.title == "fray health: x5.topofile, 1 cable(s) down"
+    headings = browser.execute_script(
+        "return Array.from(document.querySelectorAll('h1, h2, h3'), h => h.textContent);")
+    assert headings[0] == browser.title
+    assert {"Cable classes", "Critical failures", "What the down cables cost now",
+            "Repairs, in order"} <= set(headings)
+    scenario = browser.execute_script(
+        "return Array.from(document.querySelector('table').rows,"
+        " r => [r.cells[0].textContent, r.cells[1].textContent]);")
+    rows = dict(scenario[1:])
+    assert rows["fabric"] == str(X5) and rows["counters"] == str(COUNTERS)
+    assert rows["down cables"] == str(DOWN)
+    workloads = rows["workloads"].split(", ")
+    assert workloads == list(DEFAULT_WORKLOADS)
+    assert [h for h in headings if h in workloads] == workloads  # one repair table each
+    assert rows["engine"] == "flow, 2 seeds from seed 1"
+    # No error in the page's console (a figure that fails to load logs one).
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
