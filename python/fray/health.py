@@ -8,10 +8,11 @@ first: ``verdict`` is ``down``, ``flapping``, ``below-peers``, ``erroring``, ``c
 worse direction with its confidence interval. The arithmetic and thresholds are in
 ``docs/health.md``; all of it runs in the core.
 
-``cost_now(fabric, cables, ["halo3d26", "uniform", "alltoall"])`` then says what the cables classified
-down cost: per workload, the machine throughput lost against the same machine healthy with
-its 95 % confidence interval, and the greedy repair order of :func:`fray.links.greedy_repairs`
-(the cable that gives back the most throughput first), on the engine asked.
+``cost_now(fabric, cables, ["halo3d26", "uniform", "alltoall"])`` then says what the cables
+classified down cost: per workload, the machine throughput lost against the same machine
+healthy with its 95 % confidence interval, and the greedy repair order of
+:func:`fray.links.greedy_repairs` (the cable that gives back the most throughput first), on
+the engine asked.
 """
 
 from __future__ import annotations
