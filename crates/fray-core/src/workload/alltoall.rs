@@ -98,6 +98,7 @@ impl Motif for AllToAll {
 mod tests {
     use super::*;
     use crate::workload::Op;
+    use proptest::prelude::*;
 
     fn motif(ranks: u32, iterations: u32) -> AllToAll {
         AllToAll {
@@ -108,25 +109,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_rank_sends_to_every_other_once_per_iteration() {
-        for (n, iterations) in [(2, 1), (5, 3), (8, 2)] {
+    proptest! {
+        #[test]
+        fn every_rank_sends_to_every_other_once_per_iteration(n in 2u32..24, iterations in 1u32..4) {
             let dag = motif(n, iterations).dag().unwrap();
             let mut count = vec![vec![0u32; n as usize]; n as usize];
             for op in dag.ops() {
                 if let Some((src, dst, bytes)) = op.message() {
-                    assert_eq!(bytes, 100.0);
+                    prop_assert_eq!(bytes, 100.0);
                     count[src as usize][dst as usize] += 1;
                 }
             }
             for (src, row) in count.iter().enumerate() {
                 for (dst, &c) in row.iter().enumerate() {
-                    assert_eq!(c, if src == dst { 0 } else { iterations }, "{src}->{dst}");
+                    prop_assert_eq!(c, if src == dst { 0 } else { iterations }, "{}->{}", src, dst);
                 }
             }
             let pairs = f64::from(n * (n - 1) * iterations);
-            assert_eq!(dag.total_bytes(), 100.0 * pairs);
-            assert_eq!(dag.num_messages() as f64, pairs);
+            prop_assert_eq!(dag.total_bytes(), 100.0 * pairs);
+            prop_assert_eq!(dag.num_messages() as f64, pairs);
         }
     }
 
