@@ -2,6 +2,7 @@
 //! what it proves. Shared helpers (`common`, `fat_tree`, `motif_common`) are modules too;
 //! inputs read from files live in `tests/data/`.
 
+mod alltoall_load_matches_closed_form;
 mod aries_and_counter_readers_name_bad_lines;
 mod aries_edison_builds_whole;
 mod aries_vcs_are_deadlock_free;
