@@ -100,6 +100,19 @@ impl LinksStudy {
         })
     }
 
+    /// Cases to run per call so that every core is busy (`LinksStudy::chunk_len` of the
+    /// core: four per thread).
+    #[getter]
+    fn chunk_len(&self) -> usize {
+        CoreStudy::chunk_len()
+    }
+
+    /// The seed of seed number `replica`: its cases' layout and routing choices, as
+    /// `fray.simulate` takes them (`LinksStudy::replica_seed` of the core).
+    fn replica_seed(&self, replica: u32) -> u64 {
+        self.study.replica_seed(replica)
+    }
+
     /// Number of cases (simulations), baselines included.
     #[getter]
     fn num_cases(&self) -> usize {

@@ -15,14 +15,15 @@ use crate::faults::{faults_or_none, Faults};
 /// warmup_s, measure_s)`: open-loop uniform random traffic) on `fabric` under `faults`, with
 /// `routing` (a routing spec; default the fabric's), `engine` (an engine spec; default flow,
 /// packet for traffic), `host` (a host-costs spec) and `seed`; `time_tolerance` and
-/// `time_resolution` (seconds) are the flow engine's. Returns a dict with `engine`,
+/// `time_resolution` (seconds) are the flow engine's (`None`: its defaults). Returns a dict with `engine`,
 /// `routing`, `jobs` (one dict per job: `name, ranks, iteration_s, makespan_s, messages,
 /// bytes`), `throughput` (rank-iterations per second over the jobs), `channel_bytes` and
-/// `traffic` (`offered, accepted, latency_mean_s, packets, events, wall_s`, or `None`).
+/// `traffic` (`offered, accepted, latency_mean_s, packets, events, wall_s`, or `None`) and
+/// `vcs` (the packet engine's virtual channels per channel, or `None`).
 #[pyfunction]
 #[pyo3(signature = (fabric, workload = None, messages = None, traffic = None, faults = None,
-    routing = None, engine = None, host = None, seed = 1, time_tolerance = 1e-3,
-    time_resolution = 0.0))]
+    routing = None, engine = None, host = None, seed = 1, time_tolerance = None,
+    time_resolution = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
@@ -35,8 +36,8 @@ pub fn simulate<'py>(
     engine: Option<&str>,
     host: Option<&str>,
     seed: u64,
-    time_tolerance: f64,
-    time_resolution: f64,
+    time_tolerance: Option<f64>,
+    time_resolution: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let workload = match (workload, messages, traffic) {
         (Some(spec), None, None) => {
@@ -80,6 +81,7 @@ pub fn simulate<'py>(
     out.set_item("engine", r.engine.to_string())?;
     out.set_item("routing", &r.routing)?;
     out.set_item("throughput", r.throughput())?;
+    out.set_item("vcs", r.vcs)?;
     let rows = r
         .jobs
         .iter()

@@ -242,11 +242,18 @@ impl LinksStudy {
         self.run_faults_loads(fabric, case.jobs, case.replica, &faults)
     }
 
+    /// The seed of seed number `replica` (`0..seeds`): its layout and routing choices, as a
+    /// single run takes them (`fray.simulate(..., seed=...)` reruns a case of the study with
+    /// it and the case's faults), and the root of its failure draws.
+    pub fn replica_seed(&self, replica: u32) -> u64 {
+        case_seed(self.seed, u64::from(replica))
+    }
+
     /// The fault state of a case: none for a baseline; else the study's `down` cables and
     /// `failed_pct` % of the remaining `fail` cables, drawn from `(seed, replica, failed %)`
     /// (so every number of jobs of a seed sees the same draw).
     pub fn case_faults(&self, fabric: &Fabric, case: LinksCase) -> Result<Faults, LinksError> {
-        let seed = case_seed(self.seed, u64::from(case.replica));
+        let seed = self.replica_seed(case.replica);
         let mut faults = Faults::none(fabric);
         if !case.baseline {
             faults.fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
@@ -281,7 +288,7 @@ impl LinksStudy {
         replica: u32,
         faults: &Faults,
     ) -> Result<CaseLoads, LinksError> {
-        let seed = case_seed(self.seed, u64::from(replica));
+        let seed = self.replica_seed(replica);
         let jobs = self.workload.with_jobs(jobs).place(fabric, seed)?;
         let router = routing::build(&self.routing, fabric, faults)?;
         let channel_down = (0..fabric.channels().len())
@@ -305,6 +312,14 @@ impl LinksStudy {
             channel_bytes,
             channel_down,
         })
+    }
+
+    /// How many cases (or repair runs) a caller that runs the study in chunks (to show
+    /// progress, to stop between chunks) should hand [`LinksStudy::run_cases`] at a time:
+    /// four per thread of the pool, so that every core is busy and the pool evens out cases
+    /// of unequal cost. The outcomes do not depend on it.
+    pub fn chunk_len() -> usize {
+        4 * rayon::current_num_threads()
     }
 
     /// Runs `cases` on all cores; the outcomes are in the order of `cases` and do not

@@ -2,7 +2,7 @@
 //! spec's jobs, one phase of messages, or open-loop traffic, on a fabric under faults with a
 //! routing named by its spec. What `fray.simulate` runs.
 
-use super::flow::JobResult;
+use super::flow::{FlowConfig, JobResult};
 use super::packet::{traffic, PacketConfig, TrafficConfig, TrafficResult};
 use super::{run, Engine, SimError};
 use crate::fabric::Fabric;
@@ -35,12 +35,12 @@ pub struct Simulation {
     /// The engine; `None`: the flow engine for jobs and messages, the packet engine for
     /// traffic ([`Simulation::engine`]).
     pub engine: Option<Engine>,
-    /// The flow engine's time tolerance ([`super::flow::FlowConfig::time_tolerance`]);
-    /// the other engines have none.
-    pub time_tolerance: f64,
-    /// The flow engine's time resolution in seconds
-    /// ([`super::flow::FlowConfig::time_resolution_s`]).
-    pub time_resolution_s: f64,
+    /// The flow engine's time tolerance ([`FlowConfig::time_tolerance`]) in place of the
+    /// engine's own (`None`: the engine's; the other engines have none).
+    pub time_tolerance: Option<f64>,
+    /// The flow engine's time resolution in seconds ([`FlowConfig::time_resolution_s`]) in
+    /// place of the engine's own (`None`: the engine's).
+    pub time_resolution_s: Option<f64>,
     /// Host costs charged on every rank's core, in place of the workload spec's (`None`:
     /// the spec's, none for messages; traffic takes none).
     pub host: Option<HostCosts>,
@@ -51,9 +51,11 @@ pub struct Simulation {
 /// What a [`Simulation`] gave.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Simulated {
-    /// The engine that ran, with its settings as used (the packet engine's virtual channels
-    /// raised to what the routing needs).
+    /// The engine that ran, with its settings as asked for ([`Simulation::engine`]).
     pub engine: Engine,
+    /// Virtual channels per channel the packet engine ran with: its `vcs` raised to what the
+    /// routing needs ([`PacketConfig::with_enough_vcs`]); `None` on the other engines.
+    pub vcs: Option<u16>,
     /// The routing spec used.
     pub routing: String,
     /// One result per job, in placement order (empty for traffic).
@@ -77,17 +79,22 @@ impl Simulated {
 }
 
 impl Simulation {
-    /// The engine that runs: the one given (else the flow engine, or the packet engine for
-    /// traffic), with [`Simulation::time_tolerance`] and
-    /// [`Simulation::time_resolution_s`] when it is the flow engine.
+    /// The engine that runs: the one given (else the flow engine with its defaults, or the
+    /// packet engine for traffic), with [`Simulation::time_tolerance`] and
+    /// [`Simulation::time_resolution_s`] when given and it is the flow engine.
     pub fn engine(&self) -> Engine {
         let default = match self.workload {
             Workload::Traffic(_) => Engine::Packet(PacketConfig::default()),
-            Workload::Jobs(_) | Workload::Messages(_) => Engine::Flow(Default::default()),
+            Workload::Jobs(_) | Workload::Messages(_) => Engine::Flow(FlowConfig::default()),
         };
-        self.engine
-            .unwrap_or(default)
-            .with_flow_times(self.time_tolerance, self.time_resolution_s)
+        match self.engine.unwrap_or(default) {
+            Engine::Flow(c) => Engine::Flow(FlowConfig {
+                time_tolerance: self.time_tolerance.unwrap_or(c.time_tolerance),
+                time_resolution_s: self.time_resolution_s.unwrap_or(c.time_resolution_s),
+                ..c
+            }),
+            other => other,
+        }
     }
 
     /// Runs the simulation on `fabric` under `faults`. Errors name the setting at fault:
@@ -123,7 +130,8 @@ impl Simulation {
                 .with_enough_vcs(fabric, router.as_ref());
                 let measured = traffic(fabric, faults, router.as_ref(), packets, *config)?;
                 return Ok(Simulated {
-                    engine: Engine::Packet(packets),
+                    engine,
+                    vcs: Some(packets.vcs),
                     routing: name,
                     jobs: Vec::new(),
                     ranks: Vec::new(),
@@ -149,14 +157,13 @@ impl Simulation {
             }
         };
         let r = run(engine, fabric, faults, router.as_ref(), &jobs, self.seed)?;
-        let engine = match engine {
-            Engine::Packet(packets) => {
-                Engine::Packet(packets.with_enough_vcs(fabric, router.as_ref()))
-            }
-            other => other,
+        let vcs = match engine {
+            Engine::Packet(packets) => Some(packets.with_enough_vcs(fabric, router.as_ref()).vcs),
+            Engine::Load | Engine::Flow(_) => None,
         };
         Ok(Simulated {
             engine,
+            vcs,
             routing: name,
             ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
             jobs: r.jobs,
