@@ -116,6 +116,10 @@ def test_the_old_name_warns_and_gives_the_same_result():
         old = fray.links.simulate(SMALL, "halo3d26:nx=6", None, None, "load", 4)
     new = fray.simulate(SMALL, "halo3d26:nx=6", engine="load", seed=4)
     assert old.iteration_s == new.iteration_s
+    with pytest.warns(DeprecationWarning, match=r"job.bytes now"):
+        assert new.jobs[0]["bytes"] == new.jobs[0].bytes
+    with pytest.raises(KeyError):
+        new.jobs[0]["size"]
 
 
 @pytest.mark.parametrize("engine", ["flow", "packet"])

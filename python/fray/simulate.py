@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,6 +65,13 @@ class JobResult:
     makespan_s: float
     messages: int
     bytes: float
+
+    def __getitem__(self, key: str) -> object:
+        """The former dict spelling, ``job["iteration_s"]`` (warns): use ``job.iteration_s``."""
+        if key not in self.__dataclass_fields__:
+            raise KeyError(key)
+        warnings.warn(f'job["{key}"] is job.{key} now', DeprecationWarning, stacklevel=2)
+        return getattr(self, key)
 
     def __repr__(self) -> str:
         return (f"JobResult({self.name!r}, ranks={self.ranks}, "
