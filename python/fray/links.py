@@ -265,12 +265,12 @@ def study(
     dragonfly, ``router`` elsewhere). Seed ``r`` of a cell derives from ``(seed, r)``; the
     baseline and the failed cases of a seed share its layout and routing choices.
     ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's (see
-    :func:`simulate`); the defaults, 3e-3 and 10 ns, move the degradations by a few
+    :func:`fray.simulate`); the defaults, 3e-3 and 10 ns, move the degradations by a few
     hundredths of a percentage point. ``engine`` runs every case
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
     each message routed once; ``"packet:route=packet"``: each packet routed on its own;
-    more options as in :func:`simulate`) or the static load engine (``"load"``).
-    ``profile`` supplies what is not given, as in :func:`simulate`.
+    more options as in :func:`fray.simulate`) or the static load engine (``"load"``).
+    ``profile`` supplies what is not given, as in :func:`fray.simulate`.
 
     ``down`` names a fault file of cables already down on the machine (one ``FROM->TO``
     cable per line, ``#`` comments; see docs/fabrics.md). They are down in every case but
