@@ -168,3 +168,16 @@ def test_a_study_gives_the_same_table_on_one_thread_and_on_two():
     assert (out[1]["chunk"], out[2]["chunk"]) == (4, 8)
     assert out[1]["table"] == out[2]["table"]
     assert len(out[1]["table"]["jobs"]) == 6
+
+
+def test_a_profile_sets_what_a_phase_of_messages_does_not_name():
+    sst = fray.profiles.SST
+    messages = [(0, 9, 1e5), (9, 0, 1e5)]
+    r = fray.simulate(SMALL, messages, profile="sst")
+    assert (r.engine, r.routing) == (sst.engine, sst.routing)
+    # The profile's host costs are charged: the same run without them is faster.
+    bare = fray.simulate(fray.Fabric.parse(SMALL, bandwidth_bytes_s=sst.link_bandwidth_bytes_s),
+                         messages, routing=sst.routing, engine=sst.engine)
+    assert bare.iteration_s[0] < r.iteration_s[0]
+    with pytest.raises(SpecError, match="workload: give"):
+        fray.simulate(SMALL, None)
