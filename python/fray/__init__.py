@@ -4,7 +4,7 @@ The compute lives in the Rust extension ``fray._fray``; this package validates i
 orchestrates runs, stores results and draws them.
 """
 
-from fray import profiles
+from fray import links, profiles
 from fray._fray import (
     Fabric,
     Faults,
@@ -14,14 +14,19 @@ from fray._fray import (
     static_load,
     stencil_load,
 )
-from fray.links import simulate
+from fray.simulate import JobResult, SimulationResult, Traffic, TrafficResult, simulate
 
 __all__ = [
     "Fabric",
     "Faults",
     "FrayError",
+    "JobResult",
+    "SimulationResult",
     "SpecError",
+    "Traffic",
+    "TrafficResult",
     "UnroutableError",
+    "links",
     "profiles",
     "simulate",
     "static_load",
