@@ -6,7 +6,6 @@
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing;
-use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::{run, Engine};
 use fray_core::workload::WorkloadSpec;
 
@@ -22,12 +21,7 @@ fn alltoall_on_a_ring_conserves_bytes_and_matches_the_closed_form() {
         .unwrap();
     assert_eq!(jobs.len(), 1);
     assert_eq!(jobs[0].dag.num_messages(), 9 * 8 * 3);
-    let config = FlowConfig {
-        seed: 1,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
-    };
-    let out = run(Engine::Load, &fabric, &faults, r.as_ref(), &jobs, config).unwrap();
+    let out = run(Engine::Load, &fabric, &faults, r.as_ref(), &jobs, 1).unwrap();
     let channels = fabric.channels();
     let routers = fabric.num_router_channels();
     // Bytes conserved: each endpoint sends and receives 8 x bytes per iteration.
