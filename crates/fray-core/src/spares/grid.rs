@@ -168,6 +168,122 @@ impl Routes {
         }
         debug_assert_eq!(cur, dst as usize);
     }
+
+    /// Calls `visit(slot, added)` for every hop the route `new.0 -> new.1` takes and the
+    /// route `old.0 -> old.1` does not (`added` true), and for every hop the old route takes
+    /// and the new one does not (`added` false); hops both take are not visited.
+    ///
+    /// A dimension-order route is one segment per dimension `d`, on the line through the
+    /// destination's coordinates below `d` and the source's above it. Where the old and new
+    /// segments lie on the same line and run the same way, they are two intervals of that
+    /// line and only their difference is visited: moving one end of a route by one node
+    /// along its segment's line costs one hop, not the route's length.
+    #[inline]
+    pub(crate) fn for_each_change(
+        &self,
+        old: (u32, u32),
+        new: (u32, u32),
+        mut visit: impl FnMut(usize, bool),
+    ) {
+        let g = &self.grid;
+        let q = g.q;
+        let at = |node: u32| node as usize * q;
+        let (a, b, a2, b2) = (at(old.0), at(old.1), at(new.0), at(new.1));
+        // Bit d: the old and new sources (destinations) differ along d.
+        let (mut src_moved, mut dst_moved) = (0u32, 0u32);
+        for d in 0..q {
+            src_moved |= u32::from(g.coords[a + d] != g.coords[a2 + d]) << d;
+            dst_moved |= u32::from(g.coords[b + d] != g.coords[b2 + d]) << d;
+        }
+        // First node of the old and new segments along `d`.
+        let (mut start, mut start2) = (old.0 as usize, new.0 as usize);
+        for d in 0..q {
+            let (ca, cb) = (g.coords[a + d], g.coords[b + d]);
+            let (ca2, cb2) = (g.coords[a2 + d], g.coords[b2 + d]);
+            let stride = g.strides[d] as usize;
+            let same_line = dst_moved & ((1 << d) - 1) == 0 && src_moved >> (d + 1) == 0;
+            if !(same_line && ca == ca2 && cb == cb2) {
+                let (o, o2) = (g.offset(d, ca, cb), g.offset(d, ca2, cb2));
+                // Hops as intervals of coordinates on their line, relative to `ca`: up from
+                // `c` takes the up port of `c`; down from `c` the down port of `c`.
+                let interval = |o: i32, shift: i32| {
+                    if o > 0 {
+                        (shift, shift + o)
+                    } else {
+                        (shift + o + 1, shift + 1)
+                    }
+                };
+                let base = start - ca as usize * stride;
+                if same_line && o != 0 && o2 != 0 && (o > 0) == (o2 > 0) {
+                    let down = usize::from(o < 0);
+                    let (lo, hi) = interval(o, 0);
+                    let (lo2, hi2) = interval(o2, g.offset(d, ca, ca2));
+                    let mut run = |from: i32, to: i32, added: bool| {
+                        self.for_each_on_line(d, base, ca, from, to, down, added, &mut visit)
+                    };
+                    run(lo, hi.min(lo2), false);
+                    run(lo.max(hi2), hi, false);
+                    run(lo2, hi2.min(lo), true);
+                    run(lo2.max(hi), hi2, true);
+                } else {
+                    if o != 0 {
+                        let (lo, hi) = interval(o, 0);
+                        let down = usize::from(o < 0);
+                        self.for_each_on_line(d, base, ca, lo, hi, down, false, &mut visit);
+                    }
+                    if o2 != 0 {
+                        let base2 = start2 - ca2 as usize * stride;
+                        let (lo, hi) = interval(o2, 0);
+                        let down = usize::from(o2 < 0);
+                        self.for_each_on_line(d, base2, ca2, lo, hi, down, true, &mut visit);
+                    }
+                }
+            }
+            start = start + cb as usize * stride - ca as usize * stride;
+            start2 = start2 + cb2 as usize * stride - ca2 as usize * stride;
+        }
+    }
+
+    /// Visits the ports `down` (0 up, 1 down) along `d` of the nodes at coordinates
+    /// `origin + from .. origin + to` (modulo the ring) of the line whose coordinate-0 node
+    /// is `base`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn for_each_on_line(
+        &self,
+        d: usize,
+        base: usize,
+        origin: u32,
+        from: i32,
+        to: i32,
+        down: usize,
+        added: bool,
+        visit: &mut impl FnMut(usize, bool),
+    ) {
+        if from >= to {
+            return;
+        }
+        let g = &self.grid;
+        let (n, stride) = (g.sizes[d] as i32, g.strides[d] as usize);
+        let mut c = origin as i32 + from;
+        if c < 0 {
+            c += n;
+        } else if c >= n {
+            c -= n;
+        }
+        let step = 2 * g.q * stride;
+        let mut slot = (base + c as usize * stride) * 2 * g.q + 2 * d + down;
+        for _ in from..to {
+            visit(slot, added);
+            c += 1;
+            if c == n {
+                c = 0;
+                slot -= (n as usize - 1) * step;
+            } else {
+                slot += step;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

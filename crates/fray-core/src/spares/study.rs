@@ -252,31 +252,27 @@ impl CaseState {
         self.degree_counts.clone_from(&other.degree_counts);
     }
 
-    fn fail(&mut self, routing: &DimensionOrder, rank: u32) -> Option<Substitution> {
+    fn fail(&mut self, rank: u32) -> Option<Substitution> {
         let node = self.placement.fail_rank(rank);
         let Some(sub) = self.substituter.substitute(&self.placement, rank) else {
             self.placement.repair(node, rank);
             return None;
         };
-        self.tracker
-            .before_moves(routing, &self.placement, &sub.moves);
         self.placement.apply(&sub.moves);
-        self.tracker.after_moves(routing, &self.placement);
+        self.tracker.after_apply(&self.placement, &sub.moves);
         self.degree_counts[sub.degree] += 1;
         Some(sub)
     }
 
-    fn undo(&mut self, routing: &DimensionOrder, rank: u32, sub: &Substitution) {
+    fn undo(&mut self, rank: u32, sub: &Substitution) {
         let node = sub
             .moves
             .iter()
             .find(|m| m.rank == rank)
             .expect("the failed rank moves")
             .from;
-        self.tracker
-            .before_moves(routing, &self.placement, &sub.moves);
         self.placement.revert(&sub.moves);
-        self.tracker.after_moves(routing, &self.placement);
+        self.tracker.after_revert(&self.placement, &sub.moves);
         self.placement.repair(node, rank);
         self.substituter.forget(sub);
         self.degree_counts[sub.degree] -= 1;
@@ -285,7 +281,6 @@ impl CaseState {
 
 /// A spare-node study: a prepared job, and the curve accumulated over the cases run so far.
 pub struct Study {
-    routing: DimensionOrder,
     initial: CaseState,
     max_failures: usize,
     num_spares: usize,
@@ -360,7 +355,6 @@ impl Study {
             degree_counts: vec![0; degrees],
         };
         Ok(Self {
-            routing,
             initial,
             max_failures,
             num_spares,
@@ -399,7 +393,7 @@ impl Study {
     pub fn run_samples(&mut self, seed: u64, cases: Range<u64>) {
         let count = cases.end.saturating_sub(cases.start);
         let ranks = self.num_ranks() as u32;
-        let (routing, initial, max_f) = (&self.routing, &self.initial, self.max_failures);
+        let (initial, max_f) = (&self.initial, self.max_failures);
         let degrees = initial.degree_counts.len();
         let part = cases
             .into_par_iter()
@@ -414,7 +408,7 @@ impl Study {
                     for f in 1..=max_f {
                         let pick = rng.random_range(f - 1..ranks as usize);
                         order.swap(f - 1, pick);
-                        match state.fail(routing, order[f - 1]) {
+                        match state.fail(order[f - 1]) {
                             Some(sub) => curve.rows[f].record(
                                 state.tracker.max_collisions(),
                                 sub.degree,
@@ -458,7 +452,7 @@ impl Study {
                 ),
             });
         }
-        let (routing, initial, max_f) = (&self.routing, &self.initial, self.max_failures);
+        let (initial, max_f) = (&self.initial, self.max_failures);
         let ranks = self.num_ranks() as u32;
         let degrees = initial.degree_counts.len();
         let part = roots
@@ -466,7 +460,7 @@ impl Study {
             .map(|root| {
                 let mut curve = Curve::empty(max_f, degrees);
                 let mut state = initial.clone();
-                visit(routing, &mut state, &mut curve, ranks, root, 1, max_f);
+                visit(&mut state, &mut curve, ranks, root, 1, max_f);
                 curve
             })
             .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
@@ -501,7 +495,7 @@ impl Study {
                 });
             }
             failed[r as usize] = true;
-            match state.fail(&self.routing, r) {
+            match state.fail(r) {
                 Some(sub) => out.push(Some((sub.degree, state.tracker.max_collisions()))),
                 None => {
                     out.push(None);
@@ -516,7 +510,7 @@ impl Study {
     pub fn placement_after(&self, ranks: &[u32]) -> Placement {
         let mut state = self.initial.clone();
         for &r in ranks {
-            if state.fail(&self.routing, r).is_none() {
+            if state.fail(r).is_none() {
                 break;
             }
         }
@@ -527,7 +521,6 @@ impl Study {
 /// Depth-first walk over the failure sets extending the current one with `rank` (the
 /// `depth`-th failure), then every higher rank.
 fn visit(
-    routing: &DimensionOrder,
     state: &mut CaseState,
     curve: &mut Curve,
     ranks: u32,
@@ -535,7 +528,7 @@ fn visit(
     depth: usize,
     max_f: usize,
 ) {
-    match state.fail(routing, rank) {
+    match state.fail(rank) {
         None => {
             // This set and every extension of it are unrecoverable.
             let rest = u64::from(ranks - 1 - rank);
@@ -549,10 +542,10 @@ fn visit(
             );
             if depth < max_f {
                 for next in rank + 1..ranks {
-                    visit(routing, state, curve, ranks, next, depth + 1, max_f);
+                    visit(state, curve, ranks, next, depth + 1, max_f);
                 }
             }
-            state.undo(routing, rank, &sub);
+            state.undo(rank, &sub);
         }
     }
 }
