@@ -131,6 +131,20 @@ impl Placement {
         self.node_rank[node as usize] = rank;
     }
 
+    /// Marks a free node failed (it leaves the free nodes).
+    pub fn fail_free_node(&mut self, node: u32) {
+        debug_assert_eq!(self.node_rank[node as usize], FREE);
+        self.node_rank[node as usize] = FAILED;
+        self.unlist_free(node);
+    }
+
+    /// Undoes [`fail_free_node`](Self::fail_free_node).
+    pub fn unfail_free_node(&mut self, node: u32) {
+        debug_assert_eq!(self.node_rank[node as usize], FAILED);
+        self.node_rank[node as usize] = FREE;
+        self.list_free(node);
+    }
+
     /// Applies a batch of moves at once (their order does not matter).
     pub fn apply(&mut self, moves: &[Move]) {
         for m in moves {
