@@ -148,11 +148,27 @@ impl CollisionTracker {
     /// (`was(move)` for a moved rank) to where `placement` has them now.
     fn recount(&mut self, placement: &Placement, moves: &[Move], was: impl Fn(&Move) -> u32) {
         for mv in moves {
-            debug_assert_eq!(self.before[mv.rank as usize], NOT_MOVED, "a rank moves once");
+            debug_assert_eq!(
+                self.before[mv.rank as usize], NOT_MOVED,
+                "a rank moves once"
+            );
             self.before[mv.rank as usize] = was(mv);
         }
         let messages = Arc::clone(&self.messages);
         let m = &*messages;
+        // A slide moves every rank by the same step: then each route changes by where its
+        // moving ends are, without comparing old and new coordinates.
+        let step = moves.first().and_then(|mv| {
+            let step = m.routes.step(was(mv), placement.node_of(mv.rank))?;
+            let k = i64::from(placement.node_of(mv.rank)) - i64::from(was(mv));
+            moves
+                .iter()
+                .all(|mv| {
+                    i64::from(placement.node_of(mv.rank)) - i64::from(was(mv)) == k
+                        && m.routes.step(was(mv), placement.node_of(mv.rank)) == Some(step)
+                })
+                .then_some(step)
+        });
         for mv in moves {
             let r = mv.rank as usize;
             let (old, new) = (self.before[r], placement.node_of(mv.rank));
@@ -160,24 +176,36 @@ impl CollisionTracker {
             // sender counts its own).
             for &b in &m.sent[m.sent_offsets[r] as usize..m.sent_offsets[r + 1] as usize] {
                 let b_new = placement.node_of(b);
-                let b_old = match self.before[b as usize] {
-                    NOT_MOVED => b_new,
-                    node => node,
+                let b_moved = self.before[b as usize] != NOT_MOVED;
+                let b_old = if b_moved {
+                    self.before[b as usize]
+                } else {
+                    b_new
                 };
-                m.routes
-                    .for_each_change((old, b_old), (new, b_new), |slot, added| {
-                        self.count(slot, added)
-                    });
+                let count = |slot, added| self.count(slot, added);
+                match step {
+                    Some(step) => {
+                        m.routes
+                            .for_each_step_change((old, b_old), (true, b_moved), step, count)
+                    }
+                    None => m.routes.for_each_change((old, b_old), (new, b_new), count),
+                }
             }
             for &a in
                 &m.received[m.received_offsets[r] as usize..m.received_offsets[r + 1] as usize]
             {
                 if self.before[a as usize] == NOT_MOVED {
                     let a_node = placement.node_of(a);
-                    m.routes
-                        .for_each_change((a_node, old), (a_node, new), |slot, added| {
-                            self.count(slot, added)
-                        });
+                    let count = |slot, added| self.count(slot, added);
+                    match step {
+                        Some(step) => {
+                            m.routes
+                                .for_each_step_change((a_node, old), (false, true), step, count)
+                        }
+                        None => m
+                            .routes
+                            .for_each_change((a_node, old), (a_node, new), count),
+                    }
                 }
             }
         }

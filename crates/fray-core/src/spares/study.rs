@@ -525,7 +525,9 @@ impl Study {
             .map(|group| {
                 let mut state = shared.clone();
                 state.placement.apply(&group.sub.moves);
-                state.tracker.after_apply(&state.placement, &group.sub.moves);
+                state
+                    .tracker
+                    .after_apply(&state.placement, &group.sub.moves);
                 state.substituter = group.substituter;
                 state.degree_counts[full] += 1;
                 let mut curve = Curve::empty(max_f, degrees);
