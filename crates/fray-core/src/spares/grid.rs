@@ -281,7 +281,7 @@ impl Routes {
     /// node `base` along `d`: the old one from `origin` with signed length `o`, the new one
     /// from `origin + shift` (a signed ring step) with signed length `o2`.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn interval_change(
         &self,
         d: usize,
@@ -319,7 +319,7 @@ impl Routes {
     /// `origin + from .. origin + to` (modulo the ring) of the line whose coordinate-0 node
     /// is `base`.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn for_each_on_line(
         &self,
         d: usize,
