@@ -375,7 +375,7 @@ mod tests {
     use crate::fabric::{Fabric, LinkParameters};
 
     #[test]
-    fn same_routes_and_distances_as_dimension_order() {
+    fn same_routes_as_dimension_order() {
         for shape in [
             Cartesian::torus(&[4, 3, 5]),
             Cartesian::torus(&[2, 6]),

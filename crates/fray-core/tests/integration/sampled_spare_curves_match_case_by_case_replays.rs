@@ -31,24 +31,34 @@ fn sampled(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
         .collect()
 }
 
+/// One row of a curve, summed case by case.
+#[derive(Clone, Default)]
+struct Row {
+    cases: u64,
+    unrecoverable: u64,
+    best: Option<u32>,
+    worst: u32,
+    sum: u64,
+    last_degree: Vec<u64>,
+    all_degrees: Vec<u64>,
+}
+
 /// The same rows, from each case's failures drawn as the study documents it and replayed.
 fn replayed(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
     let study = Study::new(config.clone()).unwrap();
     let (ranks, max_f) = (study.num_ranks(), study.max_failures());
     let degrees = config.shape.num_dims() + 1;
     let base = study.baseline_collisions();
-    let mut rows: Vec<(u64, u64, u32, u32, u64, Vec<u64>, Vec<u64>)> = (0..=max_f)
-        .map(|_| (0, 0, u32::MAX, 0, 0, vec![0; degrees], vec![0; degrees]))
-        .collect();
-    rows[0] = (
-        cases,
-        0,
-        base,
-        base,
-        cases * u64::from(base),
-        vec![0; degrees],
-        vec![0; degrees],
-    );
+    let empty = Row {
+        last_degree: vec![0; degrees],
+        all_degrees: vec![0; degrees],
+        ..Row::default()
+    };
+    let mut rows = vec![empty; max_f + 1];
+    rows[0].cases = cases;
+    rows[0].best = Some(base);
+    rows[0].worst = base;
+    rows[0].sum = cases * u64::from(base);
     for case in 0..cases {
         let mut rng = Pcg64Mcg::seed_from_u64(case_seed(seed, case));
         let mut order: Vec<u32> = (0..ranks as u32).collect();
@@ -58,30 +68,35 @@ fn replayed(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
         }
         let steps = study.replay(&order[..max_f]).unwrap();
         let mut counts = vec![0u64; degrees];
-        for f in 1..=max_f {
-            let row = &mut rows[f];
-            row.0 += 1;
+        for (f, row) in rows.iter_mut().enumerate().skip(1) {
+            row.cases += 1;
             match steps.get(f - 1).copied().flatten() {
                 Some((degree, collisions)) => {
                     counts[degree] += 1;
-                    row.2 = row.2.min(collisions);
-                    row.3 = row.3.max(collisions);
-                    row.4 += u64::from(collisions);
-                    row.5[degree] += 1;
-                    for (a, c) in row.6.iter_mut().zip(&counts) {
+                    row.best = Some(row.best.map_or(collisions, |b| b.min(collisions)));
+                    row.worst = row.worst.max(collisions);
+                    row.sum += u64::from(collisions);
+                    row.last_degree[degree] += 1;
+                    for (a, c) in row.all_degrees.iter_mut().zip(&counts) {
                         *a += c;
                     }
                 }
-                None => row.1 += 1,
+                None => row.unrecoverable += 1,
             }
         }
     }
-    rows.into_iter()
+    rows.iter()
         .enumerate()
         .map(|(f, r)| {
             format!(
                 "{f} {} {} {} {} {} {:?} {:?}",
-                r.0, r.1, r.2, r.3, r.4, r.5, r.6
+                r.cases,
+                r.unrecoverable,
+                r.best.unwrap_or(u32::MAX),
+                r.worst,
+                r.sum,
+                r.last_degree,
+                r.all_degrees
             )
         })
         .collect()
