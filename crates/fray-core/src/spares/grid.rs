@@ -261,6 +261,10 @@ impl Routes {
                 let o2 = g.offset(i, ca2, cb2);
                 let shift_start = if src_moves { s } else { 0 };
                 self.interval_change(i, base, ca, o, o2, shift_start, &mut visit);
+                if !dst_moves {
+                    // The segments after `d` lie on lines through the destination: unmoved.
+                    return;
+                }
             } else if o != 0 && ((i < d && src_moves) || (i > d && dst_moves)) {
                 let (lo, hi) = hop_interval(o, 0);
                 let down = usize::from(o < 0);
