@@ -169,12 +169,12 @@ impl Placement {
         self.list_free(node);
     }
 
-    /// Applies a batch of moves at once (their order does not matter).
+    /// Applies a batch of moves at once (their order does not matter). Only the nodes the
+    /// batch leaves free, and those it fills, enter or leave the free list.
     pub fn apply(&mut self, moves: &[Move]) {
         for m in moves {
             if self.node_rank[m.from as usize] == m.rank {
                 self.node_rank[m.from as usize] = FREE;
-                self.list_free(m.from);
             }
         }
         for m in moves {
@@ -183,6 +183,11 @@ impl Placement {
             self.rank_node[m.rank as usize] = m.to;
             self.unlist_free(m.to);
         }
+        for m in moves {
+            if self.node_rank[m.from as usize] == FREE {
+                self.list_free(m.from);
+            }
+        }
     }
 
     /// Reverts a batch applied with [`apply`](Self::apply).
@@ -190,7 +195,6 @@ impl Placement {
         for m in moves {
             if self.node_rank[m.to as usize] == m.rank {
                 self.node_rank[m.to as usize] = FREE;
-                self.list_free(m.to);
             }
         }
         for m in moves {
@@ -199,6 +203,11 @@ impl Placement {
                 debug_assert_eq!(self.node_rank[m.from as usize], FREE);
                 self.node_rank[m.from as usize] = m.rank;
                 self.unlist_free(m.from);
+            }
+        }
+        for m in moves {
+            if self.node_rank[m.to as usize] == FREE {
+                self.list_free(m.to);
             }
         }
     }

@@ -530,15 +530,16 @@ impl Study {
                     .after_apply(&state.placement, &group.sub.moves);
                 state.substituter = group.substituter;
                 state.degree_counts[full] += 1;
-                let mut curve = Curve::empty(max_f, degrees);
-                for _ in &group.draws {
+                let cases = group.draws.len();
+                let mut curve = self.run_from(&state, group.draws, done + 1);
+                for _ in 0..cases {
                     curve.rows[done + 1].record(
                         state.tracker.max_collisions(),
                         full,
                         &state.degree_counts,
                     );
                 }
-                curve.merge(self.run_from(&state, group.draws, done + 1))
+                curve
             })
             .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
         let alone_part = alone
