@@ -1,5 +1,6 @@
 //! Flat tables of a mesh or torus for the study's inner loops: every node's coordinates and
-//! its dimension-order output channels, so that a hop count or a route needs no division.
+//! its dimension-order output channels, so that a route, or how it changes when its ends
+//! move, needs no division.
 
 use crate::fabric::{Cartesian, ChannelId, Direction};
 use crate::routing::DimensionOrder;
