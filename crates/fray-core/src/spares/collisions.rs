@@ -1,5 +1,5 @@
 //! Incremental collision counting: only the routes of messages whose ranks moved change, and
-//! of those only the routes that no other moved message takes over.
+//! of those only the hops that differ between the old and the new route.
 
 use std::sync::Arc;
 
@@ -7,80 +7,54 @@ use super::grid::Routes;
 use super::placement::{Move, Placement};
 use crate::routing::DimensionOrder;
 
-/// The messages, which ranks they touch, and the routes as tables: fixed for a study, shared
-/// by every case's tracker.
+/// The messages, by sender and by receiver, and the routes as tables: fixed for a study,
+/// shared by every case's tracker.
 #[derive(Debug)]
 struct Messages {
-    /// `incident[incident_offsets[r]..incident_offsets[r+1]]`: messages sent or received by rank `r`.
-    incident_offsets: Vec<u32>,
-    incident: Vec<u32>,
-    /// `sent_offsets[r]..sent_offsets[r+1]`: messages sent by rank `r` (`pairs` is sorted
-    /// by sender, stably).
+    /// `sent[sent_offsets[r]..sent_offsets[r+1]]`: the receivers of the messages rank `r` sends.
     sent_offsets: Vec<u32>,
-    /// Whether a message is the first in the list with its `(src, dst)` pair (the one a
-    /// lookup by pair finds).
-    first_of_pair: Vec<bool>,
-    pairs: Vec<(u32, u32)>,
+    sent: Vec<u32>,
+    /// `received[received_offsets[r]..received_offsets[r+1]]`: the senders of the messages
+    /// rank `r` receives.
+    received_offsets: Vec<u32>,
+    received: Vec<u32>,
     routes: Routes,
 }
 
-impl Messages {
-    /// `offsets, items`: for each rank, the messages `ranks_of` names it in, in list order.
-    fn by_rank(
-        ranks: usize,
-        pairs: &[(u32, u32)],
-        ranks_of: impl Fn(&(u32, u32)) -> Vec<u32>,
-    ) -> (Vec<u32>, Vec<u32>) {
-        let mut offsets = vec![0u32; ranks + 1];
-        for p in pairs {
-            for r in ranks_of(p) {
-                offsets[r as usize + 1] += 1;
-            }
-        }
-        for r in 0..ranks {
-            offsets[r + 1] += offsets[r];
-        }
-        let mut items = vec![0u32; offsets[ranks] as usize];
-        let mut cursor = offsets.clone();
-        for (i, p) in pairs.iter().enumerate() {
-            for r in ranks_of(p) {
-                items[cursor[r as usize] as usize] = i as u32;
-                cursor[r as usize] += 1;
-            }
-        }
-        (offsets, items)
+/// For each rank, the `other` end of the messages whose `key` end it is: `(offsets, items)`.
+fn by_rank(
+    ranks: usize,
+    pairs: &[(u32, u32)],
+    key: impl Fn(&(u32, u32)) -> (u32, u32),
+) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = vec![0u32; ranks + 1];
+    for p in pairs {
+        offsets[key(p).0 as usize + 1] += 1;
     }
-
-    /// The first message from rank `src` to rank `dst`, if any.
-    #[inline]
-    fn find(&self, src: u32, dst: u32) -> Option<u32> {
-        let s = src as usize;
-        (self.sent_offsets[s]..self.sent_offsets[s + 1]).find(|&m| self.pairs[m as usize].1 == dst)
+    for r in 0..ranks {
+        offsets[r + 1] += offsets[r];
     }
+    let mut items = vec![0u32; pairs.len()];
+    let mut cursor = offsets.clone();
+    for p in pairs {
+        let (r, other) = key(p);
+        items[cursor[r as usize] as usize] = other;
+        cursor[r as usize] += 1;
+    }
+    (offsets, items)
 }
 
-/// Mark of a listed message whose old route another's new route takes over.
-const OLD_KEPT: u32 = 1;
-/// Mark of a listed message whose new route is another's old route.
-const NEW_KEPT: u32 = 2;
-
-/// A message whose route is being changed: its index and the nodes of its ends before the moves.
-#[derive(Debug, Clone, Copy)]
-struct Pending {
-    msg: u32,
-    src: u32,
-    dst: u32,
-}
+/// `before` entry of a rank that did not move in the current batch.
+const NOT_MOVED: u32 = u32::MAX;
 
 /// Route counts on every directed channel for a fixed set of rank-to-rank messages, kept
 /// up to date as ranks move. The maximum is tracked through a histogram of counts, so
-/// reading it costs O(1) and an update costs O(path length).
+/// reading it costs O(1).
 ///
-/// When a batch of moves makes message `k` run between exactly the nodes message `m` ran
-/// between before (a slide shifts a whole row of ranks one step: each message inside the row
-/// takes over the route of the message one step ahead), `m`'s old route and `k`'s new one
-/// are the same channels, so neither is walked: a slide costs its rows' ends, not their
-/// lengths.
+/// A batch of moves changes the messages with a moved end, and each of those only by the
+/// hops its old and new routes do not share ([`Routes::for_each_change`]): when a slide
+/// shifts a row of ranks one step, a message along the row gains one hop at one end and
+/// loses one at the other, and a message across it gains or loses the hop at its moved end.
 #[derive(Debug, Clone)]
 pub struct CollisionTracker {
     messages: Arc<Messages>,
@@ -91,13 +65,9 @@ pub struct CollisionTracker {
     /// `histogram[c]`: channels carrying `c` routes; grows with the maximum.
     histogram: Vec<u32>,
     max: u32,
-    /// Per message: `epoch << 2` of the batch it was last listed in `pending`, plus
-    /// [`OLD_KEPT`] when its old route was taken over by another's new one in that batch and
-    /// [`NEW_KEPT`] when its new route is another's old one.
-    marks: Vec<u32>,
-    /// The current batch, below `1 << 30`.
-    epoch: u32,
-    pending: Vec<Pending>,
+    /// Per rank: its node before the batch being counted, or [`NOT_MOVED`] (outside a
+    /// batch, every entry).
+    before: Vec<u32>,
 }
 
 impl CollisionTracker {
@@ -105,54 +75,35 @@ impl CollisionTracker {
     pub fn new(
         routing: &DimensionOrder,
         num_channels: usize,
-        mut pairs: Vec<(u32, u32)>,
+        pairs: Vec<(u32, u32)>,
         placement: &Placement,
     ) -> Self {
         let ranks = placement.num_ranks();
-        pairs.sort_by_key(|&(a, _)| a);
-        let (incident_offsets, incident) =
-            Messages::by_rank(
-                ranks,
-                &pairs,
-                |&(a, b)| {
-                    if a == b {
-                        vec![a]
-                    } else {
-                        vec![a, b]
-                    }
-                },
-            );
-        let (sent_offsets, _) = Messages::by_rank(ranks, &pairs, |&(a, _)| vec![a]);
-        let mut first_of_pair = vec![false; pairs.len()];
-        for r in 0..ranks {
-            let (from, to) = (sent_offsets[r] as usize, sent_offsets[r + 1] as usize);
-            for m in from..to {
-                first_of_pair[m] = pairs[from..m].iter().all(|o| o.1 != pairs[m].1);
-            }
-        }
-        let n = pairs.len();
+        let (sent_offsets, sent) = by_rank(ranks, &pairs, |&(a, b)| (a, b));
+        let (received_offsets, received) = by_rank(ranks, &pairs, |&(a, b)| (b, a));
         let routes = Routes::new(routing);
         let slots = routes.num_slots();
         let mut t = Self {
             messages: Arc::new(Messages {
-                incident_offsets,
-                incident,
                 sent_offsets,
-                first_of_pair,
-                pairs,
+                sent,
+                received_offsets,
+                received,
                 routes,
             }),
             num_channels,
             load: vec![0; slots],
             histogram: vec![slots as u32],
             max: 0,
-            marks: vec![0; n],
-            epoch: 0,
-            pending: Vec::new(),
+            before: vec![NOT_MOVED; ranks],
         };
         let messages = Arc::clone(&t.messages);
-        for &(a, b) in &messages.pairs {
-            t.route(placement.node_of(a), placement.node_of(b), true);
+        for &(a, b) in &pairs {
+            messages
+                .routes
+                .for_each_hop(placement.node_of(a), placement.node_of(b), |slot| {
+                    t.count(slot, true)
+                });
         }
         t
     }
@@ -183,97 +134,106 @@ impl CollisionTracker {
         out
     }
 
-    /// Lists the messages touching a rank in `moves` and where their ends are under the
-    /// current placement. Call [`after_moves`](Self::after_moves) once the placement has
-    /// changed (by these moves or by reverting them).
-    pub fn before_moves(
-        &mut self,
-        _routing: &DimensionOrder,
-        placement: &Placement,
-        moves: &[Move],
-    ) {
-        self.epoch += 1;
-        if self.epoch == 1 << 30 {
-            self.marks.fill(0);
-            self.epoch = 1;
-        }
-        self.pending.clear();
-        let m = &*self.messages;
-        let listed = self.epoch << 2;
-        for mv in moves {
-            let r = mv.rank as usize;
-            for k in m.incident_offsets[r]..m.incident_offsets[r + 1] {
-                let msg = m.incident[k as usize];
-                if self.marks[msg as usize] & !3 != listed {
-                    self.marks[msg as usize] = listed;
-                    let (a, b) = m.pairs[msg as usize];
-                    self.pending.push(Pending {
-                        msg,
-                        src: placement.node_of(a),
-                        dst: placement.node_of(b),
-                    });
-                }
-            }
-        }
+    /// Recounts after `moves` were applied to `placement` (which is now after them).
+    pub fn after_apply(&mut self, placement: &Placement, moves: &[Move]) {
+        self.recount(placement, moves, |m| m.from);
     }
 
-    /// Moves the routes of the messages listed by [`before_moves`](Self::before_moves) to
-    /// where their ends are under the new placement.
-    pub fn after_moves(&mut self, _routing: &DimensionOrder, placement: &Placement) {
+    /// Recounts after `moves` were reverted on `placement` (which is now before them).
+    pub fn after_revert(&mut self, placement: &Placement, moves: &[Move]) {
+        self.recount(placement, moves, |m| m.to);
+    }
+
+    /// Moves the routes of every message with an end in `moves` from where its ends were
+    /// (`was(move)` for a moved rank) to where `placement` has them now.
+    fn recount(&mut self, placement: &Placement, moves: &[Move], was: impl Fn(&Move) -> u32) {
+        for mv in moves {
+            debug_assert_eq!(
+                self.before[mv.rank as usize], NOT_MOVED,
+                "a rank moves once"
+            );
+            self.before[mv.rank as usize] = was(mv);
+        }
         let messages = Arc::clone(&self.messages);
         let m = &*messages;
-        let listed = self.epoch << 2;
-        // Pair each old route with a listed message that now runs between the same nodes.
-        for p in &self.pending {
-            if !m.first_of_pair[p.msg as usize] {
-                continue;
+        // A slide moves every rank by the same step: then each route changes by where its
+        // moving ends are, without comparing old and new coordinates.
+        let step = moves.first().and_then(|mv| {
+            let step = m.routes.step(was(mv), placement.node_of(mv.rank))?;
+            let k = i64::from(placement.node_of(mv.rank)) - i64::from(was(mv));
+            moves
+                .iter()
+                .all(|mv| {
+                    i64::from(placement.node_of(mv.rank)) - i64::from(was(mv)) == k
+                        && m.routes.step(was(mv), placement.node_of(mv.rank)) == Some(step)
+                })
+                .then_some(step)
+        });
+        for mv in moves {
+            let r = mv.rank as usize;
+            let (old, new) = (self.before[r], placement.node_of(mv.rank));
+            // Every message it sends, and those it receives from ranks that stayed (a moved
+            // sender counts its own).
+            for &b in &m.sent[m.sent_offsets[r] as usize..m.sent_offsets[r + 1] as usize] {
+                let b_new = placement.node_of(b);
+                let b_moved = self.before[b as usize] != NOT_MOVED;
+                let b_old = if b_moved {
+                    self.before[b as usize]
+                } else {
+                    b_new
+                };
+                let count = |slot, added| self.count(slot, added);
+                match step {
+                    Some(step) => {
+                        m.routes
+                            .for_each_step_change((old, b_old), (true, b_moved), step, count)
+                    }
+                    None => m.routes.for_each_change((old, b_old), (new, b_new), count),
+                }
             }
-            let (x, y) = (placement.state(p.src), placement.state(p.dst));
-            if (x as usize) < placement.num_ranks() && (y as usize) < placement.num_ranks() {
-                if let Some(k) = m.find(x, y) {
-                    if self.marks[k as usize] & !3 == listed {
-                        self.marks[p.msg as usize] |= OLD_KEPT;
-                        self.marks[k as usize] |= NEW_KEPT;
+            for &a in
+                &m.received[m.received_offsets[r] as usize..m.received_offsets[r + 1] as usize]
+            {
+                if self.before[a as usize] == NOT_MOVED {
+                    let a_node = placement.node_of(a);
+                    let count = |slot, added| self.count(slot, added);
+                    match step {
+                        Some(step) => {
+                            m.routes
+                                .for_each_step_change((a_node, old), (false, true), step, count)
+                        }
+                        None => m
+                            .routes
+                            .for_each_change((a_node, old), (a_node, new), count),
                     }
                 }
             }
         }
-        let pending = std::mem::take(&mut self.pending);
-        for p in &pending {
-            if self.marks[p.msg as usize] & OLD_KEPT == 0 {
-                self.route(p.src, p.dst, false);
-            }
+        for mv in moves {
+            self.before[mv.rank as usize] = NOT_MOVED;
         }
-        for p in &pending {
-            if self.marks[p.msg as usize] & NEW_KEPT == 0 {
-                let (a, b) = m.pairs[p.msg as usize];
-                self.route(placement.node_of(a), placement.node_of(b), true);
-            }
+        while self.max > 0 && self.histogram[self.max as usize] == 0 {
+            self.max -= 1;
         }
-        self.pending = pending;
     }
 
-    /// Adds (or removes) one route from node `src` to node `dst`.
-    fn route(&mut self, src: u32, dst: u32, add: bool) {
-        let (load, histogram, max) = (&mut self.load, &mut self.histogram, &mut self.max);
-        self.messages.routes.for_each_hop(src, dst, |slot| {
-            let l = &mut load[slot];
-            histogram[*l as usize] -= 1;
-            if add {
-                *l += 1;
-                if *l > *max {
-                    *max = *l;
-                    if histogram.len() <= *l as usize {
-                        histogram.push(0);
-                    }
+    /// Adds (or removes) one route on output `slot`; the maximum may be left too high after
+    /// a removal (the caller lowers it once the batch is counted).
+    #[inline]
+    fn count(&mut self, slot: usize, add: bool) {
+        let l = &mut self.load[slot];
+        self.histogram[*l as usize] -= 1;
+        if add {
+            *l += 1;
+            if *l > self.max {
+                self.max = *l;
+                if self.histogram.len() <= *l as usize {
+                    self.histogram.push(0);
                 }
-            } else {
-                *l -= 1;
             }
-            histogram[*l as usize] += 1;
-        });
-        while *max > 0 && histogram[*max as usize] == 0 {
-            *max -= 1;
+        } else {
+            *l -= 1;
         }
+        self.histogram[*l as usize] += 1;
     }
 }

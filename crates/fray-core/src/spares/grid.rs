@@ -1,5 +1,6 @@
 //! Flat tables of a mesh or torus for the study's inner loops: every node's coordinates and
-//! its dimension-order output channels, so that a hop count or a route needs no division.
+//! its dimension-order output channels, so that a route, or how it changes when its ends
+//! move, needs no division.
 
 use crate::fabric::{Cartesian, ChannelId, Direction};
 use crate::routing::DimensionOrder;
@@ -17,8 +18,6 @@ pub(crate) struct Grid {
     wrap_link: Vec<bool>,
     /// `coords[node * q + d]`: coordinate of `node` along `d`.
     coords: Vec<u32>,
-    /// `hops[d][b - a + size_d]`: steps the shortest way from coordinate `a` to `b` along `d`.
-    hops: Vec<Vec<u32>>,
 }
 
 impl Grid {
@@ -26,7 +25,7 @@ impl Grid {
     pub(crate) fn new(shape: &Cartesian) -> Self {
         let q = shape.num_dims();
         let n = shape.num_nodes() as u32;
-        let mut grid = Self {
+        Self {
             q,
             sizes: shape.dims().iter().map(|&s| s as u32).collect(),
             strides: (0..q).map(|d| shape.stride(d) as u32).collect(),
@@ -34,23 +33,32 @@ impl Grid {
             coords: (0..n)
                 .flat_map(|node| (0..q).map(move |d| shape.coord(node, d) as u32))
                 .collect(),
-            hops: Vec::new(),
-        };
-        grid.hops = (0..q)
-            .map(|d| {
-                let size = grid.sizes[d];
-                (0..2 * size)
-                    .map(|i| grid.offset(d, size, i).unsigned_abs())
-                    .collect()
-            })
-            .collect();
-        grid
+        }
     }
 
     /// Coordinate of `node` along `d`.
     #[inline]
     pub(crate) fn coord(&self, node: u32, d: usize) -> u32 {
         self.coords[node as usize * self.q + d]
+    }
+
+    /// Size of dimension `d`.
+    #[inline]
+    pub(crate) fn size(&self, d: usize) -> u32 {
+        self.sizes[d]
+    }
+
+    /// Node index step of dimension `d`.
+    #[inline]
+    pub(crate) fn stride(&self, d: usize) -> u32 {
+        self.strides[d]
+    }
+
+    /// The ring size of `d` when its ends are linked (hops go the shorter way round), `None`
+    /// when they are not.
+    #[inline]
+    pub(crate) fn ring(&self, d: usize) -> Option<u32> {
+        self.wrap_link[d].then_some(self.sizes[d])
     }
 
     /// Signed steps the shortest way from coordinate `a` to `b` along `d`, exactly
@@ -68,18 +76,6 @@ impl Grid {
         } else {
             up - n
         }
-    }
-
-    /// Hops between `a` and `b`, exactly [`Cartesian::hop_distance`].
-    #[inline]
-    pub(crate) fn hop_distance(&self, a: u32, b: u32) -> u32 {
-        let (ca, cb) = (a as usize * self.q, b as usize * self.q);
-        (0..self.q)
-            .map(|d| {
-                let i = self.coords[cb + d] + self.sizes[d] - self.coords[ca + d];
-                self.hops[d][i as usize]
-            })
-            .sum()
     }
 }
 
@@ -168,6 +164,214 @@ impl Routes {
         }
         debug_assert_eq!(cur, dst as usize);
     }
+
+    /// Calls `visit(slot, added)` for every hop the route `new.0 -> new.1` takes and the
+    /// route `old.0 -> old.1` does not (`added` true), and for every hop the old route takes
+    /// and the new one does not (`added` false); hops both take are not visited.
+    ///
+    /// A dimension-order route is one segment per dimension `d`, on the line through the
+    /// destination's coordinates below `d` and the source's above it. Where the old and new
+    /// segments lie on the same line and run the same way, they are two intervals of that
+    /// line and only their difference is visited: moving one end of a route by one node
+    /// along its segment's line costs one hop, not the route's length.
+    #[inline]
+    pub(crate) fn for_each_change(
+        &self,
+        old: (u32, u32),
+        new: (u32, u32),
+        mut visit: impl FnMut(usize, bool),
+    ) {
+        let g = &self.grid;
+        let q = g.q;
+        let at = |node: u32| node as usize * q;
+        let (a, b, a2, b2) = (at(old.0), at(old.1), at(new.0), at(new.1));
+        // Bit d: the old and new sources (destinations) differ along d.
+        let (mut src_moved, mut dst_moved) = (0u32, 0u32);
+        for d in 0..q {
+            src_moved |= u32::from(g.coords[a + d] != g.coords[a2 + d]) << d;
+            dst_moved |= u32::from(g.coords[b + d] != g.coords[b2 + d]) << d;
+        }
+        // First node of the old and new segments along `d`.
+        let (mut start, mut start2) = (old.0 as usize, new.0 as usize);
+        for d in 0..q {
+            let (ca, cb) = (g.coords[a + d], g.coords[b + d]);
+            let (ca2, cb2) = (g.coords[a2 + d], g.coords[b2 + d]);
+            let stride = g.strides[d] as usize;
+            let same_line = dst_moved & ((1 << d) - 1) == 0 && src_moved >> (d + 1) == 0;
+            if !(same_line && ca == ca2 && cb == cb2) {
+                let (o, o2) = (g.offset(d, ca, cb), g.offset(d, ca2, cb2));
+                let base = start - ca as usize * stride;
+                if same_line {
+                    let shift = g.offset(d, ca, ca2);
+                    self.interval_change(d, base, ca, o, o2, shift, &mut visit);
+                } else {
+                    self.interval_change(d, base, ca, o, 0, 0, &mut visit);
+                    let base2 = start2 - ca2 as usize * stride;
+                    self.interval_change(d, base2, ca2, 0, o2, 0, &mut visit);
+                }
+            }
+            start = start + cb as usize * stride - ca as usize * stride;
+            start2 = start2 + cb2 as usize * stride - ca2 as usize * stride;
+        }
+    }
+
+    /// The one-step move from node `from` to node `to`, when it is one: `(d, +1 or -1)`,
+    /// `to` differing from `from` only along `d`, by one, without crossing a wrap-around link.
+    #[inline]
+    pub(crate) fn step(&self, from: u32, to: u32) -> Option<(usize, i32)> {
+        let g = &self.grid;
+        let d = (0..g.q).find(|&d| g.coord(from, d) != g.coord(to, d))?;
+        let s = i64::from(to) - i64::from(from);
+        let stride = i64::from(g.strides[d]);
+        let (c, c2) = (g.coord(from, d), g.coord(to, d));
+        if s == stride && c2 == c + 1 {
+            Some((d, 1))
+        } else if s == -stride && c == c2 + 1 {
+            Some((d, -1))
+        } else {
+            None
+        }
+    }
+
+    /// As [`for_each_change`](Self::for_each_change) for the route `a -> b` when its source
+    /// (`src_moves`), its destination (`dst_moves`) or both take the one step `(d, s)` of
+    /// [`step`](Self::step). The segments before `d` lie on lines through the source's
+    /// coordinate along `d`, those after it through the destination's: a segment whose line
+    /// takes the step moves whole (its hops shifted by one node along `d`), the others stay;
+    /// the segment along `d` keeps its line and changes at the end that moves.
+    #[inline]
+    pub(crate) fn for_each_step_change(
+        &self,
+        (a, b): (u32, u32),
+        (src_moves, dst_moves): (bool, bool),
+        (d, s): (usize, i32),
+        mut visit: impl FnMut(usize, bool),
+    ) {
+        let g = &self.grid;
+        let q = g.q;
+        let shift = (g.strides[d] as usize) * 2 * q;
+        let mut start = a as usize;
+        for i in 0..q {
+            let (ca, cb) = (g.coord(a, i), g.coord(b, i));
+            let stride = g.strides[i] as usize;
+            let o = g.offset(i, ca, cb);
+            let base = start - ca as usize * stride;
+            if i == d {
+                let ca2 = (ca as i32 + if src_moves { s } else { 0 }) as u32;
+                let cb2 = (cb as i32 + if dst_moves { s } else { 0 }) as u32;
+                let o2 = g.offset(i, ca2, cb2);
+                let shift_start = if src_moves { s } else { 0 };
+                self.interval_change(i, base, ca, o, o2, shift_start, &mut visit);
+                if !dst_moves {
+                    // The segments after `d` lie on lines through the destination: unmoved.
+                    return;
+                }
+            } else if o != 0 && ((i < d && src_moves) || (i > d && dst_moves)) {
+                let (lo, hi) = hop_interval(o, 0);
+                let down = usize::from(o < 0);
+                self.for_each_on_line(i, base, ca, lo, hi, down, false, &mut |slot, _| {
+                    visit(slot, false);
+                    if s > 0 {
+                        visit(slot + shift, true);
+                    } else {
+                        visit(slot - shift, true);
+                    }
+                });
+            }
+            start = start + cb as usize * stride - ca as usize * stride;
+        }
+    }
+
+    /// Visits the difference between the hops of two segments on the line of coordinate-0
+    /// node `base` along `d`: the old one from `origin` with signed length `o`, the new one
+    /// from `origin + shift` (a signed ring step) with signed length `o2`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn interval_change(
+        &self,
+        d: usize,
+        base: usize,
+        origin: u32,
+        o: i32,
+        o2: i32,
+        shift: i32,
+        visit: &mut impl FnMut(usize, bool),
+    ) {
+        if o != 0 && o2 != 0 && (o > 0) == (o2 > 0) {
+            let down = usize::from(o < 0);
+            let (lo, hi) = hop_interval(o, 0);
+            let (lo2, hi2) = hop_interval(o2, shift);
+            let mut run = |from: i32, to: i32, added: bool| {
+                self.for_each_on_line(d, base, origin, from, to, down, added, visit)
+            };
+            run(lo, hi.min(lo2), false);
+            run(lo.max(hi2), hi, false);
+            run(lo2, hi2.min(lo), true);
+            run(lo2.max(hi), hi2, true);
+        } else {
+            if o != 0 {
+                let (lo, hi) = hop_interval(o, 0);
+                self.for_each_on_line(d, base, origin, lo, hi, usize::from(o < 0), false, visit);
+            }
+            if o2 != 0 {
+                let (lo, hi) = hop_interval(o2, shift);
+                self.for_each_on_line(d, base, origin, lo, hi, usize::from(o2 < 0), true, visit);
+            }
+        }
+    }
+
+    /// Visits the ports `down` (0 up, 1 down) along `d` of the nodes at coordinates
+    /// `origin + from .. origin + to` (modulo the ring) of the line whose coordinate-0 node
+    /// is `base`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn for_each_on_line(
+        &self,
+        d: usize,
+        base: usize,
+        origin: u32,
+        from: i32,
+        to: i32,
+        down: usize,
+        added: bool,
+        visit: &mut impl FnMut(usize, bool),
+    ) {
+        if from >= to {
+            return;
+        }
+        let g = &self.grid;
+        let (n, stride) = (g.sizes[d] as i32, g.strides[d] as usize);
+        let mut c = origin as i32 + from;
+        if c < 0 {
+            c += n;
+        } else if c >= n {
+            c -= n;
+        }
+        let step = 2 * g.q * stride;
+        let mut slot = (base + c as usize * stride) * 2 * g.q + 2 * d + down;
+        for _ in from..to {
+            visit(slot, added);
+            c += 1;
+            if c == n {
+                c = 0;
+                slot -= (n as usize - 1) * step;
+            } else {
+                slot += step;
+            }
+        }
+    }
+}
+
+/// The hops of a segment of signed length `o` from coordinate `shift` (relative to some
+/// origin) as a half-open interval of coordinates: up from `c` takes the up port of `c`,
+/// down from `c` the down port of `c`.
+#[inline]
+fn hop_interval(o: i32, shift: i32) -> (i32, i32) {
+    if o > 0 {
+        (shift, shift + o)
+    } else {
+        (shift + o + 1, shift + 1)
+    }
 }
 
 #[cfg(test)]
@@ -176,7 +380,7 @@ mod tests {
     use crate::fabric::{Fabric, LinkParameters};
 
     #[test]
-    fn same_routes_and_distances_as_dimension_order() {
+    fn same_routes_as_dimension_order() {
         for shape in [
             Cartesian::torus(&[4, 3, 5]),
             Cartesian::torus(&[2, 6]),
@@ -193,12 +397,120 @@ mod tests {
                     routing.for_each_hop(a, b, |ch, _| want.push(ch));
                     routes.for_each_hop(a, b, |slot| got.push(routes.channel(slot).unwrap()));
                     assert_eq!(got, want, "{shape:?} {a}->{b}");
-                    assert_eq!(
-                        routes.grid.hop_distance(a, b) as usize,
-                        shape.hop_distance(a, b)
-                    );
                 }
             }
         }
+    }
+
+    /// The hops `new` takes and `old` does not (+1) and the reverse (-1), by slot.
+    fn route_difference(
+        routes: &Routes,
+        old: (u32, u32),
+        new: (u32, u32),
+    ) -> std::collections::BTreeMap<usize, i32> {
+        let mut diff = std::collections::BTreeMap::new();
+        routes.for_each_hop(old.0, old.1, |slot| *diff.entry(slot).or_insert(0) -= 1);
+        routes.for_each_hop(new.0, new.1, |slot| *diff.entry(slot).or_insert(0) += 1);
+        diff.retain(|_, v| *v != 0);
+        diff
+    }
+
+    /// What a change routine visits, by slot, checking that it visits a slot at most once.
+    fn visited(
+        run: impl FnOnce(&mut dyn FnMut(usize, bool)),
+    ) -> std::collections::BTreeMap<usize, i32> {
+        let mut seen = std::collections::BTreeMap::new();
+        run(&mut |slot, added| {
+            assert!(
+                seen.insert(slot, if added { 1 } else { -1 }).is_none(),
+                "slot {slot} twice"
+            );
+        });
+        seen
+    }
+
+    fn shapes() -> Vec<Cartesian> {
+        vec![
+            Cartesian::torus(&[4, 3, 5]),
+            Cartesian::torus(&[6, 6]),
+            Cartesian::torus(&[2, 7]),
+            Cartesian::mesh(&[3, 4, 2]),
+            Cartesian::new(vec![6, 5], vec![true, false]),
+        ]
+    }
+
+    #[test]
+    fn changes_are_exactly_the_route_differences() {
+        for shape in shapes() {
+            let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
+            let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
+            let n = shape.num_nodes() as u32;
+            // Every old pair against new pairs whose ends moved anywhere (a stride through
+            // all pairs keeps the test short).
+            for a in 0..n {
+                for b in 0..n {
+                    for k in 0..n {
+                        let new = ((a * 7 + k) % n, (b + k * 3) % n);
+                        let want = route_difference(&routes, (a, b), new);
+                        let got = visited(|v| routes.for_each_change((a, b), new, v));
+                        assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_step_changes_are_exactly_the_route_differences() {
+        for shape in shapes() {
+            let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
+            let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
+            let n = shape.num_nodes() as u32;
+            let q = shape.num_dims();
+            let mut checked = 0;
+            for a in 0..n {
+                for b in 0..n {
+                    for d in 0..q {
+                        for dir in [Direction::Up, Direction::Down] {
+                            let moved = |x: u32| {
+                                let y = shape.neighbor(x, d, dir)?;
+                                let step = routes.step(x, y)?;
+                                Some((y, step))
+                            };
+                            let (a2, b2) = (moved(a), moved(b));
+                            let cases = [
+                                a2.map(|(a2, st)| ((a2, b), (true, false), st)),
+                                b2.map(|(b2, st)| ((a, b2), (false, true), st)),
+                                a2.zip(b2)
+                                    .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
+                            ];
+                            for (new, moves, step) in cases.into_iter().flatten() {
+                                let want = route_difference(&routes, (a, b), new);
+                                let got = visited(|v| {
+                                    routes.for_each_step_change((a, b), moves, step, v)
+                                });
+                                assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(checked > 0);
+        }
+    }
+
+    #[test]
+    fn a_step_is_one_link_without_wrapping() {
+        let shape = Cartesian::torus(&[4, 3]);
+        let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
+        let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
+        let node = |x: usize, y: usize| shape.node(&[x, y]);
+        assert_eq!(routes.step(node(1, 1), node(2, 1)), Some((0, 1)));
+        assert_eq!(routes.step(node(1, 2), node(1, 1)), Some((1, -1)));
+        assert_eq!(routes.step(node(3, 1), node(0, 1)), None, "wraps");
+        assert_eq!(routes.step(node(1, 1), node(3, 1)), None, "two steps");
+        assert_eq!(routes.step(node(1, 1), node(2, 2)), None, "diagonal");
+        assert_eq!(routes.step(node(1, 1), node(1, 1)), None, "no move");
     }
 }

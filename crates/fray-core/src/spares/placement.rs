@@ -27,6 +27,10 @@ pub struct Placement {
     node_rank: Vec<u32>,
     free: Vec<u32>,
     free_slot: Vec<u32>,
+    /// The grid's size along each dimension.
+    dims: Vec<u32>,
+    /// `free_coords[d][i]`: coordinate along `d` of the free node `free[i]`.
+    free_coords: Vec<Vec<u32>>,
 }
 
 impl Placement {
@@ -53,6 +57,8 @@ impl Placement {
             node_rank,
             free: Vec::new(),
             free_slot: vec![NOT_LISTED; n],
+            dims: shape.dims().iter().map(|&s| s as u32).collect(),
+            free_coords: vec![Vec::new(); shape.num_dims()],
         };
         for node in 0..n as u32 {
             if p.node_rank[node as usize] == FREE {
@@ -68,6 +74,7 @@ impl Placement {
         self.node_rank.clone_from(&other.node_rank);
         self.free.clone_from(&other.free);
         self.free_slot.clone_from(&other.free_slot);
+        self.free_coords.clone_from(&other.free_coords);
     }
 
     /// Number of ranks of the job.
@@ -97,10 +104,21 @@ impl Placement {
         &self.free
     }
 
+    /// Coordinates along each dimension of the free nodes, in the order of
+    /// [`free_nodes`](Self::free_nodes): `free_coords()[d][i]` is that of `free_nodes()[i]`.
+    pub fn free_coords(&self) -> &[Vec<u32>] {
+        &self.free_coords
+    }
+
     fn list_free(&mut self, node: u32) {
         if self.free_slot[node as usize] == NOT_LISTED {
             self.free_slot[node as usize] = self.free.len() as u32;
             self.free.push(node);
+            let mut rest = node;
+            for (column, &size) in self.free_coords.iter_mut().zip(&self.dims) {
+                column.push(rest % size);
+                rest /= size;
+            }
         }
     }
 
@@ -108,6 +126,12 @@ impl Placement {
         let slot = self.free_slot[node as usize];
         if slot != NOT_LISTED {
             let last = self.free.pop().expect("listed node");
+            for column in &mut self.free_coords {
+                let c = column.pop().expect("listed node");
+                if last != node {
+                    column[slot as usize] = c;
+                }
+            }
             if last != node {
                 self.free[slot as usize] = last;
                 self.free_slot[last as usize] = slot;
@@ -131,12 +155,26 @@ impl Placement {
         self.node_rank[node as usize] = rank;
     }
 
-    /// Applies a batch of moves at once (their order does not matter).
+    /// Marks a free node failed (it leaves the free nodes).
+    pub fn fail_free_node(&mut self, node: u32) {
+        debug_assert_eq!(self.node_rank[node as usize], FREE);
+        self.node_rank[node as usize] = FAILED;
+        self.unlist_free(node);
+    }
+
+    /// Undoes [`fail_free_node`](Self::fail_free_node).
+    pub fn unfail_free_node(&mut self, node: u32) {
+        debug_assert_eq!(self.node_rank[node as usize], FAILED);
+        self.node_rank[node as usize] = FREE;
+        self.list_free(node);
+    }
+
+    /// Applies a batch of moves at once (their order does not matter). Only the nodes the
+    /// batch leaves free, and those it fills, enter or leave the free list.
     pub fn apply(&mut self, moves: &[Move]) {
         for m in moves {
             if self.node_rank[m.from as usize] == m.rank {
                 self.node_rank[m.from as usize] = FREE;
-                self.list_free(m.from);
             }
         }
         for m in moves {
@@ -145,6 +183,11 @@ impl Placement {
             self.rank_node[m.rank as usize] = m.to;
             self.unlist_free(m.to);
         }
+        for m in moves {
+            if self.node_rank[m.from as usize] == FREE {
+                self.list_free(m.from);
+            }
+        }
     }
 
     /// Reverts a batch applied with [`apply`](Self::apply).
@@ -152,7 +195,6 @@ impl Placement {
         for m in moves {
             if self.node_rank[m.to as usize] == m.rank {
                 self.node_rank[m.to as usize] = FREE;
-                self.list_free(m.to);
             }
         }
         for m in moves {
@@ -161,6 +203,11 @@ impl Placement {
                 debug_assert_eq!(self.node_rank[m.from as usize], FREE);
                 self.node_rank[m.from as usize] = m.rank;
                 self.unlist_free(m.from);
+            }
+        }
+        for m in moves {
+            if self.node_rank[m.to as usize] == FREE {
+                self.list_free(m.to);
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Exhaustive and sampled failure studies, and the curve they produce.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use rand::{Rng, SeedableRng};
@@ -252,40 +253,100 @@ impl CaseState {
         self.degree_counts.clone_from(&other.degree_counts);
     }
 
-    fn fail(&mut self, routing: &DimensionOrder, rank: u32) -> Option<Substitution> {
+    fn fail(&mut self, rank: u32) -> Option<Substitution> {
         let node = self.placement.fail_rank(rank);
         let Some(sub) = self.substituter.substitute(&self.placement, rank) else {
             self.placement.repair(node, rank);
             return None;
         };
-        self.tracker
-            .before_moves(routing, &self.placement, &sub.moves);
         self.placement.apply(&sub.moves);
-        self.tracker.after_moves(routing, &self.placement);
+        self.tracker.after_apply(&self.placement, &sub.moves);
         self.degree_counts[sub.degree] += 1;
         Some(sub)
     }
 
-    fn undo(&mut self, routing: &DimensionOrder, rank: u32, sub: &Substitution) {
+    fn undo(&mut self, rank: u32, sub: &Substitution) {
         let node = sub
             .moves
             .iter()
             .find(|m| m.rank == rank)
             .expect("the failed rank moves")
             .from;
-        self.tracker
-            .before_moves(routing, &self.placement, &sub.moves);
         self.placement.revert(&sub.moves);
-        self.tracker.after_moves(routing, &self.placement);
+        self.tracker.after_revert(&self.placement, &sub.moves);
         self.placement.repair(node, rank);
         self.substituter.forget(sub);
         self.degree_counts[sub.degree] -= 1;
     }
 }
 
+/// A sampled case between two failures: its generator, where it stands in its draw of
+/// ranks, and the nodes its failures left failed.
+#[derive(Clone)]
+struct Draw {
+    rng: Pcg64Mcg,
+    /// `(position, rank)` for every entry of the case's order of ranks that its draws have
+    /// swapped; the order is the identity elsewhere.
+    swapped: Vec<(u32, u32)>,
+    /// The failed nodes (free in the shared state the case waits on).
+    failed: Vec<u32>,
+}
+
+impl Draw {
+    fn new(seed: u64, case: u64) -> Self {
+        Self {
+            rng: Pcg64Mcg::seed_from_u64(case_seed(seed, case)),
+            swapped: Vec::new(),
+            failed: Vec::new(),
+        }
+    }
+
+    fn order_at(&self, position: u32) -> u32 {
+        self.swapped
+            .iter()
+            .find(|s| s.0 == position)
+            .map_or(position, |s| s.1)
+    }
+
+    fn set(&mut self, position: u32, rank: u32) {
+        match self.swapped.iter_mut().find(|s| s.0 == position) {
+            Some(s) => s.1 = rank,
+            None => self.swapped.push((position, rank)),
+        }
+    }
+
+    /// The rank of failure `f` (from 1), drawn as the sampling loop draws it: a uniform
+    /// position among the ranks not failed yet, swapped to position `f - 1`.
+    fn next_rank(&mut self, f: usize, ranks: u32) -> u32 {
+        let pick = self.rng.random_range(f - 1..ranks as usize) as u32;
+        let here = f as u32 - 1;
+        let (a, b) = (self.order_at(here), self.order_at(pick));
+        self.set(here, b);
+        self.set(pick, a);
+        b
+    }
+
+    /// Writes the case's order of ranks into `order`.
+    fn order(&self, order: &mut Vec<u32>, ranks: u32) {
+        order.clear();
+        order.extend(0..ranks);
+        for &(p, r) in &self.swapped {
+            order[p as usize] = r;
+        }
+    }
+}
+
+/// The cases whose next failure is the same full-degree slide: the slide (as one of them
+/// found it) and the method's counters after it.
+struct SharedSlide {
+    sub: Substitution,
+    substituter: Substituter,
+    draws: Vec<Draw>,
+}
+
 /// A spare-node study: a prepared job, and the curve accumulated over the cases run so far.
 pub struct Study {
-    routing: DimensionOrder,
+    shape: Cartesian,
     initial: CaseState,
     max_failures: usize,
     num_spares: usize,
@@ -356,11 +417,11 @@ impl Study {
         let initial = CaseState {
             placement,
             tracker,
-            substituter: Substituter::new(shape, alloc, method),
+            substituter: Substituter::new(shape.clone(), alloc, method),
             degree_counts: vec![0; degrees],
         };
         Ok(Self {
-            routing,
+            shape,
             initial,
             max_failures,
             num_spares,
@@ -396,25 +457,106 @@ impl Study {
     /// Runs sampled cases `cases` (seeded from `(seed, case)`): each fails distinct ranks in
     /// a uniformly random order, one at a time, up to `max_failures`, and records every step.
     /// Uses every core; the result does not depend on how the range is split.
+    ///
+    /// Cases whose first failures are all full-degree slides (qD sliding on a q-dimensional
+    /// grid) share them: such a slide moves every rank of a hyperplane's side, whichever node
+    /// of the hyperplane failed, so the placement and the counts after it depend only on the
+    /// slide's dimension, direction and position. The cases are grouped by those, each
+    /// group's slide is counted once, and each case then goes on alone from the shared state
+    /// with its own failed nodes marked.
     pub fn run_samples(&mut self, seed: u64, cases: Range<u64>) {
         let count = cases.end.saturating_sub(cases.start);
+        let draws = cases.map(|case| Draw::new(seed, case)).collect();
+        let part = self.run_from(&self.initial, draws, 0);
+        self.add(part, count);
+    }
+
+    /// The curve of `draws`, each of which has made `done` failures, all full-degree slides
+    /// leading to `shared` (where their failed nodes are free).
+    fn run_from(&self, shared: &CaseState, draws: Vec<Draw>, done: usize) -> Curve {
+        let max_f = self.max_failures;
+        let degrees = shared.degree_counts.len();
+        let full = degrees - 1;
         let ranks = self.num_ranks() as u32;
-        let (routing, initial, max_f) = (&self.routing, &self.initial, self.max_failures);
-        let degrees = initial.degree_counts.len();
-        let part = cases
+        if done == max_f {
+            return Curve::empty(max_f, degrees);
+        }
+        // Which draws' next failure is a full-degree slide, and which one.
+        let mut probe = shared.clone();
+        let mut groups: BTreeMap<(usize, usize, usize), SharedSlide> = BTreeMap::new();
+        let mut alone = Vec::new();
+        for draw in draws {
+            let mut next = draw.clone();
+            let rank = next.next_rank(done + 1, ranks);
+            for &n in &draw.failed {
+                probe.placement.fail_free_node(n);
+            }
+            let node = probe.placement.fail_rank(rank);
+            let mut substituter = probe.substituter.clone();
+            let found = substituter.substitute(&probe.placement, rank);
+            probe.placement.repair(node, rank);
+            for &n in &draw.failed {
+                probe.placement.unfail_free_node(n);
+            }
+            match found {
+                Some(sub) if sub.degree == full => {
+                    let mv = sub.moves.iter().find(|m| m.rank == rank).expect("it moves");
+                    let along = |n: u32| self.shape.coord(n, sub.axis);
+                    let key = (sub.axis, along(mv.from), along(mv.to));
+                    next.failed.push(node);
+                    groups
+                        .entry(key)
+                        .or_insert_with(|| SharedSlide {
+                            sub,
+                            substituter,
+                            draws: Vec::new(),
+                        })
+                        .draws
+                        .push(next);
+                }
+                _ => alone.push(draw),
+            }
+        }
+        drop(probe);
+        let shared_part = groups
+            .into_values()
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|group| {
+                let mut state = shared.clone();
+                state.placement.apply(&group.sub.moves);
+                state
+                    .tracker
+                    .after_apply(&state.placement, &group.sub.moves);
+                state.substituter = group.substituter;
+                state.degree_counts[full] += 1;
+                let cases = group.draws.len();
+                let mut curve = self.run_from(&state, group.draws, done + 1);
+                for _ in 0..cases {
+                    curve.rows[done + 1].record(
+                        state.tracker.max_collisions(),
+                        full,
+                        &state.degree_counts,
+                    );
+                }
+                curve
+            })
+            .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
+        let alone_part = alone
             .into_par_iter()
             .fold(
-                // Each split of the range keeps one state and resets it per case.
-                || (Curve::empty(max_f, degrees), initial.clone(), Vec::new()),
-                |(mut curve, mut state, mut order), case| {
-                    let mut rng = Pcg64Mcg::seed_from_u64(case_seed(seed, case));
-                    order.clear();
-                    order.extend(0..ranks);
-                    state.reset_to(initial);
-                    for f in 1..=max_f {
-                        let pick = rng.random_range(f - 1..ranks as usize);
+                // Each split keeps one state and resets it per case.
+                || (Curve::empty(max_f, degrees), shared.clone(), Vec::new()),
+                |(mut curve, mut state, mut order), mut draw| {
+                    state.reset_to(shared);
+                    for &n in &draw.failed {
+                        state.placement.fail_free_node(n);
+                    }
+                    draw.order(&mut order, ranks);
+                    for f in done + 1..=max_f {
+                        let pick = draw.rng.random_range(f - 1..ranks as usize);
                         order.swap(f - 1, pick);
-                        match state.fail(routing, order[f - 1]) {
+                        match state.fail(order[f - 1]) {
                             Some(sub) => curve.rows[f].record(
                                 state.tracker.max_collisions(),
                                 sub.degree,
@@ -431,7 +573,7 @@ impl Study {
             )
             .map(|(curve, _, _)| curve)
             .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
-        self.add(part, count);
+        shared_part.merge(alone_part)
     }
 
     /// Number of failure sets of sizes 1..=`max_failures` whose lowest rank is in `roots`.
@@ -458,7 +600,7 @@ impl Study {
                 ),
             });
         }
-        let (routing, initial, max_f) = (&self.routing, &self.initial, self.max_failures);
+        let (initial, max_f) = (&self.initial, self.max_failures);
         let ranks = self.num_ranks() as u32;
         let degrees = initial.degree_counts.len();
         let part = roots
@@ -466,7 +608,7 @@ impl Study {
             .map(|root| {
                 let mut curve = Curve::empty(max_f, degrees);
                 let mut state = initial.clone();
-                visit(routing, &mut state, &mut curve, ranks, root, 1, max_f);
+                visit(&mut state, &mut curve, ranks, root, 1, max_f);
                 curve
             })
             .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
@@ -501,7 +643,7 @@ impl Study {
                 });
             }
             failed[r as usize] = true;
-            match state.fail(&self.routing, r) {
+            match state.fail(r) {
                 Some(sub) => out.push(Some((sub.degree, state.tracker.max_collisions()))),
                 None => {
                     out.push(None);
@@ -516,7 +658,7 @@ impl Study {
     pub fn placement_after(&self, ranks: &[u32]) -> Placement {
         let mut state = self.initial.clone();
         for &r in ranks {
-            if state.fail(&self.routing, r).is_none() {
+            if state.fail(r).is_none() {
                 break;
             }
         }
@@ -527,7 +669,6 @@ impl Study {
 /// Depth-first walk over the failure sets extending the current one with `rank` (the
 /// `depth`-th failure), then every higher rank.
 fn visit(
-    routing: &DimensionOrder,
     state: &mut CaseState,
     curve: &mut Curve,
     ranks: u32,
@@ -535,7 +676,7 @@ fn visit(
     depth: usize,
     max_f: usize,
 ) {
-    match state.fail(routing, rank) {
+    match state.fail(rank) {
         None => {
             // This set and every extension of it are unrecoverable.
             let rest = u64::from(ranks - 1 - rank);
@@ -549,10 +690,10 @@ fn visit(
             );
             if depth < max_f {
                 for next in rank + 1..ranks {
-                    visit(routing, state, curve, ranks, next, depth + 1, max_f);
+                    visit(state, curve, ranks, next, depth + 1, max_f);
                 }
             }
-            state.undo(routing, rank, &sub);
+            state.undo(rank, &sub);
         }
     }
 }

@@ -57,6 +57,8 @@ pub struct Substituter {
     others: Vec<usize>,
     dims: Vec<usize>,
     subset: Vec<usize>,
+    /// Scratch of 0D: hops from the failed node to each free node.
+    hops: Vec<u32>,
     nodes: Arc<Nodes>,
 }
 
@@ -80,6 +82,7 @@ impl Substituter {
             others: Vec::new(),
             dims: Vec::new(),
             subset: Vec::new(),
+            hops: Vec::new(),
             nodes: Arc::new(Nodes {
                 grid: Grid::new(&shape),
                 side: (0..shape.num_nodes() as u32)
@@ -127,27 +130,40 @@ impl Substituter {
         }
     }
 
-    fn zero_d(&self, placement: &Placement, rank: u32) -> Option<Substitution> {
+    fn zero_d(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
         let failed = placement.node_of(rank);
         let Nodes { grid, side } = &*self.nodes;
-        // The least (hops, uses of the side, node): the side's count only breaks ties.
-        let mut best: Option<(u32, u32, u32)> = None;
-        for &n in placement.free_nodes() {
-            let hops = grid.hop_distance(failed, n);
-            if let Some((h, uses, node)) = best {
-                if hops > h {
-                    continue;
+        // Hops to every free node, one dimension at a time over the free nodes' coordinates.
+        let hops = &mut self.hops;
+        hops.clear();
+        hops.resize(placement.free_nodes().len(), 0);
+        for (d, column) in placement.free_coords().iter().enumerate() {
+            let (c, ring) = (grid.coord(failed, d), grid.ring(d));
+            match ring {
+                Some(n) => {
+                    for (h, &x) in hops.iter_mut().zip(column) {
+                        let delta = c.abs_diff(x);
+                        *h += delta.min(n - delta);
+                    }
                 }
-                let mine = self.zero_d_on_side[side[n as usize] as usize];
-                if hops == h && (mine, n) > (uses, node) {
-                    continue;
+                None => {
+                    for (h, &x) in hops.iter_mut().zip(column) {
+                        *h += c.abs_diff(x);
+                    }
                 }
-                best = Some((hops, mine, n));
-            } else {
-                best = Some((hops, self.zero_d_on_side[side[n as usize] as usize], n));
             }
         }
-        let target = best?.2;
+        let nearest = *hops.iter().min()?;
+        // The least (uses of the side, node) among the nearest: the side's count only
+        // breaks ties in hops.
+        let target = placement
+            .free_nodes()
+            .iter()
+            .zip(hops.iter())
+            .filter(|&(_, &h)| h == nearest)
+            .map(|(&n, _)| (self.zero_d_on_side[side[n as usize] as usize], n))
+            .min()?
+            .1;
         Some(Substitution {
             degree: 0,
             axis: side[target as usize] as usize,
@@ -208,9 +224,9 @@ impl Substituter {
     ) -> bool {
         moves.clear();
         let failed = placement.node_of(rank);
-        let n_d = self.shape.dims()[d];
-        let stride_d = self.shape.stride(d) as u32;
-        let start_d = self.shape.coord(failed, d);
+        let grid = &self.nodes.grid;
+        let (n_d, stride_d) = (grid.size(d), grid.stride(d));
+        let start_d = grid.coord(failed, d);
         let steps = if up { n_d - 1 - start_d } else { start_d };
         let step = |node: u32| if up { node + stride_d } else { node - stride_d };
         // The free node ending the line from `start`; `Err` when the slide is impossible,
@@ -261,34 +277,28 @@ impl Substituter {
     /// around `failed` (odometer order, first `others` dimension fastest), while it returns
     /// true; whether every call did.
     fn for_each_line(&self, failed: u32, mut visit: impl FnMut(u32) -> bool) -> bool {
-        // Node of the line origin with every `others` coordinate at zero.
-        let mut base = failed;
+        let grid = &self.nodes.grid;
+        // The line origin with every `others` coordinate at zero; then the odometer, whose
+        // digits are the coordinates of `start` itself.
+        let mut start = failed;
         for &e in &self.others {
-            base -= (self.shape.coord(failed, e) * self.shape.stride(e)) as u32;
+            start -= grid.coord(failed, e) * grid.stride(e);
         }
-        let k = self.others.len();
-        let mut counter = vec![0usize; k];
         loop {
-            let start: u32 = base
-                + counter
-                    .iter()
-                    .zip(&self.others)
-                    .map(|(&c, &e)| (c * self.shape.stride(e)) as u32)
-                    .sum::<u32>();
             if !visit(start) {
                 return false;
             }
-            // Odometer over the other dimensions of the sub-space.
             let mut i = 0;
             loop {
-                if i == k {
+                let Some(&e) = self.others.get(i) else {
                     return true;
-                }
-                counter[i] += 1;
-                if counter[i] < self.shape.dims()[self.others[i]] {
+                };
+                let (c, n, stride) = (grid.coord(start, e), grid.size(e), grid.stride(e));
+                if c + 1 < n {
+                    start += stride;
                     break;
                 }
-                counter[i] = 0;
+                start -= (n - 1) * stride;
                 i += 1;
             }
         }
@@ -391,5 +401,32 @@ mod tests {
         // (2,2) is two hops from (4,2) and from (2,4): side 0 was used, so side 1 wins.
         let b = fail(&mut p, &mut s, r(2, 2)).unwrap();
         assert_eq!(shape.coords(b.moves[0].to), vec![2, 4]);
+    }
+
+    #[test]
+    fn zero_d_takes_a_nearest_free_node() {
+        for (spec, alloc) in [
+            ("torus:7x6", "2D(2,1)"),
+            ("mesh:6x5x4", "3D(2,1)"),
+            ("torus:5x6x4", "3D(1,2)"),
+        ] {
+            let (shape, mut p, mut s) = setup(spec, alloc, "0D");
+            let ranks = p.num_ranks() as u32;
+            for i in 0..p.free_nodes().len() as u32 {
+                let rank = (i * 7 + 3) % ranks;
+                if p.state(p.node_of(rank)) == FAILED {
+                    continue;
+                }
+                let node = p.node_of(rank);
+                let nearest = p
+                    .free_nodes()
+                    .iter()
+                    .map(|&n| shape.hop_distance(node, n))
+                    .min()
+                    .unwrap();
+                let sub = fail(&mut p, &mut s, rank).unwrap();
+                assert_eq!(shape.hop_distance(node, sub.moves[0].to), nearest, "{spec}");
+            }
+        }
     }
 }

@@ -61,9 +61,8 @@ proptest! {
                 break;
             };
             failed_ranks.push(rank);
-            tracker.before_moves(&routing, &placement, &sub.moves);
             placement.apply(&sub.moves);
-            tracker.after_moves(&routing, &placement);
+            tracker.after_apply(&placement, &sub.moves);
 
             let fresh = static_load(&fabric, &Faults::none(&fabric), &routing, placement.rank_nodes(), &messages, 0).unwrap();
             let network = fabric.num_router_channels();

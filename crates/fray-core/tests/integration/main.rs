@@ -69,6 +69,7 @@ mod router_speedup_leaves_the_link_the_bottleneck;
 mod routing_build_picks_the_family_by_topology;
 mod run_takes_each_engines_own_settings;
 mod same_seed_same_result_on_one_or_two_threads;
+mod sampled_spare_curves_match_case_by_case_replays;
 mod sampling_is_reproducible;
 mod slow_links_below_their_peers;
 mod spares_curves_are_unchanged_and_thread_independent;
