@@ -1,9 +1,9 @@
 //! The event loop of the flow engine.
 
 use std::cmp::Ordering;
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::time_blocks::TimeBlocks;
 use super::{FlowsOnChannel, MaxMin};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::Faults;
@@ -206,11 +206,12 @@ struct State<'a> {
     /// Flows with bytes moving, in the order they started, and (same index) their rates
     /// ([`LEFT`] for a flow that has left), predicted ends and leaving times (the time from
     /// which the time tolerance lets the flow leave; infinite for a flow that has left), in
-    /// seconds. The event loop scans only the flat time arrays.
+    /// seconds, kept in blocks that give the earliest end and the flows that may leave at
+    /// a time without a scan of every flow.
     active: Vec<Moving>,
     rates: Vec<f64>,
-    ends: Vec<f64>,
-    leaves: Vec<f64>,
+    ends: TimeBlocks,
+    leaves: TimeBlocks,
     /// Flows in `active` that have not left.
     live: usize,
     /// The paths of the moving flows, in the same order (with the gaps of flows that ended,
@@ -229,11 +230,6 @@ struct State<'a> {
     delivered_bytes: f64,
     scratch: Vec<ChannelId>,
     done_ops: Vec<u32>,
-    /// Predicted ends and leaving times of the moving flows as `(time bits, position in
-    /// active)`, earliest first; an entry whose time is no longer its flow's is stale and
-    /// skipped.
-    end_heap: BinaryHeap<Reverse<(u64, u32)>>,
-    leave_heap: BinaryHeap<Reverse<(u64, u32)>>,
     leaving_scratch: Vec<u32>,
     /// Positions in `active` of the moving flows on each channel.
     on: Vec<Vec<u32>>,
@@ -295,8 +291,8 @@ fn simulate_with(
         flows: Vec::new(),
         active: Vec::new(),
         rates: Vec::new(),
-        ends: Vec::new(),
-        leaves: Vec::new(),
+        ends: TimeBlocks::default(),
+        leaves: TimeBlocks::default(),
         live: 0,
         moving_paths: Vec::new(),
         moving_path_entries: 0,
@@ -311,8 +307,6 @@ fn simulate_with(
         delivered_bytes: 0.0,
         scratch: Vec::new(),
         done_ops: Vec::new(),
-        end_heap: BinaryHeap::new(),
-        leave_heap: BinaryHeap::new(),
         leaving_scratch: Vec::new(),
         on: vec![Vec::new(); num_channels],
         slots: Vec::new(),
@@ -352,10 +346,10 @@ fn simulate_with(
             let leaving = s.leaving(t);
             for &i in &leaving {
                 let i = i as usize;
-                let (m, rate, end) = (s.active[i], s.rates[i], s.ends[i]);
+                let (m, rate, end) = (s.active[i], s.rates[i], s.ends.get(i));
                 s.rates[i] = LEFT;
-                s.ends[i] = f64::INFINITY;
-                s.leaves[i] = f64::INFINITY;
+                s.ends.set(i, f64::INFINITY);
+                s.leaves.set(i, f64::INFINITY);
                 s.live -= 1;
                 s.moving_path_entries -= m.path_len as usize;
                 s.give_back(m.flow, rate);
@@ -484,6 +478,9 @@ impl State<'_> {
     fn compact_moving(&mut self) {
         let mut packed = Vec::with_capacity(self.moving_path_entries);
         self.slots.clear();
+        let rates = &self.rates;
+        self.ends.retain_positions(|i| rates[i] != LEFT);
+        self.leaves.retain_positions(|i| rates[i] != LEFT);
         let mut kept = 0;
         for i in 0..self.active.len() {
             if self.rates[i] == LEFT {
@@ -496,17 +493,12 @@ impl State<'_> {
             self.active[kept] = m;
             self.flow_mark[kept] = self.flow_mark[i];
             self.rates[kept] = self.rates[i];
-            self.ends[kept] = self.ends[i];
-            self.leaves[kept] = self.leaves[i];
             kept += 1;
         }
         self.active.truncate(kept);
         self.flow_mark.truncate(kept);
         self.rates.truncate(kept);
-        self.ends.truncate(kept);
-        self.leaves.truncate(kept);
         self.moving_paths = packed;
-        self.rebuild_time_heaps();
         for list in &mut self.on {
             list.clear();
         }
@@ -520,19 +512,9 @@ impl State<'_> {
         }
     }
 
-    /// The earliest predicted end of a moving flow (infinite when none), dropping stale
-    /// entries on the way.
+    /// The earliest predicted end of a moving flow (infinite when none).
     fn next_end(&mut self) -> f64 {
-        if self.end_heap.len() > 4 * self.live + 4096 {
-            self.rebuild_time_heaps();
-        }
-        while let Some(&Reverse((bits, i))) = self.end_heap.peek() {
-            if self.ends[i as usize].to_bits() == bits {
-                return f64::from_bits(bits);
-            }
-            self.end_heap.pop();
-        }
-        f64::INFINITY
+        self.ends.min()
     }
 
     /// The positions in `active` of the flows that may leave at `t` (leaving time at most
@@ -540,28 +522,8 @@ impl State<'_> {
     fn leaving(&mut self, t: f64) -> Vec<u32> {
         let mut out = std::mem::take(&mut self.leaving_scratch);
         out.clear();
-        while let Some(&Reverse((bits, i))) = self.leave_heap.peek() {
-            let time = f64::from_bits(bits);
-            if time > t {
-                break;
-            }
-            self.leave_heap.pop();
-            if self.leaves[i as usize].to_bits() == bits {
-                out.push(i);
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
+        self.leaves.up_to(t, &mut out);
         out
-    }
-
-    /// The time heaps again from `ends` and `leaves`, without stale entries.
-    fn rebuild_time_heaps(&mut self) {
-        let finite = |(i, &time): (usize, &f64)| {
-            (time < f64::INFINITY).then_some(Reverse((time.to_bits(), i as u32)))
-        };
-        self.end_heap = self.ends.iter().enumerate().filter_map(finite).collect();
-        self.leave_heap = self.leaves.iter().enumerate().filter_map(finite).collect();
     }
 
     /// The moving flow at position `i` left: take it off its channels' lists, and mark
@@ -639,8 +601,8 @@ impl State<'_> {
                 m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
                 m.rated_s = t;
                 self.rates[i] = 0.0;
-                self.ends[i] = f64::INFINITY;
-                self.leaves[i] = f64::INFINITY;
+                self.ends.set(i, f64::INFINITY);
+                self.leaves.set(i, f64::INFINITY);
                 self.resolve.push(i);
             }
             self.residual.copy_from_slice(&self.capacity);
@@ -804,7 +766,7 @@ impl State<'_> {
                 self.rates[i] = new;
                 if new > 0.0 {
                     let end = t + m.remaining_bytes / new;
-                    self.ends[i] = end;
+                    self.ends.set(i, end);
                     // It may leave once its end is within the tolerance of its message's time
                     // so far (from the post, latency included), or within the resolution.
                     let window = (self.config.time_tolerance * (end - m.posted_s))
@@ -815,12 +777,10 @@ impl State<'_> {
                     } else {
                         0.0
                     };
-                    self.leaves[i] = leave;
-                    self.end_heap.push(Reverse((end.to_bits(), i as u32)));
-                    self.leave_heap.push(Reverse((leave.to_bits(), i as u32)));
+                    self.leaves.set(i, leave);
                 } else {
-                    self.ends[i] = f64::INFINITY;
-                    self.leaves[i] = f64::INFINITY;
+                    self.ends.set(i, f64::INFINITY);
+                    self.leaves.set(i, f64::INFINITY);
                 }
             }
         }

@@ -48,6 +48,7 @@ mod engine;
 mod maxmin;
 mod radix;
 mod share_queue;
+mod time_blocks;
 
 pub use engine::{simulate, FlowConfig, FlowResult, JobResult};
 pub use maxmin::MaxMin;
