@@ -34,7 +34,7 @@ impl TimeBlocks {
 
     /// Adds `time` at the next position.
     pub fn push(&mut self, time: f64) {
-        if self.times.len() % BLOCK == 0 {
+        if self.times.len().is_multiple_of(BLOCK) {
             self.mins.push(time);
             self.stale.push(false);
         } else {
