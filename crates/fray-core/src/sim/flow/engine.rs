@@ -275,6 +275,7 @@ enum Rerate {
     #[cfg(test)]
     ByLevel,
     /// Every moving flow (the reference the others are checked against).
+    #[cfg(test)]
     Full,
 }
 
@@ -437,6 +438,7 @@ fn simulate_with(
         }
         if changed && s.live > 0 {
             solves += 1;
+            #[cfg(test)]
             if s.rerate == Rerate::Full {
                 restart = 0.0;
             }
