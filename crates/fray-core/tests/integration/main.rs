@@ -25,6 +25,7 @@ mod fat_tree;
 mod fault_files_read_back_what_they_list;
 mod fault_fingerprint_identifies_the_down_set;
 mod flow_engine_matches_closed_forms;
+mod flow_study_settings_keep_halo_iteration_times;
 mod flow_tolerance_bounds_every_message;
 mod full_degree_sliding_adds_no_collision;
 mod gemini_names_round_trip;

@@ -1,9 +1,9 @@
 //! The event loop of the flow engine.
 
 use std::cmp::Ordering;
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::time_blocks::TimeBlocks;
 use super::{FlowsOnChannel, MaxMin};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::Faults;
@@ -207,11 +207,12 @@ struct State<'a> {
     /// Flows with bytes moving, in the order they started, and (same index) their rates
     /// ([`LEFT`] for a flow that has left), predicted ends and leaving times (the time from
     /// which the time tolerance lets the flow leave; infinite for a flow that has left), in
-    /// seconds. The event loop scans only the flat time arrays.
+    /// seconds, kept in blocks that give the earliest end and the flows that may leave at
+    /// a time without a scan of every flow.
     active: Vec<Moving>,
     rates: Vec<f64>,
-    ends: Vec<f64>,
-    leaves: Vec<f64>,
+    ends: TimeBlocks,
+    leaves: TimeBlocks,
     /// Flows in `active` that have not left.
     live: usize,
     /// The paths of the moving flows, in the same order (with the gaps of flows that ended,
@@ -230,11 +231,6 @@ struct State<'a> {
     delivered_bytes: f64,
     scratch: Vec<ChannelId>,
     done_ops: Vec<u32>,
-    /// Predicted ends and leaving times of the moving flows as `(time bits, position in
-    /// active)`, earliest first; an entry whose time is no longer its flow's is stale and
-    /// skipped.
-    end_heap: BinaryHeap<Reverse<(u64, u32)>>,
-    leave_heap: BinaryHeap<Reverse<(u64, u32)>>,
     leaving_scratch: Vec<u32>,
     /// Positions in `active` of the moving flows on each channel.
     on: Vec<Vec<u32>>,
@@ -246,9 +242,8 @@ struct State<'a> {
     round: u32,
     /// Channels whose flows changed at this event: the paths of flows that left or joined.
     seeds: Vec<ChannelId>,
-    /// Whether local re-rates are tried first (see [`State::rerate_locally`]); without, every
-    /// event re-rates by level ([`State::resolve_from`]).
-    local: bool,
+    /// How an event's flows are re-rated.
+    rerate: Rerate,
     /// Marks of the local re-rate's flows (by position in `active`) and channels: equal to
     /// `stamp` when in the current set.
     flow_mark: Vec<u32>,
@@ -267,17 +262,32 @@ pub fn simulate(
     jobs: &[Job],
     config: FlowConfig,
 ) -> Result<FlowResult, RoutingError> {
-    simulate_with(fabric, faults, routing, jobs, config, true)
+    simulate_with(fabric, faults, routing, jobs, config, Rerate::Local)
 }
 
-/// [`simulate`], re-rating locally first (`local`) or always by level.
+/// Which flows an event re-rates: all three give the same rates, to rounding.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Rerate {
+    /// Locally first where few flows leave or join ([`State::rerate_locally`]), else by
+    /// level: the engine's way.
+    Local,
+    /// Every flow at or above the lowest level the event can change
+    /// ([`State::resolve_from`]).
+    #[cfg(test)]
+    ByLevel,
+    /// Every moving flow (the reference the others are checked against).
+    #[cfg(test)]
+    Full,
+}
+
+/// [`simulate`], re-rating as `rerate` says.
 fn simulate_with(
     fabric: &Fabric,
     faults: &Faults,
     routing: &dyn Routing,
     jobs: &[Job],
     config: FlowConfig,
-    local: bool,
+    rerate: Rerate,
 ) -> Result<FlowResult, RoutingError> {
     let n_ops: usize = jobs.iter().map(|j| j.dag.ops().len()).sum();
     let num_channels = fabric.channels().len();
@@ -296,8 +306,8 @@ fn simulate_with(
         flows: Vec::new(),
         active: Vec::new(),
         rates: Vec::new(),
-        ends: Vec::new(),
-        leaves: Vec::new(),
+        ends: TimeBlocks::default(),
+        leaves: TimeBlocks::default(),
         live: 0,
         moving_paths: Vec::new(),
         moving_path_entries: 0,
@@ -312,8 +322,6 @@ fn simulate_with(
         delivered_bytes: 0.0,
         scratch: Vec::new(),
         done_ops: Vec::new(),
-        end_heap: BinaryHeap::new(),
-        leave_heap: BinaryHeap::new(),
         leaving_scratch: Vec::new(),
         on: vec![Vec::new(); num_channels],
         slots: Vec::new(),
@@ -321,7 +329,7 @@ fn simulate_with(
         top_round: vec![0; num_channels],
         round: 0,
         seeds: Vec::new(),
-        local,
+        rerate,
         flow_mark: Vec::new(),
         channel_mark: vec![0; num_channels],
         stamp: 0,
@@ -353,10 +361,10 @@ fn simulate_with(
             let leaving = s.leaving(t);
             for &i in &leaving {
                 let i = i as usize;
-                let (m, rate, end) = (s.active[i], s.rates[i], s.ends[i]);
+                let (m, rate, end) = (s.active[i], s.rates[i], s.ends.get(i));
                 s.rates[i] = LEFT;
-                s.ends[i] = f64::INFINITY;
-                s.leaves[i] = f64::INFINITY;
+                s.ends.set(i, f64::INFINITY);
+                s.leaves.set(i, f64::INFINITY);
                 s.live -= 1;
                 s.moving_path_entries -= m.path_len as usize;
                 s.give_back(m.flow, rate);
@@ -431,7 +439,11 @@ fn simulate_with(
         }
         if changed && s.live > 0 {
             solves += 1;
-            let local = s.local && moved <= LOCAL_CHANGES;
+            #[cfg(test)]
+            if s.rerate == Rerate::Full {
+                restart = 0.0;
+            }
+            let local = s.rerate == Rerate::Local && moved <= LOCAL_CHANGES;
             if !(local && s.rerate_locally(&mut solver, t)) {
                 s.resolve_from(&mut solver, restart, t, local);
             }
@@ -485,6 +497,9 @@ impl State<'_> {
     fn compact_moving(&mut self) {
         let mut packed = Vec::with_capacity(self.moving_path_entries);
         self.slots.clear();
+        let rates = &self.rates;
+        self.ends.retain_positions(|i| rates[i] != LEFT);
+        self.leaves.retain_positions(|i| rates[i] != LEFT);
         let mut kept = 0;
         for i in 0..self.active.len() {
             if self.rates[i] == LEFT {
@@ -497,17 +512,12 @@ impl State<'_> {
             self.active[kept] = m;
             self.flow_mark[kept] = self.flow_mark[i];
             self.rates[kept] = self.rates[i];
-            self.ends[kept] = self.ends[i];
-            self.leaves[kept] = self.leaves[i];
             kept += 1;
         }
         self.active.truncate(kept);
         self.flow_mark.truncate(kept);
         self.rates.truncate(kept);
-        self.ends.truncate(kept);
-        self.leaves.truncate(kept);
         self.moving_paths = packed;
-        self.rebuild_time_heaps();
         for list in &mut self.on {
             list.clear();
         }
@@ -521,19 +531,9 @@ impl State<'_> {
         }
     }
 
-    /// The earliest predicted end of a moving flow (infinite when none), dropping stale
-    /// entries on the way.
+    /// The earliest predicted end of a moving flow (infinite when none).
     fn next_end(&mut self) -> f64 {
-        if self.end_heap.len() > 4 * self.live + 4096 {
-            self.rebuild_time_heaps();
-        }
-        while let Some(&Reverse((bits, i))) = self.end_heap.peek() {
-            if self.ends[i as usize].to_bits() == bits {
-                return f64::from_bits(bits);
-            }
-            self.end_heap.pop();
-        }
-        f64::INFINITY
+        self.ends.min()
     }
 
     /// The positions in `active` of the flows that may leave at `t` (leaving time at most
@@ -541,28 +541,8 @@ impl State<'_> {
     fn leaving(&mut self, t: f64) -> Vec<u32> {
         let mut out = std::mem::take(&mut self.leaving_scratch);
         out.clear();
-        while let Some(&Reverse((bits, i))) = self.leave_heap.peek() {
-            let time = f64::from_bits(bits);
-            if time > t {
-                break;
-            }
-            self.leave_heap.pop();
-            if self.leaves[i as usize].to_bits() == bits {
-                out.push(i);
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
+        self.leaves.up_to(t, &mut out);
         out
-    }
-
-    /// The time heaps again from `ends` and `leaves`, without stale entries.
-    fn rebuild_time_heaps(&mut self) {
-        let finite = |(i, &time): (usize, &f64)| {
-            (time < f64::INFINITY).then_some(Reverse((time.to_bits(), i as u32)))
-        };
-        self.end_heap = self.ends.iter().enumerate().filter_map(finite).collect();
-        self.leave_heap = self.leaves.iter().enumerate().filter_map(finite).collect();
     }
 
     /// The moving flow at position `i` left: take it off its channels' lists, and mark
@@ -640,8 +620,8 @@ impl State<'_> {
                 m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
                 m.rated_s = t;
                 self.rates[i] = 0.0;
-                self.ends[i] = f64::INFINITY;
-                self.leaves[i] = f64::INFINITY;
+                self.ends.set(i, f64::INFINITY);
+                self.leaves.set(i, f64::INFINITY);
                 self.resolve.push(i);
             }
             self.residual.copy_from_slice(&self.capacity);
@@ -805,7 +785,7 @@ impl State<'_> {
                 self.rates[i] = new;
                 if new > 0.0 {
                     let end = t + m.remaining_bytes / new;
-                    self.ends[i] = end;
+                    self.ends.set(i, end);
                     // It may leave once its end is within the tolerance of its message's time
                     // so far (from the post, latency included), or within the resolution.
                     let window = (self.config.time_tolerance * (end - m.posted_s))
@@ -816,12 +796,10 @@ impl State<'_> {
                     } else {
                         0.0
                     };
-                    self.leaves[i] = leave;
-                    self.end_heap.push(Reverse((end.to_bits(), i as u32)));
-                    self.leave_heap.push(Reverse((leave.to_bits(), i as u32)));
+                    self.leaves.set(i, leave);
                 } else {
-                    self.ends[i] = f64::INFINITY;
-                    self.leaves[i] = f64::INFINITY;
+                    self.ends.set(i, f64::INFINITY);
+                    self.leaves.set(i, f64::INFINITY);
                 }
             }
         }
@@ -974,11 +952,12 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
 
-        /// Local re-rates give the rates of re-rating by level (itself a full solve's):
-        /// every message ends at the same time, to rounding, on random traffic over a
-        /// dragonfly with failed global links and adaptive routing, posted at once or spread.
+        /// Local re-rates and re-rates by level (from the lowest level the event can change)
+        /// give the rates of solving every flow again: every message ends at the same time,
+        /// to rounding, on random traffic over a dragonfly with failed global links and
+        /// adaptive routing, posted at once or spread.
         #[test]
-        fn local_rerates_match_rerates_by_level(
+        fn local_and_level_rerates_match_a_full_solve(
             messages in proptest::collection::vec((0u32..72, 0u32..72, 1.0f64..2e6), 20..300),
             failed in 0.0f64..0.3,
             seed in 1u64..1000,
@@ -997,16 +976,20 @@ mod tests {
             prop_assume!(!messages.is_empty());
             let job = Job::from_messages("random", &messages, &fabric).unwrap();
             let config = FlowConfig { seed, time_tolerance: 0.0, time_resolution_s: 0.0 };
-            let run = |local| {
+            let run = |rerate| {
                 simulate_with(&fabric, &faults, routing.as_ref(), std::slice::from_ref(&job),
-                              config, local)
+                              config, rerate)
             };
-            let (Ok(local), Ok(by_level)) = (run(true), run(false)) else {
-                prop_assert_eq!(run(true).is_err(), run(false).is_err());
+            let Ok(full) = run(Rerate::Full) else {
+                prop_assert!(run(Rerate::Local).is_err() && run(Rerate::ByLevel).is_err());
                 return Ok(());
             };
-            for (k, (&a, &b)) in local.op_end_s.iter().zip(&by_level.op_end_s).enumerate() {
-                prop_assert!((a - b).abs() <= 1e-9 * b, "message {}: {:e} s against {:e} s", k, a, b);
+            for rerate in [Rerate::Local, Rerate::ByLevel] {
+                let fast = run(rerate).unwrap();
+                for (k, (&a, &b)) in fast.op_end_s.iter().zip(&full.op_end_s).enumerate() {
+                    prop_assert!((a - b).abs() <= 1e-9 * b,
+                                 "{:?}, message {}: {:e} s against {:e} s", rerate, k, a, b);
+                }
             }
         }
     }

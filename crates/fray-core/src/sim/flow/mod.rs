@@ -12,8 +12,10 @@
 //!
 //! # Cost
 //! A rate solve costs O(P) for the P path entries of the flows it re-rates, plus the queue
-//! work of progressive filling over the channels they touch ([`MaxMin`]), plus O(log F) per
-//! re-rated flow to keep the F moving flows' ends in a heap. Only the flows whose rate can
+//! work of progressive filling over the channels they touch ([`MaxMin`]), plus O(1) per
+//! re-rated flow, O(64) per block whose earliest end grew and O(F / 64) per event to keep
+//! the F moving flows' ends in blocks of 64 with a minimum each (the earliest end, and the
+//! flows that may leave, without a heap). Only the flows whose rate can
 //! change are re-rated. At an event where few flows leave or join, the engine first
 //! re-rates locally: the flows that a changed channel bottlenecks (those at its top rate),
 //! then those that the saturated channels of these bottleneck, and so on; it solves that
@@ -48,6 +50,7 @@ mod engine;
 mod maxmin;
 mod radix;
 mod share_queue;
+mod time_blocks;
 
 pub use engine::{simulate, FlowConfig, FlowResult, JobResult};
 pub use maxmin::MaxMin;
