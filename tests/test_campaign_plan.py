@@ -83,7 +83,7 @@ def test_a_plan_campaign_reports_its_figure_and_best_window(tmp_path):
     (section,) = rep.sections
     assert [f.name for f in section.figures] == ["repairs.png"]
     assert any(line.startswith("best window interval: ") for line in section.lines)
-    assert list(section.summary["policy"])[0] == plan.plan_spec("policy", "immediate:repair=2d")
+    assert section.summary["policy"].iloc[0] == plan.plan_spec("policy", "immediate:repair=2d")
     assert main(["report", str(db), "--out", str(tmp_path / "rep2")]) == 0
 
 

@@ -283,17 +283,27 @@ class LinksKind(StudyKind):
         return report(con, study, out_dir)
 
 
-def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
-    """The plain-data parameters of a point's ``LinksStudy`` (what every task carries)."""
+def machine_params(scenario: Scenario, point: Point) -> tuple[Fabric, dict[str, Any]]:
+    """A point's fabric (built, so that a bad spec names its key) and the plain-data
+    parameters every study on it shares: the fabric's spec and rates, the workload spec and
+    the routing (the fabric's default when none is given)."""
     c = point.config
     fab = _fabric(c["fabric"]["topology"], c["fabric"]["link_bandwidth"],
                   c["fabric"]["host_bandwidth"], scenario, point)
-    return {
+    return fab, {
         "fabric": c["fabric"]["topology"],
         "link_bandwidth": c["fabric"]["link_bandwidth"],
         "host_bandwidth": c["fabric"]["host_bandwidth"],
         "workload": workload_params(c["workload"]),
         "routing": c["routing"]["algorithm"] or fab.default_routing,
+    }
+
+
+def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
+    """The plain-data parameters of a point's ``LinksStudy`` (what every task carries)."""
+    c = point.config
+    fab, shared = machine_params(scenario, point)
+    return shared | {
         "fail": c["faults"]["fail"] or default_fail_class(fab),
         "jobs": list(c["jobs"]["counts"]),
         "failed_pct": list(c["faults"]["failed_pct"]),

@@ -22,7 +22,7 @@ from fray._fray import PlanSetup
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
 from fray.campaign.schema import REQUIRED, Field, ScenarioError, text, whole
 from fray.campaign.studies.links import SECTIONS as LINKS_SECTIONS
-from fray.campaign.studies.links import _fabric, workload_params
+from fray.campaign.studies.links import _fabric, machine_params
 from fray.campaign.tasks import Task
 from fray.plan import DEFAULT_EVERY, policies, setup
 
@@ -97,15 +97,9 @@ def plan_params(scenario: Scenario, point: Point) -> dict[str, Any]:
     """The plain-data parameters of a point's plan (what every task carries)."""
     c = point.config
     p = c["plan"]
-    fab = _fabric(c["fabric"]["topology"], c["fabric"]["link_bandwidth"],
-                  c["fabric"]["host_bandwidth"], scenario, point)
+    _, shared = machine_params(scenario, point)
     specs = c["policies"]["specs"]
-    return {
-        "fabric": c["fabric"]["topology"],
-        "link_bandwidth": c["fabric"]["link_bandwidth"],
-        "host_bandwidth": c["fabric"]["host_bandwidth"],
-        "workload": workload_params(c["workload"]),
-        "routing": c["routing"]["algorithm"] or fab.default_routing,
+    return shared | {
         "engine": c["engine"]["name"],
         "time_tolerance": c["engine"]["time_tolerance"],
         "time_resolution": c["engine"]["time_resolution"],
