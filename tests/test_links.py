@@ -451,3 +451,18 @@ def test_repairs_rank_the_down_cables_and_the_cli_prints_them(tmp_path, capsys):
         empty = tmp_path / "empty.txt"
         empty.write_text("# nothing down\n")
         links.repair_gains(SMALL, down=empty)
+
+
+def test_cli_runs_the_study_on_a_fabric_file(tmp_path, capsys):
+    # A real machine's wiring (Cray Aries, NERSC Edison) takes a spec's place: a random share
+    # of its blue (global) cables fails, as on a generated dragonfly.
+    edison = str(Path(__file__).parent.parent / "examples/data/edison_aries_links.txt")
+    out = tmp_path / "edison.csv"
+    assert main(["links", "--fabric", edison, "--nx", "4", "--jobs", "1", "--failed", "0,10",
+                 "--seeds", "1", "--quiet", "--out", str(out)]) == 0
+    table = read_table(out)
+    assert list(table["failed_pct"]) == [0.0, 10.0]
+    assert not table["unroutable"].any() and (table["baseline_iteration_s"] > 0).all()
+    capsys.readouterr()
+    assert main(["links", "--fabric", edison, "--link-bandwidth", "5GB/s", "--quiet"]) == 2
+    assert "gives its own link rates" in capsys.readouterr().err

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import pandas as pd
 
 from fray import Fabric, SpecError, links, profiles, report, store
 from fray.cli import numbers
+from fray.fabrics import open_fabric
 from fray.outputs import FIGURES, TABLES
 from fray.units import format_rate, parse_rate, parse_seconds
 
@@ -37,7 +39,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             "without failures, with a 95%% confidence interval over the seeds."
         ),
     )
-    p.add_argument("--fabric", required=True, help="e.g. dragonfly:p=4,a=8,h=4,g=9 or hyperx:8x8,t=8")
+    p.add_argument("--fabric", required=True,
+                   help="e.g. dragonfly:p=4,a=8,h=4,g=9 or hyperx:8x8,t=8, or a fabric file "
+                   "(ibnetdiscover, JSON, Cray Aries wiring)")
     p.add_argument(
         "--link-bandwidth",
         help="bandwidth of every link, in bytes or bits per second: 50GB/s is the paper's "
@@ -232,8 +236,14 @@ def _rates(args: argparse.Namespace) -> tuple[float | None, float | None]:
 
 def _fabric(args: argparse.Namespace) -> Fabric | str:
     """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` (else the
-    profile's) and ``--host-bandwidth`` (the spec string as given when none is set)."""
+    profile's) and ``--host-bandwidth`` (the spec string as given when none is set); a
+    fabric file (ibnetdiscover, JSON, Aries wiring) is read as it is, with its own rates."""
     link, host = _rates(args)
+    if Path(args.fabric).is_file():
+        if link is not None or host is not None:
+            raise SpecError(f"--fabric {args.fabric}: a fabric file gives its own link rates; "
+                            "drop --link-bandwidth and --host-bandwidth (and the profile's)")
+        return open_fabric(args.fabric)
     if link is None and host is None:
         return args.fabric
     return links.fabric_with(args.fabric, link, host)
