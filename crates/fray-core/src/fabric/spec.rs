@@ -98,8 +98,14 @@ pub(crate) fn check_fabric_bytes(
 
 /// The error for a bad spec, naming the spec and what is wrong.
 pub(crate) fn spec_error(spec: &str, reason: impl Into<String>) -> FabricError {
+    field_error(spec, "fabric", reason)
+}
+
+/// The error for option or part `field` of a bad spec.
+pub(crate) fn field_error(spec: &str, field: &str, reason: impl Into<String>) -> FabricError {
     FabricError::Spec {
         spec: spec.to_string(),
+        field: field.to_string(),
         reason: reason.into(),
     }
 }
@@ -123,14 +129,15 @@ impl<'a> SpecParts<'a> {
                 Some((k, v)) => {
                     let k = k.trim();
                     if options.iter().any(|(seen, _, _)| *seen == k) {
-                        return Err(spec_error(spec, format!("option {k:?} given twice")));
+                        return Err(field_error(spec, k, format!("option {k:?} given twice")));
                     }
                     options.push((k, v.trim(), false));
                 }
                 None if options.is_empty() => positional.push(part),
                 None => {
-                    return Err(spec_error(
+                    return Err(field_error(
                         spec,
+                        part,
                         format!("{part:?} must come before the key=value options"),
                     ))
                 }
@@ -171,8 +178,9 @@ impl<'a> SpecParts<'a> {
     pub fn finish(self, known: &[&str]) -> Result<(), FabricError> {
         match self.options.iter().find(|(_, _, used)| !used) {
             None => Ok(()),
-            Some((k, _, _)) => Err(spec_error(
+            Some((k, _, _)) => Err(field_error(
                 self.spec,
+                k,
                 format!("unknown option {k:?} (known: {})", known.join(", ")),
             )),
         }
@@ -188,12 +196,14 @@ pub(crate) fn parse_count(
 ) -> Result<usize, FabricError> {
     match value.trim().parse::<usize>() {
         Ok(n) if n >= min => Ok(n),
-        Ok(_) => Err(spec_error(
+        Ok(_) => Err(field_error(
             spec,
+            what,
             format!("{what}: must be at least {min}, got {value}"),
         )),
-        Err(_) => Err(spec_error(
+        Err(_) => Err(field_error(
             spec,
+            what,
             format!("{what}: {value:?} is not a whole number"),
         )),
     }

@@ -8,8 +8,12 @@ use super::{
     HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, EMBER_HALO3D26_PEFLOPS,
     PAPER_ENDPOINT_BUDGET,
 };
+use std::fmt;
+use std::str::FromStr;
+
 use crate::fabric::spec::SpecParts;
 use crate::fabric::{Fabric, FabricError};
+use crate::options::{write_spec, OptionError, OptionFamily};
 
 /// The motifs a spec can name, with the options each reads besides the common ones
 /// (defaults: halo3d26 `nx=ny=nz=30`, `fields_per_cell=1`, `datatype_width=8`,
@@ -92,35 +96,48 @@ pub struct WorkloadSpec {
     pub options: Vec<(String, f64)>,
 }
 
-fn spec_error(spec: &str, reason: impl Into<String>) -> WorkloadError {
-    WorkloadError::Invalid {
-        what: format!("spec {spec:?}"),
-        reason: reason.into(),
-    }
+/// The error about option `field` of workload spec `spec`.
+fn spec_error(spec: &str, field: &str, reason: impl Into<String>) -> OptionError {
+    OptionError::new(field, format!("workload spec {spec:?}: {}", reason.into()))
 }
 
-fn from_fabric_error(e: FabricError) -> WorkloadError {
+fn from_fabric_error(e: FabricError) -> OptionError {
     match e {
-        FabricError::Spec { spec, reason } => spec_error(&spec, reason),
-        other => spec_error("", other.to_string()),
+        FabricError::Spec {
+            spec,
+            field,
+            reason,
+        } => spec_error(
+            &spec,
+            if field == "fabric" {
+                "workload"
+            } else {
+                &field
+            },
+            reason,
+        ),
+        other => spec_error("", "workload", other.to_string()),
     }
 }
 
 /// A number of `key` in `spec`: finite and at least `min`.
-fn number(spec: &str, key: &str, value: &str, min: f64) -> Result<f64, WorkloadError> {
+fn number(spec: &str, key: &str, value: &str, min: f64) -> Result<f64, OptionError> {
     match value.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= min => Ok(v),
         _ => Err(spec_error(
             spec,
+            key,
             format!("{key}: expected a number >= {min}, got {value:?}"),
         )),
     }
 }
 
-impl WorkloadSpec {
+impl FromStr for WorkloadSpec {
+    type Err = OptionError;
+
     /// Reads `MOTIF[:key=value,...]`, e.g. `halo3d26:jobs=4,nx=30,compute=no`; an error names
-    /// the bad option and lists the known ones.
-    pub fn parse(text: &str) -> Result<Self, WorkloadError> {
+    /// the bad option (its `field`) and lists the known ones.
+    fn from_str(text: &str) -> Result<Self, OptionError> {
         let text = text.trim();
         let (motif, body) = text.split_once(':').unwrap_or((text, ""));
         let motif = motif.trim().to_ascii_lowercase();
@@ -128,20 +145,21 @@ impl WorkloadSpec {
             let known: Vec<&str> = WORKLOADS.iter().map(|(n, _)| *n).collect();
             return Err(spec_error(
                 text,
+                "workload",
                 format!("unknown workload {motif:?} (known: {})", known.join(", ")),
             ));
         };
         let mut parts = SpecParts::new(text, if body.is_empty() { "" } else { body })
             .map_err(from_fabric_error)?;
-        if parts.positional.iter().any(|p| !p.is_empty()) {
-            return Err(spec_error(text, "options are key=value, e.g. jobs=4"));
+        if let Some(p) = parts.positional.iter().find(|p| !p.is_empty()) {
+            return Err(spec_error(text, p, "options are key=value, e.g. jobs=4"));
         }
         let count = |parts: &mut SpecParts, key: &str, default: usize| {
             parts
                 .take_count(key, default, 1)
                 .map_err(from_fabric_error)
                 .and_then(|n| {
-                    u32::try_from(n).map_err(|_| spec_error(text, format!("{key}: too large")))
+                    u32::try_from(n).map_err(|_| spec_error(text, key, format!("{key}: too large")))
                 })
         };
         let jobs = count(&mut parts, "jobs", 1)?;
@@ -157,6 +175,7 @@ impl WorkloadSpec {
             Some(other) => {
                 return Err(spec_error(
                     text,
+                    "compute",
                     format!("compute: expected yes or no, got {other:?}"),
                 ))
             }
@@ -165,7 +184,7 @@ impl WorkloadSpec {
             None => HostCosts::NONE,
             Some(v) => v
                 .parse()
-                .map_err(|e: String| spec_error(text, format!("host: {e}")))?,
+                .map_err(|e: OptionError| spec_error(text, "host", format!("host: {e}")))?,
         };
         let compute_s = parts
             .take("compute_s")
@@ -192,6 +211,71 @@ impl WorkloadSpec {
             options,
         })
     }
+}
+
+impl OptionFamily for WorkloadSpec {
+    const FAMILY: &'static str = "workload";
+
+    /// The motif, one of [`WORKLOADS`].
+    fn kind(&self) -> &'static str {
+        WORKLOADS
+            .iter()
+            .find(|(name, _)| *name == self.motif)
+            .map_or("", |(name, _)| name)
+    }
+
+    /// The motif's own options as given, in the order [`WORKLOADS`] lists them, then the
+    /// common ones that differ from their defaults (`jobs`, `budget`, `iterations`,
+    /// `compute`, `compute_s`, `chunks`, `host`).
+    fn options(&self) -> Vec<(&'static str, String)> {
+        let own = WORKLOADS
+            .iter()
+            .find(|(name, _)| *name == self.motif)
+            .map_or(&[][..], |(_, keys)| keys);
+        let mut options: Vec<(&'static str, String)> = own
+            .iter()
+            .filter_map(|&key| {
+                let (_, v) = self.options.iter().find(|(k, _)| k == key)?;
+                Some((key, v.to_string()))
+            })
+            .collect();
+        let mut differs = |name, differs: bool, value: &dyn Fn() -> String| {
+            if differs {
+                options.push((name, value()));
+            }
+        };
+        differs("jobs", self.jobs != 1, &|| self.jobs.to_string());
+        if let Some(budget) = self.budget {
+            differs("budget", true, &|| budget.to_string());
+        }
+        differs("iterations", self.iterations != 1, &|| {
+            self.iterations.to_string()
+        });
+        differs("compute", !self.compute, &|| "no".into());
+        if let Some(seconds) = self.compute_s {
+            differs("compute_s", true, &|| seconds.to_string());
+        }
+        differs("chunks", self.chunks != 1, &|| self.chunks.to_string());
+        differs("host", self.host != HostCosts::NONE, &|| {
+            self.host.to_string()
+        });
+        options
+    }
+}
+
+impl fmt::Display for WorkloadSpec {
+    /// The canonical spec: the motif, then [`OptionFamily::options`] after a colon
+    /// (`halo3d26:nx=20,jobs=4`), which reads back to the same workload.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_spec(f, self.kind(), &self.options())
+    }
+}
+
+impl WorkloadSpec {
+    /// Reads `MOTIF[:key=value,...]` ([`WorkloadSpec::from_str`]).
+    pub fn parse(text: &str) -> Result<Self, WorkloadError> {
+        Ok(text.parse::<Self>()?)
+    }
 
     /// The same spec for `jobs` jobs.
     pub fn with_jobs(&self, jobs: u32) -> Self {
@@ -215,8 +299,10 @@ impl WorkloadSpec {
         if v.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&v) {
             return Err(spec_error(
                 &self.text,
+                key,
                 format!("{key}: expected a whole number >= 1, got {v}"),
-            ));
+            )
+            .into());
         }
         Ok(v as u32)
     }
