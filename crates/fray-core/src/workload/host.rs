@@ -267,9 +267,11 @@ impl Base {
     }
 }
 
-/// The costs a spec overrides one by one: name, the time (in seconds) or time per byte
-/// (seconds per byte, written with `/B`) it sets.
-const TIMES: [(&str, fn(&HostCosts) -> f64); 6] = [
+/// One cost of [`HostCosts`], in seconds.
+type Cost = fn(&HostCosts) -> f64;
+
+/// The times a spec overrides one by one: name, the cost (in seconds) it sets.
+const TIMES: [(&str, Cost); 6] = [
     ("send", |c| c.send_s),
     ("recv", |c| c.recv_s),
     ("match", |c| c.match_s),
@@ -569,6 +571,113 @@ impl HostTimeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn printing_picks_the_base_with_the_fewest_overrides() {
+        for (given, canonical) in [
+            ("none", "none"),
+            ("ember", "ember"),
+            ("ember*1", "ember"),
+            ("ember*0.5", "ember*0.5"),
+            ("ember+send_copy=344ps/B", "ember+send_copy=344ps/B"),
+            ("ember+copy=1ns/B", "ember+copy=1ns/B"),
+            ("none+nic=150ns", "none+nic=150ns"),
+            (
+                "ember*2+match=0ns+send=1us+send=2us",
+                "ember*2+send=2us+match=0s",
+            ),
+            ("none+send=190ns+recv=160ns", "none+send=190ns+recv=160ns"),
+        ] {
+            let costs: HostCosts = given.parse().unwrap();
+            assert_eq!(costs.to_string(), canonical, "{given}");
+            assert_eq!(canonical.parse::<HostCosts>(), Ok(costs), "{given}");
+        }
+        let scaled: HostCosts = "ember*3+nic=1us".parse().unwrap();
+        assert_eq!((scaled.kind(), scaled.options()[0].0), ("ember", "scale"));
+        assert_eq!(
+            HostCosts::from_options("ember", &[("nic", "1us"), ("scale", "3")]),
+            Ok(scaled)
+        );
+        let e = HostCosts::from_options("none", &[("scale", "2")]).unwrap_err();
+        assert_eq!(e.field, "scale");
+    }
+
+    fn seconds() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(0.0),
+            (0u32..1_000_000).prop_map(|ns| f64::from(ns) * 1e-9),
+            0.0f64..1e-3,
+        ]
+    }
+
+    fn host_costs() -> impl Strategy<Value = HostCosts> {
+        let base = prop_oneof![
+            Just(HostCosts::NONE),
+            Just(HostCosts::EMBER),
+            (0.0f64..10.0).prop_map(|k| HostCosts::EMBER.scaled(k)),
+        ];
+        let overrides = proptest::collection::vec((0usize..10, seconds()), 0..4);
+        let eager = prop_oneof![
+            Just(f64::INFINITY),
+            (0u32..100_000).prop_map(f64::from),
+            0.0f64..1e9
+        ];
+        (base, overrides, eager, any::<bool>()).prop_map(|(mut c, overrides, eager, set_eager)| {
+            for (which, v) in overrides {
+                match which {
+                    0 => c.send_s = v,
+                    1 => c.recv_s = v,
+                    2 => c.match_s = v,
+                    3 => c.register_s = v,
+                    4 => c.register_s_per_page = v,
+                    5 => c.nic_latency_s = v,
+                    6 => c.send_copy_s_per_byte = v * 1e-3,
+                    7 => c.recv_copy_s_per_byte = v * 1e-3,
+                    _ => {
+                        c.send_copy_s_per_byte = v * 1e-3;
+                        c.recv_copy_s_per_byte = v * 1e-3;
+                    }
+                }
+            }
+            if set_eager {
+                c.eager_limit_bytes = eager;
+            }
+            c
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn host_costs_read_back_as_they_print(costs in host_costs()) {
+            let printed = costs.to_string();
+            prop_assert_eq!(printed.parse::<HostCosts>(), Ok(costs), "{}", printed);
+            let options = costs.options();
+            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            prop_assert_eq!(HostCosts::from_options(costs.kind(), &options), Ok(costs));
+        }
+
+        #[test]
+        fn a_printed_host_spec_is_stable(
+            base in prop_oneof![Just("none"), Just("ember"), Just("ember*0.25"), Just("ember*3")],
+            overrides in proptest::sample::subsequence(
+                vec!["send=1us", "match=0ns", "copy=344ps/B", "recv_copy=1ns/B", "eager=64",
+                     "nic=150ns", "send=190ns"],
+                0..4,
+            ),
+        ) {
+            let given = std::iter::once(base).chain(overrides).collect::<Vec<_>>().join("+");
+            let once = given.parse::<HostCosts>().unwrap().to_string();
+            prop_assert_eq!(once.parse::<HostCosts>().unwrap().to_string(), once);
+        }
+
+        #[test]
+        fn bad_host_specs_name_a_field(text in "\\PC{0,40}") {
+            if let Err(e) = text.parse::<HostCosts>() {
+                prop_assert!(!e.field.is_empty() && !e.message.contains('\n'), "{:?}", e);
+            }
+        }
+    }
 
     #[test]
     fn costs_longer_than_the_engine_clock_are_refused_with_the_limit() {

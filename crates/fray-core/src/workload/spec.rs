@@ -452,6 +452,120 @@ impl WorkloadSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn printing_puts_the_motif_options_first_and_leaves_out_the_defaults() {
+        for (given, canonical) in [
+            ("halo3d26", "halo3d26"),
+            ("HALO3D26:jobs=4,nx=30", "halo3d26:nx=30,jobs=4"),
+            (
+                "halo3d26:compute=yes,jobs=1,iterations=1,chunks=1,host=none",
+                "halo3d26",
+            ),
+            (
+                "uniform:iterations=2,host=ember*2,size=1e3,compute=no",
+                "uniform:size=1000,iterations=2,compute=no,host=ember*2",
+            ),
+            (
+                "lqcd:budget=512,compute_s=1e-6",
+                "lqcd:budget=512,compute_s=0.000001",
+            ),
+        ] {
+            let spec: WorkloadSpec = given.parse().unwrap();
+            assert_eq!(spec.to_string(), canonical, "{given}");
+            let again: WorkloadSpec = canonical.parse().unwrap();
+            assert_eq!(
+                WorkloadSpec {
+                    text: spec.text.clone(),
+                    ..again
+                },
+                spec
+            );
+        }
+    }
+
+    fn workload_specs() -> impl Strategy<Value = WorkloadSpec> {
+        let host = prop_oneof![
+            Just(HostCosts::NONE),
+            Just(HostCosts::EMBER),
+            Just(HostCosts::EMBER.scaled(0.5)),
+        ];
+        (
+            0..WORKLOADS.len(),
+            proptest::collection::vec(
+                prop_oneof![(0u32..1000).prop_map(f64::from), 0.0f64..1e12],
+                8,
+            ),
+            proptest::collection::vec(any::<bool>(), 8),
+            (
+                1u32..64,
+                proptest::option::of(1u32..100_000),
+                1u32..10,
+                1u32..8,
+            ),
+            (any::<bool>(), proptest::option::of(0.0f64..1.0), host),
+        )
+            .prop_map(
+                |(
+                    m,
+                    values,
+                    given,
+                    (jobs, budget, iterations, chunks),
+                    (compute, compute_s, host),
+                )| {
+                    let (motif, keys) = WORKLOADS[m];
+                    let options = keys
+                        .iter()
+                        .zip(values.iter().zip(&given))
+                        .filter(|(_, (_, &given))| given)
+                        .map(|(k, (&v, _))| (k.to_string(), v))
+                        .collect();
+                    WorkloadSpec {
+                        text: String::new(),
+                        motif: motif.to_string(),
+                        jobs,
+                        budget,
+                        iterations,
+                        compute,
+                        compute_s,
+                        chunks,
+                        host,
+                        options,
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn a_workload_reads_back_as_it_prints(spec in workload_specs()) {
+            let printed = spec.to_string();
+            let read: WorkloadSpec = printed.parse().unwrap();
+            prop_assert_eq!(&read.text, &printed);
+            prop_assert_eq!(WorkloadSpec { text: String::new(), ..read }, spec.clone());
+            let options = spec.options();
+            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let built = WorkloadSpec::from_options(spec.kind(), &options).unwrap();
+            prop_assert_eq!(built.to_string(), printed);
+        }
+
+        #[test]
+        fn bad_workload_specs_name_a_field(text in "\\PC{0,40}") {
+            if let Err(e) = text.parse::<WorkloadSpec>() {
+                prop_assert!(!e.field.is_empty() && !e.message.contains('\n'), "{:?}", e);
+            }
+        }
+
+        #[test]
+        fn a_bad_value_is_named(
+            key in proptest::sample::select(vec!["jobs", "nx", "compute", "host", "iterations", "kba"]),
+            value in "[a-z]{1,3}",
+        ) {
+            let e = format!("halo3d26:{key}={value}").parse::<WorkloadSpec>().unwrap_err();
+            prop_assert_eq!(e.field, key);
+        }
+    }
 
     #[test]
     fn reads_common_and_motif_options() {
@@ -466,6 +580,11 @@ mod tests {
 
     #[test]
     fn errors_name_the_bad_part() {
+        let field = |t: &str| t.parse::<WorkloadSpec>().unwrap_err().field;
+        assert_eq!(field("halo3d27"), "workload");
+        assert_eq!(field("halo3d26:kba=3"), "kba");
+        assert_eq!(field("halo3d26:host=sst"), "host");
+        assert_eq!(field("halo3d26:jobs=2,jobs=3"), "jobs");
         let err = |t: &str| WorkloadSpec::parse(t).unwrap_err().to_string();
         assert!(err("halo3d27").contains("unknown workload \"halo3d27\""));
         assert!(err("halo3d26:kba=3").contains("unknown option \"kba\""));
