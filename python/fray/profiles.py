@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fray._fray import Fabric, profile, profile_names
+from fray.options import Option
 
 __all__ = ["NAMES", "SST", "Profile", "apply", "choose", "parse"]
 
@@ -56,12 +57,16 @@ def choose(profile: Profile | str | None, **given):
     return {key: getattr(chosen, key) if value is None else value for key, value in given.items()}
 
 
-def apply(profile: Profile | str | None, fabric: Fabric | str, workload: str,
-          routing: str | None, engine: str | None) -> tuple[Fabric | str, str, str | None,
-                                                            str | None]:
+def apply(profile: Profile | str | None, fabric: Fabric | str, workload: str | Option,
+          routing: str | Option | None, engine: str | Option | None
+          ) -> tuple[Fabric | str, str, str | None, str | None]:
     """The fabric, workload, routing and engine of a run under ``profile``: a fabric spec is
     read with the profile's link rate (a ``Fabric`` keeps its own), a workload spec without
-    ``host=`` gets the profile's host costs, and a ``None`` routing or engine the profile's."""
+    ``host=`` gets the profile's host costs, and a ``None`` routing or engine the profile's.
+    The workload, routing and engine may be the objects of :mod:`fray.options`; they come
+    back as their spec strings."""
+    workload = str(workload)
+    routing, engine = (None if v is None else str(v) for v in (routing, engine))
     if profile is None:
         return fabric, workload, routing, engine
     c = choose(profile, routing=routing, engine=engine, host=None, link_bandwidth_bytes_s=None)

@@ -13,7 +13,9 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{fault_error, packet_error, routing_error, workload_error, SpecError};
+use crate::errors::{
+    fault_error, option_error, packet_error, routing_error, workload_error, SpecError,
+};
 use crate::fabric::Fabric;
 use crate::faults::{faults_or_none, Faults};
 
@@ -37,7 +39,7 @@ pub(crate) fn links_error(e: LinksError) -> PyErr {
 /// (`eager_limit_bytes`). Raises `SpecError` naming what is wrong.
 #[pyfunction]
 pub fn host_costs<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
-    let c: HostCosts = text.parse().map_err(SpecError::new_err)?;
+    let c: HostCosts = text.parse().map_err(option_error)?;
     let d = PyDict::new(py);
     d.set_item("send_s", c.send_s)?;
     d.set_item("recv_s", c.recv_s)?;
@@ -71,7 +73,7 @@ pub fn simulate<'py>(
     time_tolerance: f64,
     time_resolution: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let engine: Engine = engine.parse().map_err(SpecError::new_err)?;
+    let engine: Engine = engine.parse().map_err(option_error)?;
     let spec = WorkloadSpec::parse(workload).map_err(workload_error)?;
     let fabric: &CoreFabric = &fabric.0;
     let faults = faults_or_none(fabric, faults)?;
@@ -141,7 +143,7 @@ impl LinksStudy {
         time_resolution: f64,
     ) -> PyResult<Self> {
         let study = CoreStudy {
-            engine: engine.parse().map_err(SpecError::new_err)?,
+            engine: engine.parse().map_err(option_error)?,
             workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
             routing: routing.to_string(),
             fail: CableSelector::parse(fail),
