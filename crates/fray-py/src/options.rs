@@ -50,7 +50,10 @@ fn option_build(family: &str, kind: &str, options: Vec<(String, Value<'_>)>) -> 
         .into_iter()
         .map(|(name, value)| Ok((name, value.into_core()?.to_string())))
         .collect::<PyResult<Vec<_>>>()?;
-    let pairs: Vec<(&str, &str)> = texts.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let pairs: Vec<(&str, &str)> = texts
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
     family.build(kind, &pairs).map(view).map_err(option_error)
 }
 
