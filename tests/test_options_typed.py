@@ -5,6 +5,7 @@ the option in ``err.field``."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 import fray
@@ -155,3 +156,11 @@ def test_the_entry_points_take_the_objects_as_their_specs():
     _, workload, routing, engine = profiles.apply(
         sst, SMALL, fray.Halo3D26(nx=4), fray.Minimal(), None)
     assert (workload, routing, engine) == ("halo3d26:nx=4,host=ember", "minimal", sst.engine)
+    # A profile's fields may be the objects too.
+    mine = dataclasses.replace(sst, routing=fray.Minimal(), engine=fray.LoadEngine(),
+                               host=fray.Ember(scale=2))
+    _, workload, routing, engine = profiles.apply(mine, SMALL, fray.Uniform(host=fray.Ember()),
+                                                  None, None)
+    assert (workload, routing, engine) == ("uniform:host=ember", "minimal", "load")
+    _, workload, _, _ = profiles.apply(mine, SMALL, "uniform", None, None)
+    assert workload == "uniform:host=ember*2"
