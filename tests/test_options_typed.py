@@ -164,3 +164,14 @@ def test_the_entry_points_take_the_objects_as_their_specs():
     assert (workload, routing, engine) == ("uniform:host=ember", "minimal", "load")
     _, workload, _, _ = profiles.apply(mine, SMALL, "uniform", None, None)
     assert workload == "uniform:host=ember*2"
+
+
+@pytest.mark.parametrize(
+    ("spec", "field"),
+    [("torus:4x4,t=0", "t"), ("torus:4x4,p=2", "p"), ("mesh:4xq", "dimension 1"),
+     ("dragonfly:p=4,a=8,h=4", "g"), ("hyperx:4x4x4,k=1x2", "k"), ("ring:4", "fabric")],
+)
+def test_a_bad_fabric_spec_names_its_field(spec, field):
+    with pytest.raises(SpecError) as e:
+        fray.Fabric.parse(spec)
+    assert e.value.field == field

@@ -7,6 +7,7 @@ import pandas as pd
 
 from fray import SpecError, _fray, units
 from fray._fray import Fabric
+from fray.options import Option
 
 #: 4X SDR InfiniBand as in the soft-error study: 10 Gb/s signalling, 8 Gb/s of data.
 PAPER_BANDWIDTH = "1GB/s"
@@ -71,7 +72,7 @@ def traffic(
     fabric: str,
     loads: list[float],
     *,
-    routing: str | None = None,
+    routing: str | Option | None = None,
     vcs: int | None = None,
     packet_bytes: int = 256,
     buffer_bytes: int = 4096,
@@ -83,9 +84,11 @@ def traffic(
     """Uniform random traffic on the packet engine at each offered ``load`` (fraction of
     each endpoint's injection bandwidth): ``offered, accepted, latency_mean_s, packets,
     events, wall_s, vcs`` per load. ``vcs`` (virtual channels per channel) defaults to as
-    many as the routing needs to stay free of deadlock, at least 2."""
+    many as the routing needs to stay free of deadlock, at least 2. ``routing`` is a spec or
+    a routing object (:mod:`fray.options`)."""
     if not loads:
         raise SpecError("load: give at least one load")
+    routing = None if routing is None else str(routing)
     f = Fabric.parse(fabric)
     rows = []
     for load in loads:

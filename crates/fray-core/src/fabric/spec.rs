@@ -396,6 +396,12 @@ mod tests {
             ("torus:4x4,t=2,t=3", "t"),
             ("mesh:4xq", "dimension 1"),
             ("ring:4", "fabric"),
+            ("dragonfly:p=4,a=8,h=4", "g"),
+            (
+                "dragonfly:p=4,a=8,h=4,g=9,arrangement=spiral",
+                "arrangement",
+            ),
+            ("hyperx:4x4x4,k=1x2", "k"),
         ] {
             let FabricError::Spec { field: got, .. } = bad.parse::<FabricSpec>().unwrap_err()
             else {
