@@ -89,7 +89,8 @@ pub enum PlanError {
 }
 
 impl PlanError {
-    pub(crate) fn invalid(what: &str, reason: String) -> Self {
+    /// A value that cannot be used: `what` names the option or field, `reason` says why.
+    pub fn invalid(what: &str, reason: String) -> Self {
         Self::Invalid {
             what: what.to_string(),
             reason,
