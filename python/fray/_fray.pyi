@@ -195,26 +195,39 @@ class LinksStudy:
     def greedy_repairs(self, jobs: int, steps: int, exact: bool) -> list[dict[str, Any]]: ...
     def case_faults_file(self, i: int) -> str: ...
 
-def plan_run(
-    fabric: Fabric,
-    workload: str,
-    routing: str,
-    engine: str,
-    jobs: int,
-    seeds: int,
-    seed: int,
-    time_tolerance: float,
-    time_resolution: float,
-    classes: list[tuple[str, str]],
-    horizon: str,
-    replications: int,
-    policies: list[str],
-    reuse: str = "model",
-    points: int = 8,
-    samples: int = 4,
-) -> dict[str, Any]:
-    """Runs a repair plan (``fray.plan.plan``): ``outcomes``, ``best_window``, ``model``,
-    ``evaluations``, ``lookups``."""
+_JobKey = tuple[int, int, int | None, list[int] | None]
+
+class PlanSetup:
+    """A repair plan on a fabric with the loss of its states from a workload
+    (``fray.plan.plan`` and the ``plan`` campaign kind)."""
+
+    def __init__(
+        self,
+        fabric: Fabric,
+        workload: str,
+        routing: str,
+        engine: str,
+        jobs: int,
+        seeds: int,
+        seed: int,
+        time_tolerance: float,
+        time_resolution: float,
+        classes: list[tuple[str, str]],
+        horizon: str,
+        replications: int,
+        policies: list[str],
+    ) -> None: ...
+    def run(self, reuse: str = "model", points: int = 8, samples: int = 4) -> dict[str, Any]:
+        """Runs the plan: ``outcomes``, ``best_window``, ``model``, ``evaluations``,
+        ``lookups``."""
+    def model_jobs(self, points: int, samples: int) -> list[_JobKey]:
+        """The states a loss model evaluates: ``(class, count, draw, cables)``."""
+    def evaluate(self, job: _JobKey) -> tuple[int, float | None]:
+        """One state's cut-off draws and loss."""
+    def run_with_values(
+        self, points: int, samples: int, values: list[tuple[_JobKey, int, float | None]]
+    ) -> dict[str, Any]:
+        """The report with the model fitted from every state's value, as :meth:`run`."""
 
 def fit_failure_log(
     fabric: Fabric, text: str, file: str, cls: str, span: str | None = None, kind: str = "exp"
@@ -346,7 +359,9 @@ def topobw_simulate(machine: str, degrades: list[str], message_bytes: float, cou
                     sharing: str = "both", routing: str = "dor-retry") -> str: ...
 def topobw_simulate_hosts(fabric: Fabric, message_bytes: float, count: int,
                           routing: str | None = None) -> str: ...
-def topobw_locate(name: str, text: str, fabric: Fabric | None = None) -> list[dict[str, Any]]: ...
+def topobw_locate(
+    name: str, text: str, fabric: Fabric | None = None, machine: str | None = None
+) -> list[dict[str, Any]]: ...
 def localisation_study(machine: str, cases: int, faults_per_case: int = 2, noise: float = 0.0,
                        seed: int = 1, message_bytes: float = 4e6,
                        count: int = 16) -> dict[str, dict[str, float]]: ...

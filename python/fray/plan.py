@@ -4,7 +4,7 @@ Cables fail by class (exponential or Weibull lifetimes, given or fitted from a f
 a repair policy brings them back (at once, in maintenance windows every T days, or when the
 loss passes a threshold or a pair is cut off), and a Monte Carlo over a horizon adds up the
 machine throughput lost to degraded running and to maintenance. Everything runs in Rust
-(``fray._fray.plan_run``); this module checks the options and returns pandas tables.
+(``fray._fray.PlanSetup``); this module checks the options and returns pandas tables.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pathlib import Path
 import pandas as pd
 
 from fray import SpecError
-from fray._fray import Fabric, fit_failure_log, plan_run, plan_spec
+from fray._fray import Fabric, PlanSetup, fit_failure_log, plan_spec
 from fray.links import STUDY_TIME_RESOLUTION_S, _count, _fabric, _seed
 
-__all__ = ["DEFAULT_EVERY", "fit_failures", "plan", "policies"]
+__all__ = ["DEFAULT_EVERY", "fit_failures", "outcome_table", "plan", "policies", "setup"]
 
 #: The window intervals swept by default.
 DEFAULT_EVERY = ("7d", "14d", "30d", "60d", "90d", "180d")
@@ -95,6 +95,26 @@ def plan(
         (a table of the loss model's points) and ``evaluations``/``lookups``.
     """
     fab = _fabric(fabric)
+    s = setup(fab, failures, policy_specs, workload=workload, jobs=jobs, seeds=seeds,
+              routing=routing, engine=engine, horizon=horizon, replications=replications,
+              seed=seed, time_tolerance=time_tolerance, time_resolution=time_resolution)
+    classes = [(cls, plan_spec("failure", model)) for cls, model in failures.items()]
+    r = s.run(reuse, points, samples)
+    table = outcome_table(r, classes)
+    table.attrs.update(
+        fabric=fabric if isinstance(fabric, str) else repr(fab), failures=dict(classes),
+        workload=workload, jobs=jobs, seeds=seeds, routing=routing or fab.default_routing,
+        engine=engine, horizon=horizon, replications=replications, seed=seed, reuse=reuse,
+        points=points, samples=samples, evaluations=r["evaluations"], lookups=r["lookups"],
+    )
+    return table
+
+
+def setup(fabric: Fabric, failures: Mapping[str, str], policy_specs: Sequence[str] | None,
+          *, workload: str, jobs: int, seeds: int, routing: str | None, engine: str,
+          horizon: str, replications: int, seed: int, time_tolerance: float,
+          time_resolution: float) -> PlanSetup:
+    """The plan in the core, its options checked (the arguments of :func:`plan`)."""
     if not failures:
         raise SpecError("failures: give a failure model for at least one class")
     classes = [(cls, plan_spec("failure", model)) for cls, model in failures.items()]
@@ -104,18 +124,16 @@ def plan(
     _count("jobs", jobs)
     _count("seeds", seeds)
     _count("replications", replications)
-    routing = routing or fab.default_routing
-    r = plan_run(fab, workload, routing, engine, jobs, seeds, _seed(seed), time_tolerance,
-                 time_resolution, classes, horizon, replications, specs, reuse, points, samples)
+    return PlanSetup(fabric, workload, routing or fabric.default_routing, engine, jobs, seeds,
+                     _seed(seed), time_tolerance, time_resolution, classes, horizon,
+                     replications, specs)
+
+
+def outcome_table(r: dict, classes: list[tuple[str, str]]) -> pd.DataFrame:
+    """The core's report as the table :func:`plan` returns (without its ``attrs``)."""
     table = pd.DataFrame(r["outcomes"])
     down = pd.DataFrame(table.pop("mean_down").tolist(), columns=[f"mean_down_{c}" for c, _ in classes])
     table = pd.concat([table, down], axis=1)
-    table.attrs.update(
-        fabric=fabric if isinstance(fabric, str) else repr(fab), failures=dict(classes),
-        workload=workload, jobs=jobs, seeds=seeds, routing=routing, engine=engine,
-        horizon=horizon, replications=replications, seed=seed, reuse=reuse, points=points,
-        samples=samples, best_window=r["best_window"],
-        model=None if r["model"] is None else pd.DataFrame(r["model"]),
-        evaluations=r["evaluations"], lookups=r["lookups"],
-    )
+    table.attrs.update(best_window=r["best_window"],
+                       model=None if r["model"] is None else pd.DataFrame(r["model"]))
     return table

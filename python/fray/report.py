@@ -15,9 +15,15 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 __all__ = [
+    "CI_MEANING",
+    "DEGREE_COLOURS",
+    "UNRECOVERABLE_COLOUR",
     "degradation_label",
+    "degree_colour",
     "figure_html",
     "html_page",
+    "links_colour_bound",
+    "links_title",
     "plot_collective_times",
     "plot_health_loss",
     "plot_links_heatmap",
@@ -25,6 +31,21 @@ __all__ = [
     "plot_spare_curves",
     "save_figure",
 ]
+
+
+#: The colour of each substitution degree in every figure of the spare-node study (the same
+#: degree is the same colour whichever degrees a figure holds); red is kept for the
+#: unrecoverable cases.
+DEGREE_COLOURS = {"0D": "tab:blue", "1D": "tab:orange", "2D": "tab:green", "3D": "tab:purple"}
+#: The colour of unrecoverable cases (and of throughput lost) in every figure.
+UNRECOVERABLE_COLOUR = "tab:red"
+#: What a ``±`` means in every table and figure of the failed-links study.
+CI_MEANING = "± is the half-width of the 95 % confidence interval of the mean over seeds"
+
+
+def degree_colour(degree: str) -> str:
+    """The colour of substitution degree ``degree`` (``"1D"``); grey for one not listed."""
+    return DEGREE_COLOURS.get(degree, "tab:gray")
 
 
 def save_figure(fig, path: str | Path, title: str | None = None) -> Path:
@@ -57,12 +78,15 @@ def plot_spare_curves(table: pd.DataFrame, path: str | Path, title: str | None =
     unrec = rows["unrecoverable"] / rows["cases"]
     if (unrec > 0).any():
         twin = top.twinx()
-        twin.plot(rows["failures"], unrec * 100, color="tab:red", alpha=0.6, label="unrecoverable")
-        twin.set_ylabel("unrecoverable cases (%)", color="tab:red")
+        twin.plot(rows["failures"], unrec * 100, color=UNRECOVERABLE_COLOUR, alpha=0.6,
+                  label="unrecoverable")
+        twin.set_ylabel("unrecoverable cases (%)", color=UNRECOVERABLE_COLOUR)
         twin.set_ylim(0, 100)
     rates = sorted((c for c in table.columns if c.startswith("rate_")), reverse=True)
     shares = [rows[c].fillna(0) * 100 for c in rates]
-    bottom.stackplot(rows["failures"], shares, labels=[c.removeprefix("rate_") for c in rates])
+    degrees = [c.removeprefix("rate_") for c in rates]
+    bottom.stackplot(rows["failures"], shares, labels=degrees,
+                     colors=[degree_colour(d) for d in degrees])
     bottom.set_ylabel("selection rate (%)")
     bottom.set_xlabel("number of node failures")
     bottom.set_ylim(0, 100)
@@ -89,17 +113,36 @@ def links_cells(table: pd.DataFrame) -> pd.DataFrame:
     return table if table.attrs.get("down") else table[table["failed_pct"] > 0]
 
 
-def plot_links_heatmap(table: pd.DataFrame, path: str | Path, title: str | None = None) -> Path:
+def links_title(attrs: dict) -> str:
+    """What every cell of a failed-links table shares, from its ``attrs``: the workload, the
+    fabric (and its link rate when one was set), the routing, the engine and the seeds."""
+    title = f"{attrs.get('workload')} on {attrs.get('fabric')}"
+    if attrs.get("link_bandwidth"):
+        title += f" ({attrs['link_bandwidth']} links)"
+    title += f", {attrs.get('routing')} routing"
+    if attrs.get("engine") is not None:
+        title += f", {attrs['engine']} engine"
+    if attrs.get("seeds") is not None:
+        title += f", {attrs['seeds']} seed{'s' if attrs['seeds'] != 1 else ''}"
+    return title
+
+
+def plot_links_heatmap(table: pd.DataFrame, path: str | Path, title: str | None = None,
+                       bound: float | None = None) -> Path:
     """Draws the failed-links table as the paper lays it out: jobs down, failed % across,
     each cell coloured by its degradation and labelled ``mean ± 95 % CI``; unroutable cells
-    are grey and say so. Writes ``path`` (PNG, PDF or SVG) and returns it."""
+    are grey and say so. The colour scale runs from ``-bound`` to ``bound`` percent (default:
+    the largest degradation of this table, at least 1), so that the heat maps of one report
+    can share one scale. The title defaults to :func:`links_title`. Writes ``path`` (PNG,
+    PDF or SVG) and returns it."""
     rows = links_cells(table)
     jobs = sorted(rows["jobs"].unique())
     pcts = sorted(rows["failed_pct"].unique())
     grid = rows.pivot(index="jobs", columns="failed_pct", values="degradation_pct")
     grid = grid.reindex(index=jobs, columns=pcts).astype(float)
     fig, ax = plt.subplots(figsize=(max(7.0, 1.2 * len(pcts) + 2.5), 0.7 * len(jobs) + 1.8))
-    bound = max(1.0, float(grid.abs().max().max()) if grid.notna().any().any() else 1.0)
+    if bound is None:
+        bound = links_colour_bound(table)
     image = ax.imshow(grid.to_numpy(), cmap="RdBu_r", vmin=-bound, vmax=bound, aspect="auto")
     ax.set_facecolor("0.85")
     for (i, j_count), (k, pct) in ((a, b) for a in enumerate(jobs) for b in enumerate(pcts)):
@@ -112,12 +155,18 @@ def plot_links_heatmap(table: pd.DataFrame, path: str | Path, title: str | None 
     a = table.attrs
     ax.set_xlabel(f"failed links on top of those in {Path(a['down']).name}" if a.get("down")
                   else "failed links")
-    fig.colorbar(image, ax=ax, label="throughput degradation (%)")
+    ax.set_title(f"each cell: mean throughput degradation ({CI_MEANING})", fontsize="small")
+    fig.colorbar(image, ax=ax, label="mean throughput degradation (%)")
     if title is None and a:
-        title = f"{a.get('workload')} on {a.get('fabric')}, {a.get('routing')}"
-        if a.get("engine") not in (None, "flow"):
-            title += f", {a['engine']} engine"
+        title = links_title(a)
     return save_figure(fig, path, title)
+
+
+def links_colour_bound(table: pd.DataFrame) -> float:
+    """The half-range of a failed-links heat map's colour scale in percent: the largest
+    degradation of the cells drawn, at least 1."""
+    values = links_cells(table)["degradation_pct"].astype(float).abs()
+    return max(1.0, float(values.max())) if values.notna().any() else 1.0
 
 
 def plot_collective_times(
@@ -148,7 +197,7 @@ def plot_collective_times(
                     fmt="none", color="black", capsize=3)
     ax.set_xticks([j + width * (len(replications) - 1) / 2 for j in range(len(errors))])
     ax.set_xticklabels(errors, rotation=15)
-    ax.set_ylabel("allreduce time (us)")
+    ax.set_ylabel("allreduce time (us):\nbar the mean, whiskers p50 to p99")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend()
     if title is None and table.attrs:
@@ -175,7 +224,7 @@ def plot_plan(table: pd.DataFrame, path: str | Path, title: str | None = None) -
         ax.axhline(mid, color=color, linestyle="--", label=row["policy"])
         ax.axhspan(mid - half, mid + half, color=color, alpha=0.15)
     ax.set_xlabel("window interval T (days)")
-    ax.set_ylabel("machine throughput lost (%)")
+    ax.set_ylabel("machine throughput lost (%),\nmean and 95 % CI over replications")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
     a = table.attrs
@@ -190,14 +239,14 @@ def plot_health_loss(loss: pd.DataFrame, path: str | Path, title: str | None = N
     with their 95 % CI; an unroutable workload is marked so. Writes ``path``, returns it."""
     fig, ax = plt.subplots(figsize=(max(5.0, 1.4 * len(loss) + 2), 4))
     xs = range(len(loss))
-    ax.bar(xs, loss["loss_pct"], color="tab:red", alpha=0.7)
+    ax.bar(xs, loss["loss_pct"], color=UNRECOVERABLE_COLOUR, alpha=0.7)
     ax.errorbar(xs, loss["loss_pct"], yerr=loss["loss_ci_pct"], fmt="none", color="black",
                 capsize=4)
     labels = [w + (" (unroutable)" if u else "") for w, u in zip(loss["workload"],
                                                                    loss["unroutable"])]
     ax.set_xticks(list(xs), labels)
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_ylabel("machine throughput lost now (%)")
+    ax.set_ylabel("machine throughput lost now (%),\nmean and 95 % CI")
     ax.grid(True, axis="y", alpha=0.3)
     return save_figure(fig, path, title)
 
@@ -222,13 +271,14 @@ def plot_repair_curve(costs: dict[str, pd.DataFrame], path: str | Path,
     return save_figure(fig, path, title)
 
 
-def figure_html(path: str | Path) -> str:
+def figure_html(path: str | Path, caption: str | None = None) -> str:
     """The PNG figure at ``path`` as an HTML ``<figure>`` holding it as a data URI, so that
-    the page needs no other file."""
-    name = html.escape(Path(path).name)
+    the page needs no other file, captioned with what it shows (``caption``; the file's
+    name when none is given)."""
+    text = html.escape(caption or Path(path).name)
     data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
-    return (f'<figure><img alt="{name}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{name}</figcaption></figure>")
+    return (f'<figure><img alt="{text}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{text}</figcaption></figure>")
 
 
 def html_page(title: str, body: list[str]) -> str:

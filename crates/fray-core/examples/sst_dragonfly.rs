@@ -4,8 +4,9 @@
 //! cables failed. Prints, per seed, the healthy and failed time per iteration of iterations
 //! 3-4 (a 4-iteration run less a 2-iteration one, over 2, as SST's numbers are taken) and
 //! the loss:
-//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC]]`
-//! (seeds `FIRST..FIRST + SEEDS`, as `fray links` numbers them), e.g.
+//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC [HOST]]]`
+//! (seeds `FIRST..FIRST + SEEDS`, as `fray links` numbers them; HOST the host costs,
+//! default `ember`; with FAILED_PCT 0 only the healthy machine runs), e.g.
 //! `packet:router=merlin,mtu=2048 20ns 30 3`.
 
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
@@ -22,6 +23,7 @@ fn main() {
     let seeds: u32 = arg(4, "3").parse().unwrap();
     let first: u32 = arg(5, "0").parse().unwrap();
     let spec: FabricSpec = arg(6, "dragonfly:p=16,a=32,h=1,g=17").parse().unwrap();
+    let host = arg(7, "ember");
     let link = LinkParameters {
         bandwidth_bytes_s: 50e9,
         latency_s,
@@ -30,7 +32,7 @@ fn main() {
     let fabric = Fabric::from_spec(&spec, link).unwrap();
     let study = |iterations: u32| LinksStudy {
         workload: WorkloadSpec::parse(&format!(
-            "halo3d26:iterations={iterations},nx=30,compute=no,host=ember"
+            "halo3d26:iterations={iterations},nx=30,compute=no,host={host}"
         ))
         .unwrap(),
         routing: "ugal:links=adaptive,threshold=800".into(),
@@ -56,11 +58,19 @@ fn main() {
             CaseOutcome::Unroutable(why) => panic!("{why}"),
         }
     };
-    println!("engine {engine}, links {latency_s:e} s, {failed_pct} % of global cables failed");
+    println!(
+        "engine {engine}, host {host}, links {latency_s:e} s, {failed_pct} % of global cables \
+         failed"
+    );
     for replica in first..first + seeds {
         let per_iteration =
             |baseline| (makespan(4, replica, baseline) - makespan(2, replica, baseline)) / 2.0;
-        let (healthy, failed) = (per_iteration(true), per_iteration(false));
+        let healthy = per_iteration(true);
+        if failed_pct == 0.0 {
+            println!("seed {replica}: healthy {:.2} us", healthy * 1e6);
+            continue;
+        }
+        let failed = per_iteration(false);
         println!(
             "seed {replica}: healthy {:.2} us, failed {:.2} us, loss {:+.1} %",
             healthy * 1e6,

@@ -196,14 +196,17 @@ pub fn topobw_simulate_hosts(
 /// first: dicts with `kind` (`link`, `gemini`, `node`), `name`, `direction` (links; `host`
 /// for a host's link to its switch), `slowdown` (one minus the median rate over its kind's),
 /// `slow_transfers`, `transfers`. A host report (from [`topobw_simulate_hosts`]) needs the
-/// `fabric` it ran on; a Gemini report takes none (`SpecError`).
+/// `fabric` it ran on; a Gemini report takes none (`SpecError`), and with `machine`
+/// (`gemini:XxYxZ`, the machine it was measured on) every node it names must be on that
+/// machine with the node id the report gives it.
 #[pyfunction]
-#[pyo3(signature = (name, text, fabric = None))]
+#[pyo3(signature = (name, text, fabric = None, machine = None))]
 pub fn topobw_locate<'py>(
     py: Python<'py>,
     name: &str,
     text: &str,
     fabric: Option<&Fabric>,
+    machine: Option<&str>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let suspects: Vec<Suspect> = if is_host_report(text) {
         let fabric = fabric.ok_or_else(|| {
@@ -217,7 +220,13 @@ pub fn topobw_locate<'py>(
              host report"
         )));
     } else {
-        locate(&Report::parse(name, text).map_err(diag_error)?)
+        let report = Report::parse(name, text).map_err(diag_error)?;
+        if let Some(machine) = machine {
+            report
+                .check_machine(name, &gemini(machine)?)
+                .map_err(diag_error)?;
+        }
+        locate(&report)
     };
     suspects
         .into_iter()

@@ -40,7 +40,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<links::LinksStudy>()?;
     m.add_function(wrap_pyfunction!(packet::packet_traffic, m)?)?;
     m.add_function(wrap_pyfunction!(packet::allreduce_study, m)?)?;
-    m.add_function(wrap_pyfunction!(plan::plan_run, m)?)?;
+    m.add_class::<plan::PlanSetup>()?;
     m.add_function(wrap_pyfunction!(plan::fit_failure_log, m)?)?;
     m.add_function(wrap_pyfunction!(plan::plan_spec, m)?)?;
     m.add_class::<spares::SpareStudy>()?;

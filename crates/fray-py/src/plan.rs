@@ -2,9 +2,12 @@
 
 use fray_core::faults::CableSelector;
 use fray_core::links::{DownCables, LinksStudy};
+use std::collections::HashMap;
+
 use fray_core::plan::{
-    best_window, fit_failures, read_failure_log, ClassFailures, FailureModel, FitKind, LossReuse,
-    Plan, RepairPolicy, WorkloadLoss,
+    best_window, fit_failures, read_failure_log, CachedLoss, ClassFailures, FailureModel, FitKind,
+    LossModel, LossReuse, ModelJob, ModelSample, ModelValue, Plan, PlanError, PlanReport,
+    RepairPolicy, WorkloadLoss,
 };
 use fray_core::units::parse_seconds;
 use fray_core::workload::WorkloadSpec;
@@ -18,133 +21,280 @@ fn spec_error(what: &str) -> impl Fn(fray_core::units::QuantityError) -> PyErr +
     move |e| SpecError::new_err(format!("{what}: {e}"))
 }
 
-/// Runs a plan on `fabric`: `classes` as `(class, failure model spec)`, each of `policies`
-/// (policy specs) over `replications` horizons of `horizon` (a duration), the loss of each
-/// state from `workload` with `jobs` jobs over `seeds` seeds on `engine` with `routing`;
-/// `reuse` is `"direct"` or `"model"` (with `points` grid points of `samples` states each).
-/// Returns a dict: `outcomes` (one dict per policy), `best_window` (index or None),
-/// `model` (grid points per class, or None), `evaluations`, `lookups`.
-#[pyfunction]
-#[pyo3(signature = (fabric, workload, routing, engine, jobs, seeds, seed, time_tolerance, time_resolution, classes, horizon, replications, policies, reuse = "model", points = 8, samples = 4))]
-#[allow(clippy::too_many_arguments)]
-pub fn plan_run<'py>(
-    py: Python<'py>,
-    fabric: &Fabric,
-    workload: &str,
-    routing: &str,
-    engine: &str,
+/// A plan on a fabric with the loss of its states from a workload, as `fray.plan.plan` and the
+/// `plan` campaign kind build it: `classes` as `(class, failure model spec)`, each of
+/// `policies` (policy specs) over `replications` horizons of `horizon` (a duration), the
+/// loss of each state from `workload` with `jobs` jobs over `seeds` seeds on `engine` with
+/// `routing`.
+#[pyclass(frozen)]
+pub struct PlanSetup {
+    fabric: Py<Fabric>,
+    plan: Plan,
+    policies: Vec<RepairPolicy>,
+    study: LinksStudy,
     jobs: u32,
-    seeds: u32,
-    seed: u64,
-    time_tolerance: f64,
-    time_resolution: f64,
-    classes: Vec<(String, String)>,
-    horizon: &str,
-    replications: u32,
-    policies: Vec<String>,
-    reuse: &str,
-    points: usize,
-    samples: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let classes = classes
-        .into_iter()
-        .map(|(class, model)| {
-            Ok(ClassFailures {
-                class,
-                model: model.parse::<FailureModel>().map_err(plan_error)?,
-            })
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let policies = policies
-        .iter()
-        .map(|p| p.parse::<RepairPolicy>().map_err(plan_error))
-        .collect::<PyResult<Vec<_>>>()?;
-    let reuse = match reuse {
-        "direct" => LossReuse::Direct,
-        "model" => LossReuse::Model { points, samples },
-        other => {
-            return Err(SpecError::new_err(format!(
-                "reuse: expected direct or model, got {other:?}"
-            )))
-        }
-    };
-    let plan = Plan {
-        classes,
-        horizon_s: parse_seconds(horizon).map_err(spec_error("horizon"))?,
-        replications,
-        seed,
-    };
-    let study = LinksStudy {
-        workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
-        routing: routing.to_string(),
-        fail: CableSelector::Router,
-        jobs: vec![jobs],
-        failed_pct: vec![0.0],
-        seeds,
-        seed,
-        time_tolerance,
-        time_resolution_s: time_resolution,
-        engine: engine.parse().map_err(option_error)?,
-        down: DownCables::default(),
-    };
-    let fabric = &fabric.0;
-    let report = py
-        .detach(|| {
-            plan.cables(fabric)?;
-            let loss = WorkloadLoss::new(&study, fabric, jobs)?;
-            plan.run(fabric, &policies, &loss, reuse)
-        })
-        .map_err(plan_error)?;
-    let out = PyDict::new(py);
-    let rows = report
-        .outcomes
-        .iter()
-        .map(|o| {
-            let d = PyDict::new(py);
-            d.set_item("policy", o.policy.to_string())?;
-            d.set_item("kind", o.policy.kind())?;
-            let every = match o.policy {
-                RepairPolicy::Windows { every_s, .. } => Some(every_s),
-                _ => None,
-            };
-            d.set_item("every_s", every)?;
-            d.set_item("degraded_share", o.degraded_share)?;
-            d.set_item("downtime_share", o.downtime_share)?;
-            d.set_item("total_share", o.total_share)?;
-            d.set_item("total_ci", o.total_ci)?;
-            d.set_item("cut_off_share", o.cut_off_share)?;
-            d.set_item("windows", o.windows)?;
-            d.set_item("repairs", o.repairs)?;
-            d.set_item("mean_down", o.mean_down.clone())?;
-            Ok(d)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    out.set_item("outcomes", rows)?;
-    out.set_item("best_window", best_window(&report.outcomes))?;
-    let model = match &report.model {
-        None => None,
-        Some(m) => Some(
-            m.classes
-                .iter()
-                .zip(&plan.classes)
-                .flat_map(|(points, c)| points.iter().map(move |p| (c, p)))
-                .map(|(c, p)| {
-                    let d = PyDict::new(py);
-                    d.set_item("class", &c.class)?;
-                    d.set_item("count", p.count)?;
-                    d.set_item("samples", p.samples)?;
-                    d.set_item("cut_off", p.cut_off)?;
-                    d.set_item("mean_loss", p.mean_loss)?;
-                    d.set_item("std_error", p.std_error)?;
-                    Ok(d)
+}
+
+#[pymethods]
+impl PlanSetup {
+    #[new]
+    #[pyo3(signature = (fabric, workload, routing, engine, jobs, seeds, seed, time_tolerance, time_resolution, classes, horizon, replications, policies))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        fabric: Py<Fabric>,
+        workload: &str,
+        routing: &str,
+        engine: &str,
+        jobs: u32,
+        seeds: u32,
+        seed: u64,
+        time_tolerance: f64,
+        time_resolution: f64,
+        classes: Vec<(String, String)>,
+        horizon: &str,
+        replications: u32,
+        policies: Vec<String>,
+    ) -> PyResult<Self> {
+        let classes = classes
+            .into_iter()
+            .map(|(class, model)| {
+                Ok(ClassFailures {
+                    class,
+                    model: model.parse::<FailureModel>().map_err(plan_error)?,
                 })
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
-    };
-    out.set_item("model", model)?;
-    out.set_item("evaluations", report.evaluations)?;
-    out.set_item("lookups", report.lookups)?;
-    Ok(out)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let policies = policies
+            .iter()
+            .map(|p| p.parse::<RepairPolicy>().map_err(plan_error))
+            .collect::<PyResult<Vec<_>>>()?;
+        let plan = Plan {
+            classes,
+            horizon_s: parse_seconds(horizon).map_err(spec_error("horizon"))?,
+            replications,
+            seed,
+        };
+        let study = LinksStudy {
+            workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
+            routing: routing.to_string(),
+            fail: CableSelector::Router,
+            jobs: vec![jobs],
+            failed_pct: vec![0.0],
+            seeds,
+            seed,
+            time_tolerance,
+            time_resolution_s: time_resolution,
+            engine: engine.parse().map_err(option_error)?,
+            down: DownCables::default(),
+        };
+        Ok(Self {
+            fabric,
+            plan,
+            policies,
+            study,
+            jobs,
+        })
+    }
+
+    /// Runs the plan; `reuse` is `"direct"` or `"model"` (with `points` grid points of
+    /// `samples` states each). Returns a dict: `outcomes` (one dict per policy),
+    /// `best_window` (index or None), `model` (grid points per class, or None),
+    /// `evaluations`, `lookups`.
+    #[pyo3(signature = (reuse = "model", points = 8, samples = 4))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        reuse: &str,
+        points: usize,
+        samples: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let reuse = match reuse {
+            "direct" => LossReuse::Direct,
+            "model" => LossReuse::Model { points, samples },
+            other => {
+                return Err(SpecError::new_err(format!(
+                    "reuse: expected direct or model, got {other:?}"
+                )))
+            }
+        };
+        let fabric = &self.fabric.get().0;
+        let report = py
+            .detach(|| {
+                self.plan.cables(fabric)?;
+                let loss = WorkloadLoss::new(&self.study, fabric, self.jobs)?;
+                self.plan.run(fabric, &self.policies, &loss, reuse)
+            })
+            .map_err(plan_error)?;
+        self.report_dict(py, &report)
+    }
+
+    /// The states a loss model of `points` grid points of `samples` states each evaluates,
+    /// in order: `(class index, count, random draw or None, cable indices or None)`.
+    fn model_jobs(&self, py: Python<'_>, points: usize, samples: usize) -> PyResult<Vec<JobKey>> {
+        let jobs = py
+            .detach(|| self.jobs_of(points, samples))
+            .map_err(plan_error)?;
+        Ok(jobs.iter().map(job_key).collect())
+    }
+
+    /// Evaluates one state of [`Self::model_jobs`] (its key): the draws that cut a pair off
+    /// before a connected one, and its loss (None when every draw cut a pair off).
+    fn evaluate(&self, py: Python<'_>, job: JobKey) -> PyResult<(usize, Option<f64>)> {
+        let job = job_of(job);
+        let fabric = &self.fabric.get().0;
+        let value = py
+            .detach(|| {
+                let cables = self.plan.cables(fabric)?;
+                if job.class >= cables.len() {
+                    return Err(PlanError::invalid(
+                        "job",
+                        format!("no class {} in this plan", job.class),
+                    ));
+                }
+                let loss = WorkloadLoss::new(&self.study, fabric, self.jobs)?;
+                job.evaluate(fabric, &cables, self.plan.seed, &CachedLoss::new(&loss))
+            })
+            .map_err(plan_error)?;
+        Ok((value.cut_off_draws, value.loss))
+    }
+
+    /// The report of the plan with the model fitted from `values`, one
+    /// `(job key, cut-off draws, loss)` for every job of [`Self::model_jobs`] with the same
+    /// `points` and `samples` (in any order): the dict of [`Self::run`].
+    fn run_with_values<'py>(
+        &self,
+        py: Python<'py>,
+        points: usize,
+        samples: usize,
+        values: Vec<(JobKey, usize, Option<f64>)>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let fabric = &self.fabric.get().0;
+        let report = py
+            .detach(|| {
+                let cables = self.plan.cables(fabric)?;
+                let grids = self
+                    .plan
+                    .model_grids(fabric, &self.policies, points, samples)?;
+                let jobs = LossModel::jobs(&cables, &grids, samples);
+                let given: HashMap<JobKey, ModelValue> = values
+                    .into_iter()
+                    .map(|(key, cut_off_draws, loss)| {
+                        (
+                            key,
+                            ModelValue {
+                                cut_off_draws,
+                                loss,
+                            },
+                        )
+                    })
+                    .collect();
+                let values = jobs
+                    .iter()
+                    .map(|j| {
+                        given.get(&job_key(j)).copied().ok_or_else(|| {
+                            PlanError::invalid(
+                                "values",
+                                format!("no value for the state {:?}", job_key(j)),
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let model = LossModel::from_values(&cables, &grids, samples, &jobs, &values);
+                self.plan.run_with_model(fabric, &self.policies, model)
+            })
+            .map_err(plan_error)?;
+        self.report_dict(py, &report)
+    }
+}
+
+/// A model job as Python sees it: `(class index, count, random draw, cable indices)`, one of
+/// the last two set.
+type JobKey = (usize, usize, Option<usize>, Option<Vec<usize>>);
+
+fn job_key(job: &ModelJob) -> JobKey {
+    match &job.sample {
+        ModelSample::Random(k) => (job.class, job.count, Some(*k), None),
+        ModelSample::Set(set) => (job.class, job.count, None, Some(set.clone())),
+    }
+}
+
+fn job_of((class, count, random, set): JobKey) -> ModelJob {
+    ModelJob {
+        class,
+        count,
+        sample: match (random, set) {
+            (_, Some(set)) => ModelSample::Set(set),
+            (k, None) => ModelSample::Random(k.unwrap_or(0)),
+        },
+    }
+}
+
+impl PlanSetup {
+    fn jobs_of(&self, points: usize, samples: usize) -> Result<Vec<ModelJob>, PlanError> {
+        let fabric = &self.fabric.get().0;
+        let cables = self.plan.cables(fabric)?;
+        let grids = self
+            .plan
+            .model_grids(fabric, &self.policies, points, samples)?;
+        Ok(LossModel::jobs(&cables, &grids, samples))
+    }
+
+    fn report_dict<'py>(
+        &self,
+        py: Python<'py>,
+        report: &PlanReport,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        let rows = report
+            .outcomes
+            .iter()
+            .map(|o| {
+                let d = PyDict::new(py);
+                d.set_item("policy", o.policy.to_string())?;
+                d.set_item("kind", o.policy.kind())?;
+                let every = match o.policy {
+                    RepairPolicy::Windows { every_s, .. } => Some(every_s),
+                    _ => None,
+                };
+                d.set_item("every_s", every)?;
+                d.set_item("degraded_share", o.degraded_share)?;
+                d.set_item("downtime_share", o.downtime_share)?;
+                d.set_item("total_share", o.total_share)?;
+                d.set_item("total_ci", o.total_ci)?;
+                d.set_item("cut_off_share", o.cut_off_share)?;
+                d.set_item("windows", o.windows)?;
+                d.set_item("repairs", o.repairs)?;
+                d.set_item("mean_down", o.mean_down.clone())?;
+                Ok(d)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        out.set_item("outcomes", rows)?;
+        out.set_item("best_window", best_window(&report.outcomes))?;
+        let model = match &report.model {
+            None => None,
+            Some(m) => Some(
+                m.classes
+                    .iter()
+                    .zip(&self.plan.classes)
+                    .flat_map(|(points, c)| points.iter().map(move |p| (c, p)))
+                    .map(|(c, p)| {
+                        let d = PyDict::new(py);
+                        d.set_item("class", &c.class)?;
+                        d.set_item("count", p.count)?;
+                        d.set_item("samples", p.samples)?;
+                        d.set_item("cut_off", p.cut_off)?;
+                        d.set_item("mean_loss", p.mean_loss)?;
+                        d.set_item("std_error", p.std_error)?;
+                        Ok(d)
+                    })
+                    .collect::<PyResult<Vec<_>>>()?,
+            ),
+        };
+        out.set_item("model", model)?;
+        out.set_item("evaluations", report.evaluations)?;
+        out.set_item("lookups", report.lookups)?;
+        Ok(out)
+    }
 }
 
 /// Fits `kind` (`"exp"` or `"weibull"`) to the failures of `class` in the failure log

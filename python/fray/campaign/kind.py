@@ -41,12 +41,19 @@ class StudyRecord:
 @dataclass
 class ReportSection:
     """What ``fray report`` shows of one study: a title, lines of text, figures (PNG files)
+    with what each shows (``captions``, by path; the HTML page captions a figure with it),
     and a summary table (printed in the terminal, and in the HTML page)."""
 
     title: str
     lines: list[str] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
     summary: pd.DataFrame | None = None
+    captions: dict[Path, str] = field(default_factory=dict)
+
+    def add_figure(self, path: Path, caption: str) -> None:
+        """Adds the figure at ``path``, captioned with what it shows."""
+        self.figures.append(path)
+        self.captions[path] = caption
 
 
 class StudyKind(ABC):

@@ -10,7 +10,7 @@ import pandas as pd
 from fray import Fabric, SpecError, links, profiles, report, store
 from fray.cli import numbers
 from fray.outputs import FIGURES, TABLES
-from fray.units import parse_rate, parse_seconds
+from fray.units import format_rate, parse_rate, parse_seconds
 
 #: Outputs checked before any work (see ``fray.cli._check_outputs``).
 OUTPUTS = {"out": TABLES, "plot": FIGURES}
@@ -208,6 +208,10 @@ def run(args: argparse.Namespace) -> int:
         save_faults=args.save_faults,
         progress=not args.quiet and sys.stderr.isatty(),
     )
+    # The spec as given, not the built fabric's repr, names the machine in the figure.
+    link, _ = _rates(args)
+    table.attrs.update(fabric=args.fabric,
+                       link_bandwidth=None if link is None else format_rate(link))
     if args.out:
         store.write_table(table, args.out)
     if args.plot:
@@ -216,17 +220,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fabric(args: argparse.Namespace) -> Fabric | str:
-    """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` (else the
-    profile's) and ``--host-bandwidth`` (the spec string as given when none is set)."""
+def _rates(args: argparse.Namespace) -> tuple[float | None, float | None]:
+    """The link rate of ``--link-bandwidth`` (else the profile's) and the host rate of
+    ``--host-bandwidth``, in bytes per second; None where none is set."""
     rate = {flag: None if value is None else parse_rate(value, flag)
             for flag, value in (("--link-bandwidth", args.link_bandwidth),
                                 ("--host-bandwidth", args.host_bandwidth))}
     link = profiles.choose(args.profile, link_bandwidth_bytes_s=rate["--link-bandwidth"])
-    if link["link_bandwidth_bytes_s"] is None and rate["--host-bandwidth"] is None:
+    return link["link_bandwidth_bytes_s"], rate["--host-bandwidth"]
+
+
+def _fabric(args: argparse.Namespace) -> Fabric | str:
+    """The fabric of ``--fabric`` with the bandwidths of ``--link-bandwidth`` (else the
+    profile's) and ``--host-bandwidth`` (the spec string as given when none is set)."""
+    link, host = _rates(args)
+    if link is None and host is None:
         return args.fabric
-    return links.fabric_with(args.fabric, link["link_bandwidth_bytes_s"],
-                             rate["--host-bandwidth"])
+    return links.fabric_with(args.fabric, link, host)
 
 
 def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:

@@ -38,7 +38,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("report", nargs="?", metavar="FILE",
                    help="report file (locate) or fabric file (peers)")
     p.add_argument("--layout", help="builtin:XxYxZ or a layout file (real MPI)")
-    p.add_argument("--simulate", metavar="gemini:XxYxZ", help="run on a modelled machine")
+    p.add_argument("--simulate", metavar="gemini:XxYxZ",
+                   help="run on a modelled machine; locate: the machine a Gemini report was "
+                   "measured on (every node it names must be on it)")
     p.add_argument("--simulate-file", metavar="FILE",
                    help="run on the hosts of a fabric file (ibnetdiscover, json) on the flow "
                    "engine")
@@ -150,7 +152,7 @@ def _locate(args: argparse.Namespace) -> int:
     if not args.report:
         raise SpecError("locate: give the report file")
     fabric = open_fabric(args.fabric, args.format) if args.fabric else None
-    suspects = topobw_locate(args.report, _read(args.report, "report"), fabric)
+    suspects = topobw_locate(args.report, _read(args.report, "report"), fabric, args.simulate)
     if args.json:
         for s in suspects:
             print(json.dumps(s))

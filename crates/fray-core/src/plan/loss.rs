@@ -171,7 +171,8 @@ impl LossModel {
     /// `grids[c]` above 0, `samples` random states of that many down cables of the class
     /// alone that keep every pair connected, drawn from `(seed, class, count, sample)`, or
     /// every such state when there are no more than `samples` (the mean is then exact),
-    /// evaluated by `loss` (all cores).
+    /// evaluated by `loss` (all cores). The same as [`Self::jobs`], each job
+    /// [evaluated](ModelJob::evaluate), and [`Self::from_values`].
     pub fn fit(
         fabric: &Fabric,
         cables: &[Vec<ChannelId>],
@@ -180,79 +181,64 @@ impl LossModel {
         seed: u64,
         loss: &CachedLoss<'_>,
     ) -> Result<Self, PlanError> {
-        // A count with no more distinct states than `samples` is enumerated (its mean is
-        // then exact); others draw `samples` random states.
-        let exhaustive = |c: usize, n: usize| binomial(cables[c].len(), n) <= samples as f64;
-        let jobs: Vec<(usize, usize, Sample)> = grids
+        let jobs = Self::jobs(cables, grids, samples);
+        let values = jobs
+            .par_iter()
+            .map(|job| job.evaluate(fabric, cables, seed, loss))
+            .collect::<Result<Vec<_>, PlanError>>()?;
+        Ok(Self::from_values(cables, grids, samples, &jobs, &values))
+    }
+
+    /// The sampled states a fit evaluates, class by class and count by count: a count with
+    /// no more distinct states than `samples` is enumerated (its mean is then exact), the
+    /// others draw `samples` random states.
+    pub fn jobs(cables: &[Vec<ChannelId>], grids: &[Vec<usize>], samples: usize) -> Vec<ModelJob> {
+        grids
             .iter()
             .enumerate()
             .flat_map(|(c, g)| {
                 g.iter().filter(|&&n| n > 0).flat_map(move |&n| {
-                    let list: Vec<Sample> = if exhaustive(c, n) {
+                    let list: Vec<ModelSample> = if exhaustive(cables, samples, c, n) {
                         combinations(cables[c].len(), n)
                             .into_iter()
-                            .map(Sample::Set)
+                            .map(ModelSample::Set)
                             .collect()
                     } else {
-                        (0..samples).map(Sample::Random).collect()
+                        (0..samples).map(ModelSample::Random).collect()
                     };
-                    list.into_iter().map(move |j| (c, n, j))
+                    list.into_iter().map(move |sample| ModelJob {
+                        class: c,
+                        count: n,
+                        sample,
+                    })
                 })
             })
-            .collect();
-        // A random sample draws until its state keeps every pair connected (at most
-        // `DRAWS` tries; the cut-off states are counted, not evaluated).
-        const DRAWS: u64 = 20;
-        let state_of = |c: usize, set: &[usize]| -> Result<Faults, PlanError> {
-            let mut faults = Faults::none(fabric);
-            for &i in set {
-                faults.fail_cable(fabric, cables[c][i])?;
-            }
-            Ok(faults)
-        };
-        let values = jobs
-            .par_iter()
-            .map(|(c, n, job)| {
-                let (c, n) = (*c, *n);
-                let tries: Vec<Vec<usize>> = match job {
-                    Sample::Set(set) => vec![set.clone()],
-                    Sample::Random(s) => {
-                        let seed =
-                            case_seed(case_seed(case_seed(seed, c as u64), n as u64), *s as u64);
-                        (0..DRAWS)
-                            .map(|draw| {
-                                let mut rng = Pcg64::seed_from_u64(case_seed(seed, draw));
-                                rand::seq::index::sample(&mut rng, cables[c].len(), n).into_vec()
-                            })
-                            .collect()
-                    }
-                };
-                for (draw, set) in tries.iter().enumerate() {
-                    let faults = state_of(c, set)?;
-                    if !pairs_cut_off(fabric, &faults) {
-                        // A connected state the workload still cannot route (its routing
-                        // finds no path) loses the whole machine, as it does in the replications.
-                        let state = loss.get(&faults)?;
-                        return Ok((draw, Some(if state.cut_off { 1.0 } else { state.loss })));
-                    }
-                }
-                Ok((tries.len(), None))
-            })
-            .collect::<Result<Vec<_>, PlanError>>()?;
+            .collect()
+    }
+
+    /// The model from every job of [`Self::jobs`] (same `cables`, `grids` and `samples`) and
+    /// its value, in the same order.
+    pub fn from_values(
+        cables: &[Vec<ChannelId>],
+        grids: &[Vec<usize>],
+        samples: usize,
+        jobs: &[ModelJob],
+        values: &[ModelValue],
+    ) -> Self {
         let mut classes = Vec::with_capacity(grids.len());
         for (c, g) in grids.iter().enumerate() {
             let mut points: Vec<ModelPoint> = Vec::with_capacity(g.len());
             for &n in g {
-                let at: Vec<&(usize, Option<f64>)> = jobs
+                let at: Vec<&ModelValue> = jobs
                     .iter()
-                    .zip(&values)
-                    .filter(|((jc, jn, _), _)| *jc == c && *jn == n)
+                    .zip(values)
+                    .filter(|(j, _)| j.class == c && j.count == n)
                     .map(|(_, v)| v)
                     .collect();
-                let kept: Vec<f64> = at.iter().filter_map(|v| v.1).collect();
-                let cut_off = at.iter().map(|v| v.0).sum();
+                let kept: Vec<f64> = at.iter().filter_map(|v| v.loss).collect();
+                let cut_off = at.iter().map(|v| v.cut_off_draws).sum();
                 let (mean, ci) = mean_ci95(&kept);
-                let std_error = if exhaustive(c, n) {
+                let std_error = if exhaustive(cables, samples, c, n) {
                     0.0
                 } else if kept.len() > 1 {
                     ci / crate::links::student_t975(kept.len() - 1)
@@ -275,7 +261,7 @@ impl LossModel {
             }
             classes.push(points);
         }
-        Ok(Self { classes })
+        Self { classes }
     }
 
     /// The weights of class `c`'s grid points at `count` down cables: two neighbours
@@ -313,10 +299,88 @@ impl LossModel {
     }
 }
 
+/// Whether a count of class `c` has no more distinct states than `samples`, so that a fit
+/// enumerates them.
+fn exhaustive(cables: &[Vec<ChannelId>], samples: usize, c: usize, n: usize) -> bool {
+    binomial(cables[c].len(), n) <= samples as f64
+}
+
 /// One sampled state of a model point: a random draw, or a given set of cable indices.
-enum Sample {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelSample {
+    /// The `k`-th random draw of the point.
     Random(usize),
+    /// These cables of the class (indices into its cable list).
     Set(Vec<usize>),
+}
+
+/// One state a fit evaluates: `count` down cables of class `class` (its index in the
+/// plan), drawn as `sample` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelJob {
+    /// The class, as an index into the plan's classes.
+    pub class: usize,
+    /// Down cables of the class.
+    pub count: usize,
+    /// Which state.
+    pub sample: ModelSample,
+}
+
+/// What one [`ModelJob`] gave.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelValue {
+    /// Draws that cut a pair off before a connected one was found (redrawn).
+    pub cut_off_draws: usize,
+    /// The loss of the connected state (0 to 1; a state the workload cannot route counts as
+    /// 1), or `None` when every draw cut a pair off.
+    pub loss: Option<f64>,
+}
+
+impl ModelJob {
+    /// Evaluates this job with `loss`: a random sample draws, from `(seed, class, count,
+    /// sample, draw)`, until its state keeps every pair connected (at most 20 draws; the
+    /// cut-off draws are counted, not evaluated).
+    pub fn evaluate(
+        &self,
+        fabric: &Fabric,
+        cables: &[Vec<ChannelId>],
+        seed: u64,
+        loss: &CachedLoss<'_>,
+    ) -> Result<ModelValue, PlanError> {
+        const DRAWS: u64 = 20;
+        let (c, n) = (self.class, self.count);
+        let tries: Vec<Vec<usize>> = match &self.sample {
+            ModelSample::Set(set) => vec![set.clone()],
+            ModelSample::Random(s) => {
+                let seed = case_seed(case_seed(case_seed(seed, c as u64), n as u64), *s as u64);
+                (0..DRAWS)
+                    .map(|draw| {
+                        let mut rng = Pcg64::seed_from_u64(case_seed(seed, draw));
+                        rand::seq::index::sample(&mut rng, cables[c].len(), n).into_vec()
+                    })
+                    .collect()
+            }
+        };
+        for (draw, set) in tries.iter().enumerate() {
+            let mut faults = Faults::none(fabric);
+            for &i in set {
+                faults.fail_cable(fabric, cables[c][i])?;
+            }
+            if !pairs_cut_off(fabric, &faults) {
+                // A connected state the workload still cannot route (its routing finds no
+                // path) loses the whole machine, as it does in the replications.
+                let state = loss.get(&faults)?;
+                return Ok(ModelValue {
+                    cut_off_draws: draw,
+                    loss: Some(if state.cut_off { 1.0 } else { state.loss }),
+                });
+            }
+        }
+        Ok(ModelValue {
+            cut_off_draws: tries.len(),
+            loss: None,
+        })
+    }
 }
 
 /// `n` choose `k` as a float (it only decides whether to enumerate).

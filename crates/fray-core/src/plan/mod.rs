@@ -46,7 +46,10 @@ mod workload_loss;
 pub use failure::{
     fit_failures, read_failure_log, FailureFit, FailureModel, FitKind, LoggedFailure,
 };
-pub use loss::{pairs_cut_off, CachedLoss, FaultLoss, LossModel, ModelPoint, StateLoss};
+pub use loss::{
+    pairs_cut_off, CachedLoss, FaultLoss, LossModel, ModelJob, ModelPoint, ModelSample, ModelValue,
+    StateLoss,
+};
 pub use monte_carlo::{best_window, ClassFailures, LossReuse, Plan, PlanReport, PolicyOutcome};
 pub use policy::RepairPolicy;
 pub use workload_loss::WorkloadLoss;
@@ -86,7 +89,8 @@ pub enum PlanError {
 }
 
 impl PlanError {
-    pub(crate) fn invalid(what: &str, reason: String) -> Self {
+    /// A value that cannot be used: `what` names the option or field, `reason` says why.
+    pub fn invalid(what: &str, reason: String) -> Self {
         Self::Invalid {
             what: what.to_string(),
             reason,

@@ -137,29 +137,7 @@ impl Plan {
         let model = match reuse {
             LossReuse::Direct => None,
             LossReuse::Model { points, samples } => {
-                if points < 2 || samples < 1 {
-                    return Err(PlanError::invalid(
-                        "model",
-                        format!("need 2 or more points and 1 or more samples, got {points} and {samples}"),
-                    ));
-                }
-                // The time the replications spend at each count, from the same replications
-                // with no loss.
-                let reach = self.tallies(fabric, &cables, policies, &Evaluator::Zero)?;
-                let grids: Vec<Vec<usize>> = cables
-                    .iter()
-                    .enumerate()
-                    .map(|c| {
-                        let c = c.0;
-                        let mut time = vec![0.0; cables[c].len() + 1];
-                        for t in &reach {
-                            for (n, s) in t.time_at[c].iter().enumerate() {
-                                time[n] += s;
-                            }
-                        }
-                        LossModel::grid(&time, points)
-                    })
-                    .collect();
+                let grids = self.model_grids(fabric, policies, points, samples)?;
                 Some(LossModel::fit(
                     fabric, &cables, &grids, samples, self.seed, &cached,
                 )?)
@@ -169,19 +147,89 @@ impl Plan {
             None => Evaluator::Direct(&cached),
             Some(m) => Evaluator::Model(m),
         };
-        let tallies = self.tallies(fabric, &cables, policies, &evaluator)?;
-        let reps = self.replications as usize;
-        let outcomes = policies
-            .iter()
-            .zip(tallies.chunks(reps))
-            .map(|(&policy, t)| summarize(policy, t, self.horizon_s, model.as_ref()))
-            .collect();
+        let outcomes = self.outcomes(fabric, &cables, policies, &evaluator, model.as_ref())?;
         Ok(PlanReport {
             outcomes,
             model,
             evaluations: cached.evaluations(),
             lookups: cached.lookups(),
         })
+    }
+
+    /// The counts of each class a loss model of `points` points evaluates (with `samples`
+    /// states each, checked here): 0, the counts where these replications of `policies`
+    /// spend the most time, and the largest they reach ([`LossModel::grid`]), found by
+    /// running them with no loss.
+    pub fn model_grids(
+        &self,
+        fabric: &Fabric,
+        policies: &[RepairPolicy],
+        points: usize,
+        samples: usize,
+    ) -> Result<Vec<Vec<usize>>, PlanError> {
+        if points < 2 || samples < 1 {
+            return Err(PlanError::invalid(
+                "model",
+                format!("need 2 or more points and 1 or more samples, got {points} and {samples}"),
+            ));
+        }
+        let cables = self.cables(fabric)?;
+        let reach = self.tallies(fabric, &cables, policies, &Evaluator::Zero)?;
+        Ok((0..cables.len())
+            .map(|c| {
+                let mut time = vec![0.0; cables[c].len() + 1];
+                for t in &reach {
+                    for (n, s) in t.time_at[c].iter().enumerate() {
+                        time[n] += s;
+                    }
+                }
+                LossModel::grid(&time, points)
+            })
+            .collect())
+    }
+
+    /// Runs every policy over the replications with the loss of each state from `model`
+    /// (cut-off pairs checked exactly), as [`Self::run`] does once it has fitted it: a model
+    /// fitted elsewhere ([`LossModel::from_values`] of jobs evaluated apart) gives the same
+    /// report.
+    pub fn run_with_model(
+        &self,
+        fabric: &Fabric,
+        policies: &[RepairPolicy],
+        model: LossModel,
+    ) -> Result<PlanReport, PlanError> {
+        let cables = self.cables(fabric)?;
+        let outcomes = self.outcomes(
+            fabric,
+            &cables,
+            policies,
+            &Evaluator::Model(&model),
+            Some(&model),
+        )?;
+        Ok(PlanReport {
+            outcomes,
+            model: Some(model),
+            evaluations: 0,
+            lookups: 0,
+        })
+    }
+
+    /// Every policy's outcome over the replications, each state's loss from `evaluator`.
+    fn outcomes(
+        &self,
+        fabric: &Fabric,
+        cables: &[Vec<ChannelId>],
+        policies: &[RepairPolicy],
+        evaluator: &Evaluator<'_>,
+        model: Option<&LossModel>,
+    ) -> Result<Vec<PolicyOutcome>, PlanError> {
+        let tallies = self.tallies(fabric, cables, policies, evaluator)?;
+        let reps = self.replications as usize;
+        Ok(policies
+            .iter()
+            .zip(tallies.chunks(reps))
+            .map(|(&policy, t)| summarize(policy, t, self.horizon_s, model))
+            .collect())
     }
 
     /// Every (policy, replication), policy-major, on all cores.
@@ -489,6 +537,7 @@ pub fn best_window(outcomes: &[PolicyOutcome]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::ModelValue;
 
     const DAY: f64 = 86400.0;
 
@@ -631,6 +680,44 @@ mod tests {
             model.evaluations,
             direct.evaluations
         );
+    }
+
+    #[test]
+    fn a_model_fitted_job_by_job_gives_the_same_report() {
+        // As a campaign runs it: the grids, each job evaluated on its own (in another order),
+        // the model from the values, then the replications.
+        let p = plan("exp:mtbf=40d", 365.0, 12);
+        let policies = [
+            policy("immediate:repair=1d"),
+            policy("windows:every=30d,length=8h"),
+        ];
+        let f = fabric();
+        let loss = |faults: &Faults| {
+            Ok(StateLoss {
+                loss: 0.003 * (faults.num_channels_down() / 2) as f64
+                    + 1e-4 * (faults.down_fingerprint() % 7) as f64,
+                cut_off: false,
+            })
+        };
+        let reuse = LossReuse::Model {
+            points: 4,
+            samples: 3,
+        };
+        let whole = p.run(&f, &policies, &loss, reuse).unwrap();
+        let cables = p.cables(&f).unwrap();
+        let grids = p.model_grids(&f, &policies, 4, 3).unwrap();
+        let jobs = LossModel::jobs(&cables, &grids, 3);
+        let cached = CachedLoss::new(&loss);
+        let mut values: Vec<Option<ModelValue>> = vec![None; jobs.len()];
+        for i in (0..jobs.len()).rev() {
+            values[i] = Some(jobs[i].evaluate(&f, &cables, p.seed, &cached).unwrap());
+        }
+        let values: Vec<ModelValue> = values.into_iter().map(Option::unwrap).collect();
+        let model = LossModel::from_values(&cables, &grids, 3, &jobs, &values);
+        assert_eq!(Some(&model), whole.model.as_ref());
+        let apart = p.run_with_model(&f, &policies, model).unwrap();
+        assert_eq!(apart.outcomes, whole.outcomes);
+        assert!(p.model_grids(&f, &policies, 1, 3).is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod aries_and_counter_readers_name_bad_lines;
 mod aries_edison_builds_whole;
+mod aries_vcs_are_deadlock_free;
 mod channel_bytes_add_up_on_every_engine;
 mod common;
 mod doal_detours_around_failed_links;

@@ -20,6 +20,7 @@ from fray import report as figures
 from fray.campaign.kind import ReportSection, StudyRecord
 from fray.campaign.scenario import Point, parse_scenario
 from fray.campaign.studies.links import _build, study_params
+from fray.units import format_rate
 
 if TYPE_CHECKING:
     import duckdb
@@ -83,28 +84,41 @@ def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) ->
     section = ReportSection(title=f"{study.name} (failed links)")
     section.lines.append(f"{study.done_tasks} of {study.planned_tasks} tasks done; "
                          f"{len(points)} point(s), {scenario.replications} seed(s) each")
+    section.lines.append(f"Degradation: the loss of machine throughput against the same "
+                         f"jobs on the healthy machine, mean over seeds; {figures.CI_MEANING}.")
     if table.empty:
         section.lines.append("no number of jobs has all its seeds yet")
         return section
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = {p.index: p.label for p in points}
     params_of = [study_params(scenario, p) for p in points]  # each point's fabric built once
+    bound = figures.links_colour_bound(table)  # one colour scale for every heat map
     for index, rows in table.groupby("point"):
         if index >= MAX_POINT_FIGURES:
             break
         params = params_of[index]
         rows = rows.reset_index(drop=True)
-        rows.attrs.update(fabric=params["fabric"], workload=params["workload"],
-                          routing=params["routing"], engine=params["engine"],
+        link = params["link_bandwidth"]
+        rows.attrs.update(fabric=params["fabric"],
+                          link_bandwidth=None if link is None else format_rate(link),
+                          workload=params["workload"], routing=params["routing"],
+                          engine=params["engine"], seeds=scenario.replications,
                           down="faults.down" if params["down"] else None)
         name = f"{study.name}_p{index:04d}.png" if len(points) > 1 else f"{study.name}.png"
-        title = labels[index] or None
-        if title:
-            title = f"{title}: {params['workload']}, {params['routing']}"
-        section.figures.append(figures.plot_links_heatmap(rows, out_dir / name, title))
+        title = figures.links_title(rows.attrs)
+        if labels[index]:
+            title = f"{labels[index]}: {title}"
+        section.add_figure(
+            figures.plot_links_heatmap(rows, out_dir / name, title, bound=bound),
+            f"Throughput degradation per number of jobs (rows) and share of failed links "
+            f"(columns){' at ' + labels[index] if labels[index] else ''}: {title}. The "
+            f"colour scale is the same in every heat map of this study.")
     if len(points) > 1:
-        section.figures.append(_sweep_figure(table, labels, out_dir / f"{study.name}_sweep.png",
-                                             sweep_title(params_of)))
+        section.add_figure(
+            _sweep_figure(table, labels, out_dir / f"{study.name}_sweep.png",
+                          sweep_title(params_of)),
+            "Degradation against the share of failed links, one line per sweep point and "
+            "one panel per number of jobs; bars are 95 % confidence intervals over seeds.")
     shown = figures.links_cells(table).copy()
     shown["cell"] = shown.apply(figures.degradation_label, axis=1)
     shown["point"] = shown["point"].map(lambda i: labels[i] or str(i))

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from fray.campaign.kind import ReportSection, StudyRecord
+from fray.report import UNRECOVERABLE_COLOUR
 
 if TYPE_CHECKING:
     import duckdb
@@ -97,8 +98,14 @@ def report(kind: SparesKind, con: duckdb.DuckDBPyConnection, study: StudyRecord,
     per_rep = merged_curve(con, study, by_replication=True) if study.scenario[
         "replications"]["count"] > 1 else None
     out_dir.mkdir(parents=True, exist_ok=True)
-    section.figures.append(_comparison_figure(curve, per_rep, swept, list(metrics["curves"]),
-                                              out_dir / f"{study.name}.png", study.name))
+    spread = (" The band is the spread over replications (lowest to highest)."
+              if per_rep is not None else "")
+    section.add_figure(
+        _comparison_figure(curve, per_rep, swept, list(metrics["curves"]),
+                           out_dir / f"{study.name}.png", study.name),
+        "Maximum message collisions (best, mean, worst case) against node failures, one "
+        "colour per sweep point, with the unrecoverable cases in red on the right axis."
+        + spread)
     points = sorted(curve["point"].unique())
     if metrics["selection_rates"] and len(points) <= MAX_POINT_FIGURES and len(points) > 1:
         from fray.report import plot_spare_curves
@@ -106,14 +113,17 @@ def report(kind: SparesKind, con: duckdb.DuckDBPyConnection, study: StudyRecord,
         for p in points:
             c = curve[curve["point"] == p].reset_index(drop=True)
             title = f"{study.name}, point {p}: {_label(c.iloc[0], [])}"
-            section.figures.append(plot_spare_curves(c, out_dir / f"{study.name}_p{p}.png",
-                                                     title))
+            section.add_figure(plot_spare_curves(c, out_dir / f"{study.name}_p{p}.png", title),
+                               f"Collisions and the share of each substitution degree "
+                               f"against node failures ({title}).")
     elif metrics["selection_rates"] and len(points) == 1:
         from fray.report import plot_spare_curves
 
         c = curve.reset_index(drop=True)
-        section.figures.append(plot_spare_curves(c, out_dir / f"{study.name}_rates.png",
-                                                 _label(c.iloc[0], [])))
+        section.add_figure(plot_spare_curves(c, out_dir / f"{study.name}_rates.png",
+                                             _label(c.iloc[0], [])),
+                           f"Collisions and the share of each substitution degree against "
+                           f"node failures ({_label(c.iloc[0], [])}).")
     section.summary = _summary(curve, swept)
     return section
 
@@ -122,6 +132,7 @@ def _comparison_figure(curve: pd.DataFrame, per_rep: pd.DataFrame | None, swept:
                        curves: list[str], path: Path, name: str) -> Path:
     """Up to four points on one axes (the paper's Figures 10-13), more as small multiples."""
     import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 
@@ -133,7 +144,9 @@ def _comparison_figure(curve: pd.DataFrame, per_rep: pd.DataFrame | None, swept:
     rows = 1 if overlay else -(-len(groups) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(8, 5) if overlay else (3.4 * cols, 2.9 * rows),
                              squeeze=False, sharex=not overlay, sharey=not overlay)
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    # Red is the unrecoverable cases' colour: no point takes it.
+    colors = [c for c in plt.rcParams["axes.prop_cycle"].by_key()["color"]
+              if to_hex(c) != to_hex(UNRECOVERABLE_COLOUR)]
     for i, (p, c) in enumerate(groups):
         ax = axes[0][0] if overlay else axes[i // cols][i % cols]
         color = colors[i % len(colors)] if overlay else "black"
@@ -155,7 +168,8 @@ def _comparison_figure(curve: pd.DataFrame, per_rep: pd.DataFrame | None, swept:
         styles.append(plt.Rectangle((0, 0), 1, 1, color="grey", alpha=0.25,
                                     label="mean, lowest to highest replication"))
     if any((c["unrecoverable"] > 0).any() for _, c in groups):
-        styles.append(Line2D([], [], color="tab:red", alpha=0.5, label="unrecoverable (%)"))
+        styles.append(Line2D([], [], color=UNRECOVERABLE_COLOUR, alpha=0.5,
+                             label="unrecoverable (%)"))
     if overlay:
         points = [Line2D([], [], color=colors[i % len(colors)], label=_label(c.iloc[0], swept))
                   for i, (_, c) in enumerate(groups)]
@@ -183,9 +197,9 @@ def _draw_point(ax, c: pd.DataFrame, per_rep: pd.DataFrame | None, point: int,
     lost = c["unrecoverable"] / c["cases"]
     if (lost > 0).any():
         twin = ax.twinx()
-        twin.plot(c["failures"], 100 * lost, color="tab:red", alpha=0.5)
+        twin.plot(c["failures"], 100 * lost, color=UNRECOVERABLE_COLOUR, alpha=0.5)
         twin.set_ylim(0, 100)
-        twin.tick_params(axis="y", colors="tab:red", labelsize="small")
+        twin.tick_params(axis="y", colors=UNRECOVERABLE_COLOUR, labelsize="small")
 
 
 def _at(c: pd.DataFrame, failures: int, column: str) -> float:

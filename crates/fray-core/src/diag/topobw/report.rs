@@ -15,7 +15,7 @@ use std::fmt::Write;
 
 use super::{dimension_letter, Layout, Plan};
 use crate::diag::DiagError;
-use crate::fabric::gemini::{parse_nid, NodeName};
+use crate::fabric::gemini::{parse_nid, Gemini, NodeName};
 use crate::fabric::Direction;
 
 /// One transfer line of a report.
@@ -145,6 +145,35 @@ impl Report {
             (l.src, l.dst, l.dim, l.dir, l.shared)
         })?;
         Ok(Self { lines })
+    }
+
+    /// Checks that every node the report names is on `machine` and carries the node id the
+    /// report gives it; an error names `file` and the line. A report measured on another
+    /// machine, or naming nodes that do not exist, is no evidence about this one.
+    pub fn check_machine(&self, file: &str, machine: &Gemini) -> Result<(), DiagError> {
+        let [x, y, z] = machine.dims();
+        for l in &self.lines {
+            for (name, nid) in [(l.src, l.src_nid), (l.dst, l.dst_nid)] {
+                let at = |reason: String| DiagError::Line {
+                    file: file.to_string(),
+                    line: l.line,
+                    reason,
+                };
+                if machine.endpoint_of(&name).is_err() {
+                    return Err(at(format!(
+                        "node {name} is not on the machine gemini:{x}x{y}x{z}"
+                    )));
+                }
+                let expected = machine.nid(&name);
+                if expected != nid {
+                    return Err(at(format!(
+                        "node {name} is nid{expected:05} on gemini:{x}x{y}x{z}, the report \
+                         says nid{nid:05}: was it measured on another machine?"
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -280,6 +309,28 @@ Bandwidth X min: 2974.68 on c0-0c0s3n3 max: 5947.06 on c0-0c1s5n1 avg: 3717.81
         let text = r.to_text();
         assert!(text.starts_with(FIGURE_6.lines().next().unwrap()));
         assert!(text.contains("Bandwidth Z min: 2853.55 on c0-0c1s7n0 max: 2853.55"));
+    }
+
+    #[test]
+    fn a_report_is_checked_against_the_machine_it_names() {
+        let r = Report::parse("fig6", FIGURE_6).unwrap();
+        // Figure 6 names chassis 1, slot 7: Z = 15 at most.
+        let machine = |dims| Gemini::new(dims).unwrap();
+        r.check_machine("fig6", &machine([2, 2, 16])).unwrap();
+        let short = r.check_machine("fig6", &machine([2, 2, 8])).unwrap_err();
+        assert_eq!(
+            short.to_string(),
+            "fig6:1: node c0-0c1s5n1 is not on the machine gemini:2x2x8"
+        );
+        let renumbered = FIGURE_6.replace("nid00053", "nid00054");
+        let r = Report::parse("r", &renumbered).unwrap();
+        let e = r.check_machine("r", &machine([2, 2, 16])).unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "r:1: node c0-0c1s5n1 is nid00053 on gemini:2x2x16, the report says nid00054"
+            ),
+            "{e}"
+        );
     }
 
     #[test]

@@ -57,7 +57,7 @@ pub use link::{first_good_copy, GoodCopy, LinkTiming};
 pub use signal::QueuedBytes;
 pub use soft_errors::{ErrorProcess, SoftErrors};
 pub use traffic::{traffic, TrafficConfig, TrafficResult};
-pub use vc::VcClasses;
+pub use vc::{VcClasses, ARIES_ROUTER_HOPS};
 
 use crate::fabric::Fabric;
 use crate::routing::Routing;

@@ -6,10 +6,14 @@
 //! - mesh and torus (dimension order): the dateline scheme, class 0 until the packet crosses
 //!   the wrap-around link of the dimension it travels in, class 1 from that link to the end of
 //!   the dimension (2 classes);
-//! - dragonfly: the number of global channels crossed before this hop, plus one on the second
-//!   of two local hops in a row (3 classes, enough for minimal `l g l`, Valiant and UGAL
-//!   `l g l g l`, and the Valiant detour inside one group `l l`); within a class a local hop
-//!   only ever waits for a global one, so no cycle closes;
+//! - dragonfly with all-to-all groups: the number of global channels crossed before this hop,
+//!   plus one on the second of two local hops in a row (3 classes, enough for minimal
+//!   `l g l`, Valiant and UGAL `l g l g l`, and the Valiant detour inside one group `l l`);
+//!   within a class a local hop only ever waits for a global one, so no cycle closes;
+//! - dragonfly whose groups are not all-to-all (Cray Aries: rows and columns): a "local hop"
+//!   may be two cables, row then column or column then row, so two routes can each hold the
+//!   other's next local channel in the same class across a global hop; router hop `k` then
+//!   travels in class `k` (the hop-index scheme, [`ARIES_ROUTER_HOPS`] classes);
 //! - HyperX: class 1 on the first hop of a misroute (a hop followed by another in the same
 //!   dimension), class 0 otherwise (2 classes), as SST's merlin assigns DOAL's virtual
 //!   channels. Dimension-ordered routes (minimal, DOAL) then climb strictly in (dimension,
@@ -26,6 +30,11 @@ use std::ops::Range;
 use super::PacketError;
 use crate::fabric::{ChannelId, Fabric, Topology};
 use crate::routing::Routing;
+
+/// The most router hops a dragonfly routing takes on a machine whose groups are not
+/// all-to-all: up to two local cables in each of the three groups a Valiant route visits,
+/// and its two global cables (`l l g l l g l l`).
+pub const ARIES_ROUTER_HOPS: u16 = 8;
 
 /// Marker of a channel that is no part of any dimension (host channels, other fabrics).
 const NO_DIMENSION: u8 = u8::MAX;
@@ -140,6 +149,12 @@ impl VcClasses {
                     Rule::Single
                 }
             }
+            Topology::Dragonfly(df) if df.columns() < df.shape().routers_per_group => {
+                Rule::HopIndex {
+                    router_channels: fabric.num_router_channels(),
+                    classes: ARIES_ROUTER_HOPS,
+                }
+            }
             Topology::Dragonfly(df) => {
                 let mut global = vec![false; ch.len()];
                 for &c in df.all_global_channels() {
@@ -201,6 +216,10 @@ impl VcClasses {
                 let router = |c: ChannelId| (c as usize) < *router_channels;
                 if router(path[hop]) {
                     let before = path[..hop].iter().filter(|&&c| router(c)).count();
+                    debug_assert!(
+                        before < usize::from(*classes),
+                        "a route with more router hops than the {classes} classes: {path:?}"
+                    );
                     (before as u16).min(classes - 1)
                 } else {
                     0
