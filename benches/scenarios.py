@@ -138,7 +138,7 @@ def links_exchange(fabric: str, failed: float, target_s: float, repeat: int) -> 
     faults = _fray.Faults.fail_links(f, "global", failed, 1)
 
     def run():
-        return fray.links.simulate(
+        return fray.simulate(
             f, "halo3d26", faults=faults, routing="ugal", time_tolerance=LINKS_TOLERANCE,
             time_resolution=LINKS_RESOLUTION_S,
         )
@@ -161,18 +161,18 @@ def packet_traffic(
     f = _fray.Fabric.parse(fabric)
 
     def run():
-        return _fray.packet_traffic(
-            f, load, routing=routing, vcs=vcs, packet_bytes=packet_bytes, seed=1
-        )
+        return fray.simulate(
+            f, fray.Traffic(load), routing=routing, engine=f"packet:vcs={vcs},mtu={packet_bytes}"
+        ).traffic
 
     runs, out = measure(run, repeat)
     return Result(
         scenario="packet-traffic",
         case=f"{fabric} {routing} vcs={vcs} {packet_bytes} B load {load}",
         runs=runs,
-        work=out["packets"],
+        work=out.packets,
         work_unit="packets",
-        extra={"accepted": out["accepted"], "latency_mean_s": out["latency_mean_s"]},
+        extra={"accepted": out.accepted, "latency_mean_s": out.latency_mean_s},
     )
 
 

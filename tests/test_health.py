@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 import fray
+import pandas as pd
 import pytest
-from fray import Fabric
+from fray import Fabric, links
 from fray.cli import main
-from fray.health import DEFAULT_WORKLOADS, VERDICTS, classify_cables
+from fray.health import DEFAULT_WORKLOADS, VERDICTS, classify_cables, cost_now
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -165,3 +166,20 @@ def test_health_on_edison_costs_cray_named_cables(tmp_path):
     steps = result["repairs"]["uniform"]
     assert sorted(s["cable"] for s in steps[1:]) == sorted(listed)
     assert math.isfinite(result["loss"][0]["loss_pct"])
+
+
+def test_cost_now_runs_the_workloads_at_once_with_the_tables_each_gives_alone(tmp_path):
+    df = classify_cables(X5)
+    switch = df[(df["link_class"] == "switch") & ~df["name"].str.contains("#")]
+    down = tmp_path / "down.txt"
+    down.write_text("\n".join(list(dict.fromkeys(switch["name"]))[:3]) + "\n")
+    workloads = ["uniform:size=4096", "alltoall:bytes=4096,budget=16"]
+    costs = cost_now(X5, down, workloads, seeds=2)
+    assert list(costs) == workloads
+    fab = Fabric.read(str(X5))
+    for w in workloads:
+        alone = links.greedy_repairs(fab, links.workload_spec(w), down=down, engine="flow",
+                                     seeds=2, seed=1)
+        pd.testing.assert_frame_equal(costs[w], alone)
+        # Every cable repaired is the healthy machine, exactly.
+        assert (alone.iloc[-1]["throughput_pct"], alone.iloc[-1]["throughput_ci_pct"]) == (100, 0)

@@ -30,8 +30,8 @@ def test_load_engine_is_an_estimate_on_the_same_inputs():
     flow = fray.simulate(SMALL, "halo3d26:jobs=2,nx=8,compute=no", engine="flow")
     load = fray.simulate(SMALL, "halo3d26:jobs=2,nx=8,compute=no", engine="load")
     assert load.engine == "load"
-    assert [j["ranks"] for j in flow.jobs] == [j["ranks"] for j in load.jobs] == [27, 27]
-    assert [j["bytes"] for j in flow.jobs] == [j["bytes"] for j in load.jobs]
+    assert [j.ranks for j in flow.jobs] == [j.ranks for j in load.jobs] == [27, 27]
+    assert [j.bytes for j in flow.jobs] == [j.bytes for j in load.jobs]
     # Both put each message's bytes on its endpoints' host channels once.
     fabric = Fabric.parse(SMALL)
     host = slice(fabric.num_router_channels, fabric.num_channels)
@@ -48,7 +48,7 @@ def test_lqcd_rendezvous_sends_wait_for_their_receivers():
     # iteration takes longer than with every send eager; the bytes are the same.
     ember = fray.simulate(SMALL, "lqcd:compute=no", seed=2)
     eager = fray.simulate(SMALL, "lqcd:compute=no,short_msg_length=1e12", seed=2)
-    assert ember.jobs[0]["bytes"] == eager.jobs[0]["bytes"]
+    assert ember.jobs[0].bytes == eager.jobs[0].bytes
     assert ember.iteration_s[0] > 1.2 * eager.iteration_s[0]
     with pytest.raises(SpecError, match="short_msg_length"):
         fray.simulate(SMALL, "lqcd:short_msg_length=-1")
@@ -62,24 +62,24 @@ def test_packet_engine_options_and_adaptive_ugal_are_read_back():
     small = fray.simulate(SMALL, spec, engine="packet", seed=4)
     big = fray.simulate(SMALL, spec, engine="packet:mtu=2048,buffer=16384", seed=4)
     assert big.engine == "packet:mtu=2048,buffer=16384"
-    assert big.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert big.jobs[0].bytes == small.jobs[0].bytes
     assert big.iteration_s[0] != small.iteration_s[0]
     merlin = fray.simulate(SMALL, spec, engine="packet:route=packet",
                            routing="ugal:links=adaptive,threshold=800", seed=4)
     assert merlin.routing == "ugal:links=adaptive,threshold=800"
-    assert merlin.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert merlin.jobs[0].bytes == small.jobs[0].bytes
     capped = fray.simulate(SMALL, spec, engine="packet:route=packet,queue=output,queue_cap=512",
                            routing="ugal:links=adaptive,threshold=800", seed=4)
     assert capped.engine == "packet:route=packet,queue=output,queue_cap=512"
-    assert capped.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert capped.jobs[0].bytes == small.jobs[0].bytes
     credits = fray.simulate(SMALL, spec, engine="packet:route=packet,queue=output",
                             routing="ugal:credits=32768", seed=4)
     assert credits.routing == "ugal:credits=32768"
-    assert credits.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert credits.jobs[0].bytes == small.jobs[0].bytes
     # A NIC that sets up each message in turn makes the same exchange slower.
     nic = fray.simulate(SMALL, spec, engine="packet:nic_setup=545ns", seed=4)
     assert nic.engine == "packet:nic_setup=545ns"
-    assert nic.jobs[0]["bytes"] == small.jobs[0]["bytes"]
+    assert nic.jobs[0].bytes == small.jobs[0].bytes
     assert nic.iteration_s[0] > small.iteration_s[0] + 545e-9
     with pytest.raises(SpecError, match="nic_setup"):
         fray.simulate(SMALL, spec, engine="packet:nic_setup=fast")
@@ -413,7 +413,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--down", "no-such-file.txt"], "down: cannot read 'no-such-file.txt'"),
         (["--repairs", "--jobs", "1"], "--repairs ranks the cables of --down FILE"),
         (["--time-resolution", "10"], "--time-resolution: cannot read \"10\" as a duration"),
-        (["--time-resolution", "2ms"], "time resolution: must be in [0, 1 ms), got 0.002 s"),
+        (["--time-resolution", "2ms"], "time_resolution: must be in [0, 1 ms), got 0.002 s"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):

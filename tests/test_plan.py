@@ -106,6 +106,6 @@ def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
 
 def test_policies_are_printed_as_the_core_reads_them():
     assert plan.policies(immediate=None, every=["30d"], length="8h") == [
-        "windows:every=2592000s,length=28800s"]
+        "windows:every=30d,length=8h"]
     assert plan.policies(immediate="1d", every=[], threshold="2%") == [
-        "immediate:repair=86400s", "threshold:loss=2%,repair=86400s"]
+        "immediate:repair=1d", "threshold:loss=2%,repair=1d"]

@@ -4,7 +4,7 @@ The compute lives in the Rust extension ``fray._fray``; this package validates i
 orchestrates runs, stores results and draws them.
 """
 
-from fray import profiles
+from fray import links, profiles
 from fray._fray import (
     Fabric,
     Faults,
@@ -14,7 +14,6 @@ from fray._fray import (
     static_load,
     stencil_load,
 )
-from fray.links import simulate
 from fray.options import (
     Doal,
     Dor,
@@ -39,6 +38,7 @@ from fray.options import (
     parse_routing,
     parse_workload,
 )
+from fray.simulate import JobResult, SimulationResult, Traffic, TrafficResult, simulate
 
 __all__ = [
     "Doal",
@@ -51,19 +51,24 @@ __all__ = [
     "FrayError",
     "Halo3D26",
     "HostCosts",
+    "JobResult",
     "LoadEngine",
     "Lqcd",
     "Minimal",
     "PacketEngine",
+    "SimulationResult",
     "SpecError",
     "Sweep3D",
     "Table",
+    "Traffic",
+    "TrafficResult",
     "Ugal",
     "Uniform",
     "UnroutableError",
     "UpDown",
     "UpDownFt",
     "Valiant",
+    "links",
     "parse_engine",
     "parse_host",
     "parse_routing",

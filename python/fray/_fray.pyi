@@ -117,22 +117,22 @@ def stencil_load(
 ) -> dict[str, Any]:
     """Static load of one stencil exchange, rank ``i`` on endpoint ``i``."""
 
-def packet_traffic(
+def simulate(
     fabric: Fabric,
-    load: float,
-    routing: str | None = None,
+    workload: str | None = None,
+    messages: list[tuple[int, int, float]] | None = None,
+    traffic: tuple[float, float, float] | None = None,
     faults: Faults | None = None,
-    vcs: int | None = None,
-    packet_bytes: int = 256,
-    buffer_bytes: int = 4096,
-    arbitration: str = "oldest-first",
-    warmup_s: float = 20e-6,
-    measure_s: float = 50e-6,
+    routing: str | None = None,
+    engine: str | None = None,
+    host: str | None = None,
     seed: int = 1,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
 ) -> dict[str, Any]:
-    """Uniform random traffic on the packet engine at ``load`` (fraction of the injection
-    bandwidth): ``offered``, ``accepted``, ``latency_mean_s``, ``packets``, ``events``,
-    ``wall_s``."""
+    """One run of exactly one of a workload spec, a phase of messages or ``(load,
+    warmup_s, measure_s)`` traffic: ``engine``, ``routing``, ``jobs``, ``throughput``,
+    ``channel_bytes``, ``traffic``, ``vcs`` (see ``fray.simulate``)."""
 
 def profile(name: str) -> dict[str, Any]:
     """The settings of the profile ``name`` (``"sst"``): ``name``, ``routing``, ``engine``,
@@ -148,18 +148,6 @@ def host_costs(text: str) -> dict[str, float]:
     ``nic_latency_s``),
     seconds per byte (``send_copy_s_per_byte``, ``recv_copy_s_per_byte``) and bytes
     (``eager_limit_bytes``). Raises ``SpecError`` naming what is wrong."""
-
-def simulate(
-    fabric: Fabric,
-    workload: str,
-    faults: Faults | None = None,
-    routing: str | None = None,
-    engine: str = "flow",
-    seed: int = 1,
-    time_tolerance: float = 1e-3,
-    time_resolution: float = 0.0,
-) -> dict[str, Any]:
-    """``engine``, ``routing``, ``jobs`` (one dict per job) and ``channel_bytes``."""
 
 _Outcome: TypeAlias = tuple[list[int] | None, list[float] | None, str | None]
 
@@ -183,6 +171,9 @@ class LinksStudy:
         time_resolution: float = 0.0,
     ) -> None: ...
     @property
+    def chunk_len(self) -> int: ...
+    def replica_seed(self, replica: int) -> int: ...
+    @property
     def num_cases(self) -> int: ...
     def case(self, i: int) -> tuple[int, float, int, bool]: ...
     def run(self, start: int, stop: int) -> list[_Outcome]: ...
@@ -195,7 +186,7 @@ class LinksStudy:
     def greedy_repairs(self, jobs: int, steps: int, exact: bool) -> list[dict[str, Any]]: ...
     def case_faults_file(self, i: int) -> str: ...
 
-_JobKey = tuple[int, int, int | None, list[int] | None]
+_JobKey: TypeAlias = tuple[int, int, int | None, list[int] | None]
 
 class PlanSetup:
     """A repair plan on a fabric with the loss of its states from a workload

@@ -8,15 +8,17 @@ first: ``verdict`` is ``down``, ``flapping``, ``below-peers``, ``erroring``, ``c
 worse direction with its confidence interval. The arithmetic and thresholds are in
 ``docs/health.md``; all of it runs in the core.
 
-``cost_now(fabric, cables, ["halo3d26", "uniform"])`` then says what the cables classified
-down cost: per workload, the machine throughput lost against the same machine healthy with
-its 95 % confidence interval, and the greedy repair order of :func:`fray.links.greedy_repairs`
-(the cable that gives back the most throughput first), on the engine asked.
+``cost_now(fabric, cables, ["halo3d26", "uniform", "alltoall"])`` then says what the cables
+classified down cost: per workload, the machine throughput lost against the same machine
+healthy with its 95 % confidence interval, and the greedy repair order of
+:func:`fray.links.greedy_repairs` (the cable that gives back the most throughput first), on
+the engine asked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
 
 import pandas as pd
@@ -27,9 +29,11 @@ __all__ = ["DEFAULT_WORKLOADS", "VERDICTS", "classify_cables", "cost_now", "down
            "loss_rows"]
 
 #: The workloads whose loss ``fray health`` reports by default: a nearest-neighbour halo
-#: exchange and uniform random traffic (fray has no all-to-all motif; uniform random spreads
-#: traffic over every pair as an all-to-all does, one message at a time).
-DEFAULT_WORKLOADS = ("halo3d26", "uniform")
+#: exchange on the largest cube of ranks that fits, uniform random traffic from every
+#: endpoint, and an all-to-all among 256 ranks on endpoints drawn at random (a job of an
+#: FFT or a transpose on a fragmented machine; an all-to-all of the whole machine sends
+#: ``n (n - 1)`` messages, 33 million on 5,760 nodes).
+DEFAULT_WORKLOADS = ("halo3d26", "uniform", "alltoall:budget=256")
 
 #: Cable classes, most severe first.
 VERDICTS = ("down", "flapping", "below-peers", "erroring", "congested", "healthy")
@@ -85,11 +89,16 @@ def cost_now(
     classifies as ``down`` (counters mark no cable down: a link that went down and came back
     is ``flapping``), read as the file names its cables, so parallel cables stay apart."""
     fab = _fray.Fabric.read(str(fabric))
-    return {
-        w: links.greedy_repairs(fab, links.workload_spec(w), down=down, engine=engine,
-                                seeds=seeds, seed=seed)
-        for w in workloads
-    }
+
+    def repairs(w: str) -> pd.DataFrame:
+        return links.greedy_repairs(fab, links.workload_spec(w), down=down, engine=engine,
+                                    seeds=seeds, seed=seed)
+
+    # The workloads' plans run at once (each runs in the core on all cores, without the
+    # GIL), so one workload's last runs fill the cores another leaves idle; every run's
+    # seed depends on its workload, state and seed number only, so the tables are the same.
+    with ThreadPoolExecutor(max_workers=max(1, len(workloads))) as pool:
+        return dict(zip(workloads, pool.map(repairs, workloads)))
 
 
 def loss_rows(costs: dict[str, pd.DataFrame]) -> pd.DataFrame:

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from fray import SpecError, profiles
-from fray._fray import Fabric, Faults, LinksStudy
-from fray._fray import simulate as _simulate
+from fray import profiles
+from fray._fray import Fabric, Faults, LinksStudy, SpecError
 from fray.profiles import Profile
+from fray.simulate import SimulationResult
+from fray.simulate import simulate as _simulate
 
 __all__ = [
     "DEFAULT_ENGINE",
@@ -119,23 +120,6 @@ def workload_spec(
     return f"{name}:{','.join(options)}"
 
 
-@dataclass(frozen=True)
-class SimulationResult:
-    """What one simulation gave: the engine and routing used, one dict per job with
-    ``name, ranks, iteration_s, makespan_s, messages, bytes``, and the bytes each channel
-    carried over the run (``channel_bytes``, indexed by channel)."""
-
-    engine: str
-    routing: str
-    jobs: list[dict] = field(default_factory=list)
-    channel_bytes: np.ndarray = field(default_factory=lambda: np.zeros(0))
-
-    @property
-    def iteration_s(self) -> list[float]:
-        """Time per iteration of each job, in seconds."""
-        return [j["iteration_s"] for j in self.jobs]
-
-
 def _fabric(fabric: Fabric | str) -> Fabric:
     return fabric if isinstance(fabric, Fabric) else Fabric.parse(fabric)
 
@@ -164,52 +148,17 @@ def simulate(
     routing: str | None = None,
     engine: str | None = None,
     seed: int = 1,
-    time_tolerance: float = 1e-3,
-    time_resolution: float = 0.0,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
     *,
     profile: Profile | str | None = None,
 ) -> SimulationResult:
-    """Runs ``workload`` on ``fabric`` and returns each job's time per iteration.
-
-    ``workload`` is a spec such as ``"halo3d26:jobs=4,nx=30"`` (motifs ``halo3d26``,
-    ``sweep3d``, ``lqcd``, ``uniform`` with Ember's parameter names; ``jobs=`` equal jobs
-    placed after random idle endpoints, as in the paper). ``routing`` defaults to the
-    fabric's own (``ugal`` on a dragonfly, ``doal`` on a HyperX, ...). ``engine="flow"``
-    runs the max-min fair flow engine; ``engine="load"`` gives the static load engine's
-    estimate on the same inputs; ``engine="packet"`` runs the packet engine with its
-    default settings, routing each message once when it is posted, and
-    ``engine="packet:route=packet"`` routes each packet on its own as it leaves its source
-    (adaptive routings then decide per packet); more packet options after the colon,
-    comma-separated: ``mtu=BYTES``, ``buffer=BYTES`` (per virtual channel), ``vcs=N``,
-    ``arbitration=oldest-first|round-robin``, ``queue=downstream|output`` and
-    ``queue_cap=BYTES`` (what the adaptive routings' congestion signal counts, and where it
-    saturates), ``nic_setup=TIME`` (each message's setup on its source's NIC, one message
-    at a time), ``speedup=X`` and ``out_buffer=BYTES`` (a crossbar ``X`` times the link
-    rate into output buffers per port and virtual channel), ``input_latency=TIME`` and
-    ``output_latency=TIME`` (each router's pipeline delay), ``router=merlin`` (SST merlin's
-    ``hr_router``); sizes take units (``2KiB``); see docs/packet.md. The spec's ``host=ember`` charges each message SST
-    Ember's host costs on its ranks' cores (see docs/links.md). With the flow engine, flows
-    that end within ``time_tolerance`` of
-    their message's time since it was posted, or within ``time_resolution`` seconds, leave
-    the network together, and each message is still delivered at its own end (both 0 is
-    exact; every message's time stays within three times the tolerance of its time plus
-    three times the resolution of the exact one). Raises ``UnroutableError`` when a message cannot
-    be routed. The result's ``channel_bytes`` say where the bytes went: the flow engine's
-    fluid bytes, the packet engine's payload bytes (link-level resends not counted), the
-    load engine's routed bytes, per channel over the whole run.
-
-    ``profile`` (a :class:`fray.profiles.Profile` or its name, ``"sst"``) supplies the
-    routing, engine, host costs and link rate that are not given (see
-    :func:`fray.profiles.apply`); without one the engine is :data:`DEFAULT_ENGINE`.
-    """
-    fabric, workload, routing, engine = profiles.apply(profile, fabric, workload, routing, engine)
-    r = _simulate(
-        _fabric(fabric), workload, faults, routing,
-        DEFAULT_ENGINE if engine is None else engine, _seed(seed), time_tolerance,
-        time_resolution,
-    )
-    return SimulationResult(engine=r["engine"], routing=r["routing"], jobs=r["jobs"],
-                            channel_bytes=np.asarray(r["channel_bytes"], dtype=float))
+    """The former name of :func:`fray.simulate` (same result; warns): use ``fray.simulate``,
+    whose sixth argument is ``host`` and whose flow-engine settings are keywords."""
+    warnings.warn("fray.links.simulate is now fray.simulate", DeprecationWarning, stacklevel=2)
+    return _simulate(fabric, workload, faults, routing, engine, seed=seed,
+                     time_tolerance=time_tolerance, time_resolution=time_resolution,
+                     profile=profile)
 
 
 def _seed(seed: int) -> int:
@@ -218,15 +167,16 @@ def _seed(seed: int) -> int:
     return seed
 
 
-def _in_chunks(total: int, run: Callable[[int, int], list], progress: bool,
+def _in_chunks(total: int, step: int, run: Callable[[int, int], list], progress: bool,
                desc: str) -> list:
-    """``run(start, stop)`` over ``0..total`` two runs at a time (one per core): a chunk takes
-    seconds, so the bar moves and Ctrl-C waits for at most one chunk. Returns the outcomes in
-    order."""
+    """``run(start, stop)`` over ``0..total`` ``step`` runs at a time (the study's
+    ``chunk_len``: a few per core, which the core runs on every core at once), so the bar
+    moves and Ctrl-C waits for at most one chunk. Returns the outcomes in order; they do not
+    depend on ``step``."""
     outcomes: list = []
     with tqdm(total=total, unit="run", disable=not progress, desc=desc) as bar:
-        for start in range(0, total, 2):
-            stop = min(start + 2, total)
+        for start in range(0, total, step):
+            stop = min(start + step, total)
             outcomes.extend(run(start, stop))
             bar.update(stop - start)
     return outcomes
@@ -315,12 +265,12 @@ def study(
     dragonfly, ``router`` elsewhere). Seed ``r`` of a cell derives from ``(seed, r)``; the
     baseline and the failed cases of a seed share its layout and routing choices.
     ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's (see
-    :func:`simulate`); the defaults, 3e-3 and 10 ns, move the degradations by a few
+    :func:`fray.simulate`); the defaults, 3e-3 and 10 ns, move the degradations by a few
     hundredths of a percentage point. ``engine`` runs every case
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
     each message routed once; ``"packet:route=packet"``: each packet routed on its own;
-    more options as in :func:`simulate`) or the static load engine (``"load"``).
-    ``profile`` supplies what is not given, as in :func:`simulate`.
+    more options as in :func:`fray.simulate`) or the static load engine (``"load"``).
+    ``profile`` supplies what is not given, as in :func:`fray.simulate`.
 
     ``down`` names a fault file of cables already down on the machine (one ``FROM->TO``
     cable per line, ``#`` comments; see docs/fabrics.md). They are down in every case but
@@ -345,7 +295,10 @@ def study(
         workload: the degradation is then empty), ``seeds``, ``baseline_iteration_s`` and
         ``iteration_s`` (means over jobs and seeds), ``baseline_throughput`` and
         ``throughput`` (machine throughput, rank-iterations per second summed over the jobs,
-        mean over seeds). ``DataFrame.attrs`` holds the parameters.
+        mean over seeds). ``DataFrame.attrs`` holds the parameters, and ``replica_seeds``:
+        the seed of each seed number's layout and routing choices, with which
+        :func:`fray.simulate` reruns one of its cases (with the case's faults, from
+        ``save_faults``, and the study's ``time_tolerance`` and ``time_resolution``).
     """
     fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
                                                     profile)
@@ -356,7 +309,7 @@ def study(
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)
     if save_faults is not None:
         _save_faults(s, save_faults)
-    outcomes = _in_chunks(s.num_cases, s.run, progress, "simulating")
+    outcomes = _in_chunks(s.num_cases, s.chunk_len, s.run, progress, "simulating")
     table = pd.DataFrame(s.summarize(outcomes))
     table.attrs.update(
         fabric=fabric if isinstance(fabric, str) else repr(fab),
@@ -369,6 +322,7 @@ def study(
         time_resolution=time_resolution,
         engine=engine,
         down=None if down is None else str(down),
+        replica_seeds=[s.replica_seed(r) for r in range(seeds)],
     )
     return table
 
@@ -549,8 +503,8 @@ def repair_gains(
     _count("seeds", seeds)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)
-    outcomes = _in_chunks(s.num_repair_runs, lambda a, b: s.run_repairs(jobs, a, b),
-                          progress, "repairs")
+    outcomes = _in_chunks(s.num_repair_runs, s.chunk_len,
+                          lambda a, b: s.run_repairs(jobs, a, b), progress, "repairs")
     table = pd.DataFrame(s.summarize_repairs(outcomes),
                          columns=["cable", "line", "gain_pct", "gain_ci_pct", "unroutable"])
     table = table.sort_values(["unroutable", "gain_pct"], ascending=[True, False],

@@ -3,11 +3,13 @@ traffic. Each row comes from one call into the Rust engine; Python only builds t
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 
 from fray import SpecError, _fray, units
 from fray._fray import Fabric
-from fray.options import Option
+from fray.simulate import Traffic, simulate
 
 #: 4X SDR InfiniBand as in the soft-error study: 10 Gb/s signalling, 8 Gb/s of data.
 PAPER_BANDWIDTH = "1GB/s"
@@ -72,7 +74,7 @@ def traffic(
     fabric: str,
     loads: list[float],
     *,
-    routing: str | Option | None = None,
+    routing: str | None = None,
     vcs: int | None = None,
     packet_bytes: int = 256,
     buffer_bytes: int = 4096,
@@ -82,29 +84,22 @@ def traffic(
     seed: int = 1,
 ) -> pd.DataFrame:
     """Uniform random traffic on the packet engine at each offered ``load`` (fraction of
-    each endpoint's injection bandwidth): ``offered, accepted, latency_mean_s, packets,
-    events, wall_s, vcs`` per load. ``vcs`` (virtual channels per channel) defaults to as
-    many as the routing needs to stay free of deadlock, at least 2. ``routing`` is a spec or
-    a routing object (:mod:`fray.options`)."""
+    each endpoint's injection bandwidth), one :func:`fray.simulate` of :class:`fray.Traffic`
+    per load: ``offered, accepted, latency_mean_s, packets, events, wall_s, vcs`` per load.
+    ``vcs`` (virtual channels per channel), like every packet-engine run's, is raised to as
+    many as the routing needs to stay free of deadlock (at least 2)."""
     if not loads:
         raise SpecError("load: give at least one load")
-    routing = None if routing is None else str(routing)
     f = Fabric.parse(fabric)
+    options = [f"mtu={packet_bytes}", f"buffer={buffer_bytes}", f"arbitration={arbitration}"]
+    if vcs is not None:
+        options.append(f"vcs={vcs}")
+    engine = "packet:" + ",".join(options)
     rows = []
     for load in loads:
-        r = _fray.packet_traffic(
-            f,
-            load,
-            routing=routing,
-            vcs=vcs,
-            packet_bytes=packet_bytes,
-            buffer_bytes=buffer_bytes,
-            arbitration=arbitration,
-            warmup_s=warmup_s,
-            measure_s=measure_s,
-            seed=seed,
-        )
-        rows.append({"load": load, **r})
+        r = simulate(f, Traffic(load, warmup_s, measure_s), routing=routing, engine=engine,
+                     seed=seed)
+        rows.append({"load": load, **dataclasses.asdict(r.traffic), "vcs": r.vcs})
     table = pd.DataFrame(rows)
     table.attrs.update(fabric=fabric, routing=routing or f.default_routing,
                        vcs=int(table["vcs"].iloc[0]))

@@ -14,6 +14,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from fray.units import parse_seconds
+
 __all__ = [
     "CI_MEANING",
     "DEGREE_COLOURS",
@@ -215,7 +217,7 @@ def plot_plan(table: pd.DataFrame, path: str | Path, title: str | None = None) -
     windows["length"] = windows["policy"].str.extract(r"length=([^,]+)")[0]
     for length, rows in windows.groupby("length", sort=False):
         rows = rows.sort_values("every_d")
-        hours = float(str(length).removesuffix("s")) / 3600
+        hours = parse_seconds(str(length), "length") / 3600
         ax.errorbar(rows["every_d"], rows["total_share"] * 100, yerr=rows["total_ci"] * 100,
                     marker="o", capsize=3, label=f"windows of {hours:g} h")
     others = table[table["kind"] != "windows"]

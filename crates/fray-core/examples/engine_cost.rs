@@ -10,7 +10,6 @@ use std::time::Instant;
 use fray_core::fabric::{Fabric, LinkParameters};
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing;
-use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::{run, Engine};
 use fray_core::workload::WorkloadSpec;
 
@@ -38,19 +37,8 @@ fn main() {
         .unwrap();
     let routing = routing::build("ugal", &fabric, &faults).unwrap();
     let t0 = Instant::now();
-    let r = run(
-        engine,
-        &fabric,
-        &faults,
-        routing.as_ref(),
-        &jobs,
-        FlowConfig {
-            seed: 1,
-            time_tolerance: tolerance,
-            time_resolution_s: resolution,
-        },
-    )
-    .unwrap();
+    let engine = engine.with_flow_times(tolerance, resolution);
+    let r = run(engine, &fabric, &faults, routing.as_ref(), &jobs, 1).unwrap();
     println!(
         "{spec} {workload} {engine} {:.0} % global failed: {} messages, iteration {:.9e} s, wall {:.3} s",
         failed * 100.0,

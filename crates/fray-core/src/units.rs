@@ -355,10 +355,38 @@ pub fn format_seconds(seconds: f64) -> String {
     )
 }
 
+/// A duration, in seconds, in the largest of days, hours and minutes that holds it a whole
+/// number of times (`30d`, `8h`, `90min`), else as [`format_seconds`] prints it; read back
+/// exactly by [`parse_seconds`].
+pub fn format_duration(seconds: f64) -> String {
+    for (unit, size) in [("d", 86_400.0), ("h", 3_600.0), ("min", 60.0)] {
+        let n = seconds / size;
+        if seconds >= size && n.fract() == 0.0 && n * size == seconds {
+            return format!("{n}{unit}");
+        }
+    }
+    format_seconds(seconds)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn durations_print_in_the_largest_whole_unit_and_read_back() {
+        for (s, text) in [
+            (2_592_000.0, "30d"),
+            (28_800.0, "8h"),
+            (5_400.0, "90min"),
+            (90.0, "90s"),
+            (1.5, "1.5s"),
+            (86_400.0 * 1.5, "36h"),
+        ] {
+            assert_eq!(format_duration(s), text);
+            assert_eq!(parse_seconds(text).unwrap(), s);
+        }
+    }
 
     #[test]
     fn reads_rates_with_every_prefix_in_bytes_and_bits() {

@@ -92,13 +92,19 @@ pub fn integrity_error(e: fray_integrity::IntegrityError) -> PyErr {
     }
 }
 
-/// Packet engine errors: bad parameters are a `SpecError`, routing errors map as routing's,
-/// a deadlock or a channel without bandwidth is a `FrayError`.
-pub fn packet_error(e: fray_core::sim::packet::PacketError) -> PyErr {
-    use fray_core::sim::packet::PacketError as E;
+/// Engine errors (every engine's, [`fray_core::sim::SimError`]): a bad setting is a
+/// `SpecError` with the setting as its `field` attribute, routing and workload errors map as
+/// theirs, a deadlock or a channel without bandwidth is a `FrayError`.
+pub fn sim_error(e: fray_core::sim::SimError) -> PyErr {
+    use fray_core::sim::SimError as E;
     match e {
-        E::Config { .. } => SpecError::new_err(e.to_string()),
+        E::Config { field, .. } => {
+            let err = SpecError::new_err(e.to_string());
+            let set = Python::attach(|py| err.value(py).setattr("field", field));
+            set.map_or_else(|failed| failed, |()| err)
+        }
         E::Routing(r) => routing_error(r),
+        E::Workload(w) => workload_error(w),
         _ => FrayError::new_err(e.to_string()),
     }
 }

@@ -6,7 +6,7 @@ use fray_core::workload::{Job, Message};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{routing_error, workload_error, SpecError};
+use crate::errors::{routing_error, sim_error, workload_error};
 use crate::fabric::Fabric;
 use crate::faults::{faults_or_none, Faults};
 
@@ -41,7 +41,7 @@ pub fn flow_messages<'py>(
         time_tolerance,
         time_resolution_s: time_resolution,
     };
-    config.check().map_err(SpecError::new_err)?;
+    config.check().map_err(sim_error)?;
     let jobs = [job];
     let result = py
         .detach(|| flow_simulate(fabric, &faults, router.as_ref(), &jobs, config))

@@ -18,6 +18,7 @@ mod options;
 mod packet;
 mod plan;
 mod profile;
+mod simulate;
 mod spares;
 mod units;
 
@@ -34,11 +35,10 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<faults::Faults>()?;
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;
     m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
-    m.add_function(wrap_pyfunction!(links::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(links::host_costs, m)?)?;
     m.add_function(wrap_pyfunction!(flow::flow_messages, m)?)?;
     m.add_class::<links::LinksStudy>()?;
-    m.add_function(wrap_pyfunction!(packet::packet_traffic, m)?)?;
     m.add_function(wrap_pyfunction!(packet::allreduce_study, m)?)?;
     m.add_class::<plan::PlanSetup>()?;
     m.add_function(wrap_pyfunction!(plan::fit_failure_log, m)?)?;

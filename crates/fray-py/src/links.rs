@@ -1,23 +1,19 @@
-//! The failed-links study and `simulate` from Python.
+//! The failed-links study from Python.
 
 use std::sync::Arc;
 
 use fray_core::fabric::Fabric as CoreFabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{CaseOutcome, DownCables, LinksCase, LinksError, LinksStudy as CoreStudy};
-use fray_core::routing;
-use fray_core::sim::flow::FlowConfig;
-use fray_core::sim::{run, Engine};
 use fray_core::workload::{HostCosts, WorkloadSpec};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{
-    fault_error, option_error, packet_error, routing_error, workload_error, SpecError,
+    fault_error, option_error, routing_error, sim_error, workload_error, SpecError,
 };
 use crate::fabric::Fabric;
-use crate::faults::{faults_or_none, Faults};
 
 /// A case's outcome as Python sees it: `(ranks, iteration_s, None)` when it ran,
 /// `(None, None, reason)` when it was unroutable.
@@ -28,7 +24,7 @@ pub(crate) fn links_error(e: LinksError) -> PyErr {
         LinksError::Workload(e) => workload_error(e),
         LinksError::Routing(e) => routing_error(e),
         LinksError::Faults(e) => fault_error(e),
-        LinksError::Engine(e) => packet_error(e),
+        LinksError::Engine(e) => sim_error(e),
         LinksError::Invalid(_) => SpecError::new_err(e.to_string()),
     }
 }
@@ -51,66 +47,6 @@ pub fn host_costs<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDic
     d.set_item("register_s_per_page", c.register_s_per_page)?;
     d.set_item("nic_latency_s", c.nic_latency_s)?;
     Ok(d)
-}
-
-/// Runs `workload` (a spec such as `"halo3d26:jobs=4,nx=30"`, jobs placed with `seed`) on
-/// `fabric` under `faults` with `routing` (default: the fabric's) on `engine` (`"flow"`,
-/// `"load"`, `"packet"` or `"packet:OPTIONS"` as the engine spec reads them). Returns a dict with `engine` and
-/// `jobs`: one dict per job with `name`, `ranks`, `iteration_s`, `makespan_s`, `messages`, `bytes`; and
-/// `channel_bytes`, the bytes each channel carried over the run, by channel. Raises
-/// `UnroutableError` when a message cannot be routed.
-#[pyfunction]
-#[pyo3(signature = (fabric, workload, faults = None, routing = None, engine = "flow", seed = 1, time_tolerance = 1e-3, time_resolution = 0.0))]
-#[allow(clippy::too_many_arguments)]
-pub fn simulate<'py>(
-    py: Python<'py>,
-    fabric: &Fabric,
-    workload: &str,
-    faults: Option<&Faults>,
-    routing: Option<&str>,
-    engine: &str,
-    seed: u64,
-    time_tolerance: f64,
-    time_resolution: f64,
-) -> PyResult<Bound<'py, PyDict>> {
-    let engine: Engine = engine.parse().map_err(option_error)?;
-    let spec = WorkloadSpec::parse(workload).map_err(workload_error)?;
-    let fabric: &CoreFabric = &fabric.0;
-    let faults = faults_or_none(fabric, faults)?;
-    let jobs = spec.place(fabric, seed).map_err(workload_error)?;
-    let name = routing.unwrap_or(routing::default_for(fabric));
-    let router = routing::build(name, fabric, &faults).map_err(routing_error)?;
-    let config = FlowConfig {
-        seed,
-        time_tolerance,
-        time_resolution_s: time_resolution,
-    };
-    config.check().map_err(SpecError::new_err)?;
-    let results = py
-        .detach(|| run(engine, fabric, &faults, router.as_ref(), &jobs, config))
-        .map_err(packet_error)?;
-    let channel_bytes = results.channel_bytes;
-    let out = PyDict::new(py);
-    out.set_item("engine", engine.to_string())?;
-    out.set_item("routing", name)?;
-    let rows = results
-        .jobs
-        .iter()
-        .zip(&jobs)
-        .map(|(r, job)| {
-            let d = PyDict::new(py);
-            d.set_item("name", &r.name)?;
-            d.set_item("ranks", job.dag.num_ranks())?;
-            d.set_item("iteration_s", r.iteration_s)?;
-            d.set_item("makespan_s", r.makespan_s)?;
-            d.set_item("messages", r.messages)?;
-            d.set_item("bytes", r.bytes)?;
-            Ok(d)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    out.set_item("jobs", rows)?;
-    out.set_item("channel_bytes", channel_bytes)?;
-    Ok(out)
 }
 
 /// A prepared failed-links study; `fray.links.study` runs it in chunks.
@@ -164,6 +100,19 @@ impl LinksStudy {
             fabric: Arc::clone(&fabric.0),
             study,
         })
+    }
+
+    /// Cases to run per call so that every core is busy (`LinksStudy::chunk_len` of the
+    /// core: four per thread).
+    #[getter]
+    fn chunk_len(&self) -> usize {
+        CoreStudy::chunk_len()
+    }
+
+    /// The seed of seed number `replica`: its cases' layout and routing choices, as
+    /// `fray.simulate` takes them (`LinksStudy::replica_seed` of the core).
+    fn replica_seed(&self, replica: u32) -> u64 {
+        self.study.replica_seed(replica)
     }
 
     /// Number of cases (simulations), baselines included.

@@ -3,6 +3,7 @@
 use fray_core::faults::CableSelector;
 use fray_core::links::{DownCables, LinksStudy};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use fray_core::plan::{
     best_window, fit_failures, read_failure_log, CachedLoss, ClassFailures, FailureModel, FitKind,
@@ -33,6 +34,8 @@ pub struct PlanSetup {
     policies: Vec<RepairPolicy>,
     study: LinksStudy,
     jobs: u32,
+    /// The healthy machine's throughput per seed, run once by the first evaluation.
+    healthy: OnceLock<Vec<f64>>,
 }
 
 #[pymethods]
@@ -93,6 +96,7 @@ impl PlanSetup {
             policies,
             study,
             jobs,
+            healthy: OnceLock::new(),
         })
     }
 
@@ -138,7 +142,8 @@ impl PlanSetup {
     }
 
     /// Evaluates one state of [`Self::model_jobs`] (its key): the draws that cut a pair off
-    /// before a connected one, and its loss (None when every draw cut a pair off).
+    /// before a connected one, and its loss (None when every draw cut a pair off). The
+    /// healthy machine runs on the first call only.
     fn evaluate(&self, py: Python<'_>, job: JobKey) -> PyResult<(usize, Option<f64>)> {
         let job = job_of(job);
         let fabric = &self.fabric.get().0;
@@ -151,7 +156,14 @@ impl PlanSetup {
                         format!("no class {} in this plan", job.class),
                     ));
                 }
-                let loss = WorkloadLoss::new(&self.study, fabric, self.jobs)?;
+                let healthy = match self.healthy.get() {
+                    Some(h) => h.clone(),
+                    None => {
+                        let h = WorkloadLoss::healthy_throughput(&self.study, fabric, self.jobs)?;
+                        self.healthy.get_or_init(|| h).clone()
+                    }
+                };
+                let loss = WorkloadLoss::with_healthy(&self.study, fabric, self.jobs, healthy);
                 job.evaluate(fabric, &cables, self.plan.seed, &CachedLoss::new(&loss))
             })
             .map_err(plan_error)?;

@@ -67,7 +67,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--workload",
         action="append",
         help="a workload whose loss is reported, as fray links takes it (halo3d26, uniform, "
-        "sweep3d, lqcd, with options: uniform:size=4096); repeat for more (default: "
+        "alltoall, sweep3d, lqcd, with options: uniform:size=4096, alltoall:bytes=4096,"
+        "budget=512); repeat for more (default: "
         + ", ".join(DEFAULT_WORKLOADS) + ")",
     )
     p.add_argument("--engine", default="flow", help="engine of the runs, as fray links takes it "
@@ -162,7 +163,16 @@ def _html(args: argparse.Namespace, df: pd.DataFrame, costs: dict[str, pd.DataFr
     """The HTML report: cable classes, critical failures, the cables not healthy, the loss
     per workload and the repair curve, its figures embedded."""
     name = Path(args.dump).name
-    body = [f"<h1>fray health: {html.escape(name)}</h1>", "<h2>Cable classes</h2>",
+    down = len(result["down"])
+    title = f"fray health: {name}, " + (f"{down} cable(s) down" if down else "no cable down")
+    scenario = pd.DataFrame(
+        [("fabric", args.dump), ("counters", ", ".join(args.counters) or "none"),
+         ("down cables", args.down or "none"),
+         ("workloads", ", ".join(costs) or "none simulated"),
+         ("engine", f"{args.engine}, {args.seeds} seeds from seed {args.seed}")],
+        columns=["scenario", "value"])
+    body = [f"<h1>{html.escape(title)}</h1>", scenario.to_html(index=False, border=0),
+            "<h2>Cable classes</h2>",
             pd.DataFrame(list(result["classes"].items()), columns=["class", "cables"])
             .to_html(index=False, border=0), "<h2>Critical failures</h2>"]
     critical = result["critical"]
@@ -176,7 +186,7 @@ def _html(args: argparse.Namespace, df: pd.DataFrame, costs: dict[str, pd.DataFr
     body.append("<h2>What the down cables cost now</h2>")
     if not costs:
         body.append("<p>No cable is down: the machine runs as when healthy.</p>")
-        return html_page(f"fray health: {name}", body)
+        return html_page(title, body)
     loss = loss_rows(costs)
     body.append(f"<p>Machine throughput lost against the same machine healthy, "
                 f"{args.engine} engine, {args.seeds} seeds, 95 % confidence interval.</p>")
@@ -193,4 +203,4 @@ def _html(args: argparse.Namespace, df: pd.DataFrame, costs: dict[str, pd.DataFr
                    "gain_ci_pct", "within_noise", "unroutable"]
         body.append(table[columns].to_html(index=False, float_format=lambda x: f"{x:.3g}",
                                            na_rep="-", border=0))
-    return html_page(f"fray health: {name}", body)
+    return html_page(title, body)

@@ -28,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--engine", default="packet", help="simulation engine (packet)")
     p.add_argument("--routing", help="routing name (default: the fabric's own)")
-    p.add_argument("--vcs", type=int, help="virtual channels per channel (default: as many as "
-                   "the routing needs to stay free of deadlock, at least 2)")
+    p.add_argument("--vcs", type=int, help="virtual channels per channel, raised to as many as "
+                   "the routing needs to stay free of deadlock (default: that many, at least 2)")
     p.add_argument("--packet-bytes", type=int, default=256, help="packet size (default 256)")
     p.add_argument(
         "--buffer-bytes", type=int, default=4096, help="input buffer per VC (default 4096)"

@@ -22,7 +22,7 @@ use thiserror::Error;
 
 use crate::faults::FaultError;
 use crate::routing::RoutingError;
-use crate::sim::packet::PacketError;
+use crate::sim::SimError;
 use crate::workload::WorkloadError;
 
 /// Why a study cannot run (an unroutable case is an outcome, not an error).
@@ -40,7 +40,7 @@ pub enum LinksError {
     /// The engine stopped for another reason than an unroutable pair (a packet engine's
     /// deadlock, a bad setting).
     #[error(transparent)]
-    Engine(#[from] PacketError),
+    Engine(#[from] SimError),
     /// A study setting out of range; `reason` names it.
     #[error("links study: {0}")]
     Invalid(String),

@@ -5,10 +5,9 @@ use rayon::prelude::*;
 use super::{mean_ci95, LinksError};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::{fault_file_cables, CableSelector, Faults};
-use crate::routing::{self, RoutingError};
+use crate::routing;
 use crate::seeds::case_seed;
 use crate::sim::flow::FlowConfig;
-use crate::sim::packet::PacketError;
 use crate::sim::{run, Engine};
 use crate::workload::WorkloadSpec;
 
@@ -34,7 +33,8 @@ pub struct LinksStudy {
     pub time_tolerance: f64,
     /// The flow engine's time resolution in seconds ([`FlowConfig::time_resolution_s`]).
     pub time_resolution_s: f64,
-    /// The engine every case runs on.
+    /// The engine every case runs on; the flow engine's tolerance and resolution are the
+    /// study's `time_tolerance` and `time_resolution_s` ([`LinksStudy::case_engine`]).
     pub engine: Engine,
     /// Cables already down on the machine, as a fault file lists them (see
     /// [`DownCables`]); empty for a healthy machine.
@@ -167,7 +167,7 @@ impl LinksStudy {
             time_resolution_s: self.time_resolution_s,
         }
         .check()
-        .map_err(LinksError::Invalid)?;
+        .map_err(|e| LinksError::Invalid(e.to_string()))?;
         if let Some(j) = repeated(&self.jobs) {
             return Err(LinksError::Invalid(format!("jobs: {j} given twice")));
         }
@@ -203,6 +203,13 @@ impl LinksStudy {
         out
     }
 
+    /// The engine and settings every case runs on: the study's `engine`, with the study's
+    /// time tolerance and resolution when it is the flow engine.
+    pub fn case_engine(&self) -> Engine {
+        self.engine
+            .with_flow_times(self.time_tolerance, self.time_resolution_s)
+    }
+
     /// The failed percentages that need a case of their own beside the baseline.
     fn failed_pcts(&self) -> Vec<f64> {
         let mut pcts: Vec<f64> = self
@@ -235,11 +242,18 @@ impl LinksStudy {
         self.run_faults_loads(fabric, case.jobs, case.replica, &faults)
     }
 
+    /// The seed of seed number `replica` (`0..seeds`): its layout and routing choices, as a
+    /// single run takes them (`fray.simulate(..., seed=...)` reruns a case of the study with
+    /// it and the case's faults), and the root of its failure draws.
+    pub fn replica_seed(&self, replica: u32) -> u64 {
+        case_seed(self.seed, u64::from(replica))
+    }
+
     /// The fault state of a case: none for a baseline; else the study's `down` cables and
     /// `failed_pct` % of the remaining `fail` cables, drawn from `(seed, replica, failed %)`
     /// (so every number of jobs of a seed sees the same draw).
     pub fn case_faults(&self, fabric: &Fabric, case: LinksCase) -> Result<Faults, LinksError> {
-        let seed = case_seed(self.seed, u64::from(case.replica));
+        let seed = self.replica_seed(case.replica);
         let mut faults = Faults::none(fabric);
         if !case.baseline {
             faults.fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
@@ -274,19 +288,15 @@ impl LinksStudy {
         replica: u32,
         faults: &Faults,
     ) -> Result<CaseLoads, LinksError> {
-        let seed = case_seed(self.seed, u64::from(replica));
+        let seed = self.replica_seed(replica);
         let jobs = self.workload.with_jobs(jobs).place(fabric, seed)?;
         let router = routing::build(&self.routing, fabric, faults)?;
-        let config = FlowConfig {
-            seed,
-            time_tolerance: self.time_tolerance,
-            time_resolution_s: self.time_resolution_s,
-        };
         let channel_down = (0..fabric.channels().len())
             .map(|c| faults.channel_is_down(c as ChannelId))
             .collect();
+        let engine = self.case_engine();
         let (outcome, channel_bytes) =
-            match run(self.engine, fabric, faults, router.as_ref(), &jobs, config) {
+            match run(engine, fabric, faults, router.as_ref(), &jobs, seed) {
                 Ok(results) => (
                     CaseOutcome::Ran {
                         ranks: jobs.iter().map(|j| j.dag.num_ranks()).collect(),
@@ -294,12 +304,7 @@ impl LinksStudy {
                     },
                     results.channel_bytes,
                 ),
-                Err(PacketError::Routing(e @ RoutingError::Unroutable { .. })) => {
-                    (CaseOutcome::Unroutable(e.to_string()), Vec::new())
-                }
-                Err(e @ PacketError::NoBandwidth { .. }) => {
-                    (CaseOutcome::Unroutable(e.to_string()), Vec::new())
-                }
+                Err(e) if e.is_unroutable() => (CaseOutcome::Unroutable(e.to_string()), Vec::new()),
                 Err(e) => return Err(e.into()),
             };
         Ok(CaseLoads {
@@ -307,6 +312,14 @@ impl LinksStudy {
             channel_bytes,
             channel_down,
         })
+    }
+
+    /// How many cases (or repair runs) a caller that runs the study in chunks (to show
+    /// progress, to stop between chunks) should hand [`LinksStudy::run_cases`] at a time:
+    /// four per thread of the pool, so that every core is busy and the pool evens out cases
+    /// of unequal cost. The outcomes do not depend on it.
+    pub fn chunk_len() -> usize {
+        4 * rayon::current_num_threads()
     }
 
     /// Runs `cases` on all cores; the outcomes are in the order of `cases` and do not

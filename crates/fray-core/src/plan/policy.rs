@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use super::failure::{duration, key_values};
 use super::PlanError;
+use crate::units::format_duration;
 
 /// A repair policy.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,13 +86,21 @@ impl RepairPolicy {
 impl fmt::Display for RepairPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Self::Immediate { repair_s } => write!(f, "immediate:repair={repair_s}s"),
-            Self::Windows { every_s, length_s } => {
-                write!(f, "windows:every={every_s}s,length={length_s}s")
+            Self::Immediate { repair_s } => {
+                write!(f, "immediate:repair={}", format_duration(repair_s))
             }
-            Self::Threshold { loss, repair_s } => {
-                write!(f, "threshold:loss={}%,repair={repair_s}s", loss * 100.0)
-            }
+            Self::Windows { every_s, length_s } => write!(
+                f,
+                "windows:every={},length={}",
+                format_duration(every_s),
+                format_duration(length_s)
+            ),
+            Self::Threshold { loss, repair_s } => write!(
+                f,
+                "threshold:loss={}%,repair={}",
+                loss * 100.0,
+                format_duration(repair_s)
+            ),
         }
     }
 }

@@ -24,9 +24,41 @@ pub struct WorkloadLoss<'a> {
 impl<'a> WorkloadLoss<'a> {
     /// Checks the study and runs the healthy machine for each seed (all cores).
     pub fn new(study: &'a LinksStudy, fabric: &'a Fabric, jobs: u32) -> Result<Self, PlanError> {
+        let healthy = Self::healthy_throughput(study, fabric, jobs)?;
+        Ok(Self {
+            study,
+            fabric,
+            jobs,
+            healthy,
+        })
+    }
+
+    /// The loss against healthy throughputs already known (those of
+    /// [`Self::healthy_throughput`] for the same study, fabric and jobs).
+    pub fn with_healthy(
+        study: &'a LinksStudy,
+        fabric: &'a Fabric,
+        jobs: u32,
+        healthy: Vec<f64>,
+    ) -> Self {
+        Self {
+            study,
+            fabric,
+            jobs,
+            healthy,
+        }
+    }
+
+    /// The healthy machine's throughput for each seed of `study` with `jobs` jobs,
+    /// rank-iterations per second, after checking the study (all cores).
+    pub fn healthy_throughput(
+        study: &LinksStudy,
+        fabric: &Fabric,
+        jobs: u32,
+    ) -> Result<Vec<f64>, PlanError> {
         study.check(fabric)?;
         let none = Faults::none(fabric);
-        let healthy = (0..study.seeds)
+        (0..study.seeds)
             .into_par_iter()
             .map(|r| match study.run_faults(fabric, jobs, r, &none)? {
                 CaseOutcome::Ran { ranks, iteration_s } => Ok(throughput(&ranks, &iteration_s)),
@@ -35,13 +67,7 @@ impl<'a> WorkloadLoss<'a> {
                     format!("the healthy machine cannot route it: {why}"),
                 )),
             })
-            .collect::<Result<_, PlanError>>()?;
-        Ok(Self {
-            study,
-            fabric,
-            jobs,
-            healthy,
-        })
+            .collect()
     }
 }
 

@@ -1,13 +1,12 @@
-//! One entry point for every engine: run placed jobs and get each job's time per iteration
-//! (errors are the packet engine's, which include the routing's).
+//! One entry point for every engine: run placed jobs on an engine with its own settings and
+//! get each job's time per iteration, with one error type for all engines ([`SimError`]).
 
 use std::str::FromStr;
 
 use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
 use super::load::static_load;
-use super::packet::{
-    simulate as packet_simulate, PacketConfig, PacketError, SoftErrors, PACKET_OPTIONS,
-};
+use super::packet::{simulate as packet_simulate, PacketConfig, SoftErrors, PACKET_OPTIONS};
+use super::SimError;
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::options::OptionError;
@@ -15,13 +14,16 @@ use crate::options::{write_spec, OptionFamily};
 use crate::routing::{Routing, RoutingError};
 use crate::workload::{Job, Message, Op};
 
-/// The engines a workload can run on.
+/// The engines a workload can run on, each with its own settings. The seed of a run is not
+/// among them: [`run`] takes it apart, the same for every engine.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Engine {
-    /// The static load engine: a bandwidth estimate per job (see [`run`]).
+    /// The static load engine: a bandwidth estimate per job (see [`run`]); it has no
+    /// settings.
     Load,
-    /// The flow engine: max-min fair fluid simulation of the jobs' DAGs.
-    Flow,
+    /// The flow engine: max-min fair fluid simulation of the jobs' DAGs, with these time
+    /// tolerance and resolution (its seed from the run's).
+    Flow(FlowConfig),
     /// The packet engine with these settings, given at least as many virtual channels as
     /// the routing needs ([`PacketConfig::with_enough_vcs`]), its seed from the run's, and no
     /// soft errors.
@@ -41,7 +43,7 @@ impl FromStr for Engine {
         };
         match (name, options) {
             ("load", None) => Ok(Self::Load),
-            ("flow", None) => Ok(Self::Flow),
+            ("flow", None) => Ok(Self::Flow(FlowConfig::default())),
             ("packet", options) => PacketConfig::parse_options(options.unwrap_or(""))
                 .map(Self::Packet)
                 .map_err(|e| OptionError::new(e.field, format!("engine {s:?}: {}", e.message))),
@@ -66,7 +68,7 @@ impl OptionFamily for Engine {
     fn kind(&self) -> &'static str {
         match self {
             Self::Load => "load",
-            Self::Flow => "flow",
+            Self::Flow(_) => "flow",
             Self::Packet(_) => "packet",
         }
     }
@@ -76,14 +78,16 @@ impl OptionFamily for Engine {
     fn options(&self) -> Vec<(&'static str, String)> {
         match self {
             Self::Packet(packets) => packets.options(),
-            Self::Load | Self::Flow => Vec::new(),
+            Self::Load | Self::Flow(_) => Vec::new(),
         }
     }
 }
 
 impl std::fmt::Display for Engine {
     /// The engine as [`Engine::from_str`] reads it: the name, and for the packet engine the
-    /// options that differ from [`PacketConfig`]'s defaults ([`PacketConfig::options`]).
+    /// options that differ from [`PacketConfig`]'s defaults ([`PacketConfig::options`]). The
+    /// flow engine's tolerance and resolution have no spelling in the engine spec yet (the
+    /// studies and `fray.simulate` take them as options of their own).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write_spec(f, self.kind(), &self.options())
     }
@@ -100,14 +104,30 @@ pub struct Run {
     pub channel_bytes: Vec<f64>,
 }
 
-/// Runs `jobs` on `engine` and returns one result per job, with the bytes each channel
-/// carried.
+impl Engine {
+    /// This engine with the flow engine's time tolerance and resolution (seconds) set, its
+    /// seed kept; the load and packet engines, which have neither, as they are.
+    pub fn with_flow_times(self, time_tolerance: f64, time_resolution_s: f64) -> Self {
+        match self {
+            Self::Flow(config) => Self::Flow(FlowConfig {
+                time_tolerance,
+                time_resolution_s,
+                ..config
+            }),
+            other => other,
+        }
+    }
+}
+
+/// Runs `jobs` on `engine` with the routings' random choices drawn from `seed`, and returns
+/// one result per job, with the bytes each channel carried.
 ///
-/// - `Flow`: [`flow_simulate`] with `config`.
-/// - `Packet`: [`packet_simulate`] with its [`PacketConfig`] (the seed from `config.seed`,
-///   virtual channels raised to what `routing` needs) and no soft errors.
+/// - `Flow`: [`flow_simulate`] with the engine's [`FlowConfig`] (checked first,
+///   [`FlowConfig::check`]) and its seed `seed`.
+/// - `Packet`: [`packet_simulate`] with its [`PacketConfig`] (the seed `seed`, virtual
+///   channels raised to what `routing` needs) and no soft errors.
 /// - `Load`: for each job as if it ran alone, every message of its DAG routed at once by the
-///   static load engine (routing choices from `config.seed`): the busiest channel's bytes
+///   static load engine (routing choices from `seed`): the busiest channel's bytes
 ///   over its bandwidth plus the slowest path's latency ([`static_load`]'s phase time), plus
 ///   the most compute any rank does, plus the most host time ([`Job::host`]) any rank spends
 ///   sending and the most any spends receiving, plus the NIC latency on both sides
@@ -120,10 +140,12 @@ pub fn run(
     faults: &Faults,
     routing: &dyn Routing,
     jobs: &[Job],
-    config: FlowConfig,
-) -> Result<Run, PacketError> {
+    seed: u64,
+) -> Result<Run, SimError> {
     Ok(match engine {
-        Engine::Flow => {
+        Engine::Flow(config) => {
+            let config = FlowConfig { seed, ..config };
+            config.check()?;
             let r = flow_simulate(fabric, faults, routing, jobs, config)?;
             Run {
                 jobs: r.jobs,
@@ -134,16 +156,7 @@ pub fn run(
             let mut channel_bytes = vec![0.0; fabric.channels().len()];
             let jobs = jobs
                 .iter()
-                .map(|job| {
-                    load_bound(
-                        fabric,
-                        faults,
-                        routing,
-                        job,
-                        config.seed,
-                        &mut channel_bytes,
-                    )
-                })
+                .map(|job| load_bound(fabric, faults, routing, job, seed, &mut channel_bytes))
                 .collect::<Result<_, _>>()?;
             Run {
                 jobs,
@@ -151,11 +164,7 @@ pub fn run(
             }
         }
         Engine::Packet(packets) => {
-            let packets = PacketConfig {
-                seed: config.seed,
-                ..packets
-            }
-            .with_enough_vcs(fabric, routing);
+            let packets = PacketConfig { seed, ..packets }.with_enough_vcs(fabric, routing);
             let mut errors = SoftErrors::none(fabric.channels().len());
             let r = packet_simulate(fabric, faults, routing, jobs, packets, &mut errors)?;
             Run {

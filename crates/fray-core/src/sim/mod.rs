@@ -2,8 +2,12 @@
 //! fabrics, routings and workloads.
 
 mod engine;
+mod error;
 pub mod flow;
 pub mod load;
 pub mod packet;
+mod simulation;
 
 pub use engine::{run, Engine, Run};
+pub use error::SimError;
+pub use simulation::{Simulated, Simulation, Workload};

@@ -5,12 +5,13 @@
 //! [`Message`]s (the load engine's input).
 //!
 //! Application motifs ([`Motif`]: [`Halo3D26`], [`Sweep3D`], [`Lqcd`], [`UniformRandom`],
-//! [`StencilMotif`]) generate DAGs with the parameters of SST's Ember motifs; the sizing
+//! [`AllToAll`], [`StencilMotif`]) generate DAGs with the parameters of SST's Ember motifs; the sizing
 //! helpers ([`largest_cube`], [`largest_square`], [`lqcd_job_size`]) and
 //! [`linear_after_random_idle`] size and place several jobs as the failed-links study does.
 //! [`HostCosts`] say what each message costs the ranks' cores (none unless asked for).
 
 mod allreduce;
+mod alltoall;
 mod dag;
 mod exchange;
 mod grid;
@@ -30,6 +31,7 @@ mod sweep3d;
 mod uniform_random;
 
 pub use allreduce::allreduce_recursive_doubling;
+pub use alltoall::AllToAll;
 pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES};
 pub use halo3d26::{Halo3D26, EMBER_HALO3D26_PEFLOPS};
 pub use host::{HostCosts, HostTimeline};

@@ -4,9 +4,9 @@
 
 use super::motif::invalid;
 use super::{
-    largest_cube, largest_square, linear_after_random_idle, lqcd_job_size, ranks_per_job, Halo3D26,
-    HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, EMBER_HALO3D26_PEFLOPS,
-    PAPER_ENDPOINT_BUDGET,
+    largest_cube, largest_square, linear_after_random_idle, lqcd_job_size, ranks_per_job, AllToAll,
+    Halo3D26, HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError,
+    EMBER_HALO3D26_PEFLOPS, PAPER_ENDPOINT_BUDGET,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -22,7 +22,8 @@ use crate::options::{write_spec, OptionError, OptionFamily};
 /// `fields_per_cell=8`, `datatype_width=8`, `flops_per_cell=275`, `nodeflops=1e9`; lqcd
 /// `peflops=2e10`, `short_msg_length=12000` bytes (sends above it wait for their receive, as
 /// in Ember), the lattice halved as in the paper until the job fits; uniform
-/// `size=65536` bytes per message).
+/// `size=65536` bytes per message; alltoall `bytes=65536` from every rank to every other per
+/// iteration, where Ember's default is 1 byte).
 pub const WORKLOADS: &[(&str, &[&str])] = &[
     (
         "halo3d26",
@@ -51,6 +52,7 @@ pub const WORKLOADS: &[(&str, &[&str])] = &[
     ),
     ("lqcd", &["peflops", "short_msg_length"]),
     ("uniform", &["size"]),
+    ("alltoall", &["bytes"]),
 ];
 
 /// Options every motif reads: `jobs` (1), `budget` (endpoints shared by the jobs, default
@@ -393,6 +395,12 @@ impl WorkloadSpec {
                 compute_s: self.compute_time(0.0),
                 iterations: self.iterations,
                 seed,
+            }),
+            "alltoall" => Box::new(AllToAll {
+                ranks: endpoints,
+                size_bytes: self.option("bytes", 65536.0),
+                compute_s: self.compute_time(0.0),
+                iterations: self.iterations,
             }),
             other => unreachable!("parse accepts only known motifs, not {other}"),
         })

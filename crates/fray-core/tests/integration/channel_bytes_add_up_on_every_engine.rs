@@ -20,7 +20,7 @@ const CONFIG: FlowConfig = FlowConfig {
 fn engines() -> [Engine; 3] {
     [
         Engine::Load,
-        Engine::Flow,
+        Engine::Flow(CONFIG),
         Engine::Packet(PacketConfig::default()),
     ]
 }
@@ -50,7 +50,7 @@ fn endpoint_bytes(fabric: &Fabric, jobs: &[Job]) -> (Vec<f64>, Vec<f64>) {
 
 fn run_on(engine: Engine, fabric: &Fabric, faults: &Faults, name: &str, jobs: &[Job]) -> Run {
     let r = routing::build(name, fabric, faults).unwrap();
-    run(engine, fabric, faults, r.as_ref(), jobs, CONFIG).unwrap()
+    run(engine, fabric, faults, r.as_ref(), jobs, CONFIG.seed).unwrap()
 }
 
 #[test]

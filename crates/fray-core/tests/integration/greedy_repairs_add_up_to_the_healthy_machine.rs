@@ -5,6 +5,7 @@
 use fray_core::fabric::Fabric;
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::links::{DownCables, LinksStudy};
+use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
 
@@ -23,7 +24,7 @@ fn study(fabric: &Fabric) -> LinksStudy {
         seed: 2,
         time_tolerance: 0.0,
         time_resolution_s: 0.0,
-        engine: Engine::Flow,
+        engine: Engine::Flow(FlowConfig::default()),
         down: DownCables {
             text: faults.down_cables_file(fabric),
             file: "down.txt".into(),

@@ -121,7 +121,15 @@ fn the_nic_latency_delays_each_side_of_a_message_and_holds_no_core() {
     let faults = Faults::none(&f);
     let routing = build("table", &f, &faults).unwrap();
     let jobs = std::slice::from_ref(&job);
-    let bound = run(Engine::Load, &f, &faults, routing.as_ref(), jobs, EXACT).unwrap();
+    let bound = run(
+        Engine::Load,
+        &f,
+        &faults,
+        routing.as_ref(),
+        jobs,
+        EXACT.seed,
+    )
+    .unwrap();
     assert!((bound.jobs[0].makespan_s - one).abs() < 1e-9);
 }
 
@@ -264,11 +272,11 @@ fn line_job(n: usize, host: HostCosts, add: impl FnOnce(&mut DagBuilder)) -> (Fa
 fn makespans(f: &Fabric, job: &Job) -> Vec<f64> {
     let faults = Faults::none(f);
     let routing = build("table", f, &faults).unwrap();
-    [Engine::Flow, Engine::Packet(PacketConfig::default())]
+    [Engine::Flow(EXACT), Engine::Packet(PacketConfig::default())]
         .into_iter()
         .map(|engine| {
             let jobs = std::slice::from_ref(job);
-            run(engine, f, &faults, routing.as_ref(), jobs, EXACT)
+            run(engine, f, &faults, routing.as_ref(), jobs, EXACT.seed)
                 .unwrap()
                 .jobs[0]
                 .makespan_s
@@ -407,13 +415,13 @@ fn every_engine_adds_the_same_costs_to_one_message() {
     let extra = host.send_cost_s(7200.0) + host.recv_cost_s(7200.0);
     let time = |engine: Engine, host: HostCosts| {
         let job = phase(&f, &[(0, 10, 7200.0)], host);
-        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT)
+        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT.seed)
             .unwrap()
             .jobs[0]
             .makespan_s
     };
     for engine in [
-        Engine::Flow,
+        Engine::Flow(EXACT),
         Engine::Packet(PacketConfig::default()),
         Engine::Load,
     ] {
@@ -443,12 +451,12 @@ fn flow_and_packet_engines_add_the_same_costs_to_one_long_message() {
         let job = Job::new("long", dag, plain.placement.clone(), &f)
             .unwrap()
             .with_host(host);
-        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT)
+        run(engine, &f, &faults, routing.as_ref(), &[job], EXACT.seed)
             .unwrap()
             .jobs[0]
             .makespan_s
     };
-    for engine in [Engine::Flow, Engine::Packet(PacketConfig::default())] {
+    for engine in [Engine::Flow(EXACT), Engine::Packet(PacketConfig::default())] {
         let added = time(engine, host) - time(engine, HostCosts::NONE);
         assert!(
             (added - extra).abs() < 3e-12,

@@ -4,6 +4,7 @@
 use fray_core::fabric::Fabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{DownCables, LinksStudy};
+use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
 
@@ -18,7 +19,7 @@ fn study(workload: &str, jobs: &[u32]) -> LinksStudy {
         seed: 1,
         time_tolerance: 3e-3,
         time_resolution_s: 0.0,
-        engine: Engine::Flow,
+        engine: Engine::Flow(FlowConfig::default()),
         down: DownCables::default(),
     }
 }

@@ -4,6 +4,7 @@
 use fray_core::fabric::Fabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{CaseOutcome, DownCables, LinksStudy};
+use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
@@ -19,7 +20,7 @@ fn study(fabric_routing: &str, fail: &str, workload: &str, failed: &[f64]) -> Li
         seed: 11,
         time_tolerance: 0.0,
         time_resolution_s: 0.0,
-        engine: Engine::Flow,
+        engine: Engine::Flow(FlowConfig::default()),
         down: DownCables::default(),
     }
 }

@@ -16,14 +16,14 @@ fn both(fabric: &Fabric, faults: &Faults, name: &str, jobs: &[Job]) -> (Vec<f64>
         time_resolution_s: 0.0,
     };
     let times = |engine| {
-        run(engine, fabric, faults, r.as_ref(), jobs, config)
+        run(engine, fabric, faults, r.as_ref(), jobs, 3)
             .unwrap()
             .jobs
             .iter()
             .map(|j| j.iteration_s)
             .collect::<Vec<f64>>()
     };
-    (times(Engine::Load), times(Engine::Flow))
+    (times(Engine::Load), times(Engine::Flow(config)))
 }
 
 #[test]

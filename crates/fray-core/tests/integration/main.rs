@@ -2,6 +2,7 @@
 //! what it proves. Shared helpers (`common`, `fat_tree`, `motif_common`) are modules too;
 //! inputs read from files live in `tests/data/`.
 
+mod alltoall_load_matches_closed_form;
 mod aries_and_counter_readers_name_bad_lines;
 mod aries_edison_builds_whole;
 mod aries_vcs_are_deadlock_free;
@@ -67,6 +68,7 @@ mod repairs_give_back_what_the_cable_took;
 mod router_output_is_shared_fairly_among_inputs;
 mod router_speedup_leaves_the_link_the_bottleneck;
 mod routing_build_picks_the_family_by_topology;
+mod run_takes_each_engines_own_settings;
 mod same_seed_same_result_on_one_or_two_threads;
 mod sampling_is_reproducible;
 mod slow_links_below_their_peers;

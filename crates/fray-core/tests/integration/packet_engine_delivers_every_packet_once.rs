@@ -7,7 +7,6 @@
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::build;
-use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::packet::{
     simulate, vcs_needed, Arbitration, ErrorProcess, PacketConfig, PacketResult, SoftErrors,
 };
@@ -172,8 +171,7 @@ fn the_engine_choice_runs_packets_on_a_dragonfly() {
         .unwrap()
         .place(&fabric, 1)
         .unwrap();
-    let config = FlowConfig::default();
-    let run_on = |engine| sim::run(engine, &fabric, &faults, routing.as_ref(), &jobs, config);
+    let run_on = |engine| sim::run(engine, &fabric, &faults, routing.as_ref(), &jobs, 1);
     let packet = run_on(Engine::Packet(PacketConfig::default()))
         .unwrap()
         .jobs;

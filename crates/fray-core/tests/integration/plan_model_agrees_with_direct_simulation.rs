@@ -6,6 +6,7 @@ use fray_core::fabric::Fabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{DownCables, LinksStudy};
 use fray_core::plan::{ClassFailures, LossReuse, Plan, RepairPolicy, WorkloadLoss};
+use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
 
@@ -24,7 +25,7 @@ fn the_loss_model_agrees_with_simulating_every_visited_state() {
         seed: 3,
         time_tolerance: 0.0,
         time_resolution_s: 0.0,
-        engine: Engine::Flow,
+        engine: Engine::Flow(FlowConfig::default()),
         down: DownCables::default(),
     };
     let loss = WorkloadLoss::new(&study, &fabric, 1).unwrap();

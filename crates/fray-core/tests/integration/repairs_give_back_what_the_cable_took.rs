@@ -5,6 +5,7 @@
 use fray_core::fabric::Fabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{CaseOutcome, DownCables, LinksCase, LinksStudy};
+use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
 
@@ -19,7 +20,7 @@ fn study(routing: &str, down: &str) -> LinksStudy {
         seed: 4,
         time_tolerance: 0.0,
         time_resolution_s: 0.0,
-        engine: Engine::Flow,
+        engine: Engine::Flow(FlowConfig::default()),
         down: DownCables {
             text: down.into(),
             file: "down.txt".into(),

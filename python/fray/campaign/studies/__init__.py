@@ -43,3 +43,7 @@ def _builtins() -> None:
         from fray.campaign.studies.links import LINKS
 
         register(LINKS)
+    if "plan" not in _KINDS:
+        from fray.campaign.studies.plan import PLAN
+
+        register(PLAN)

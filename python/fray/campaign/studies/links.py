@@ -284,17 +284,13 @@ class LinksKind(StudyKind):
 def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
     """The plain-data parameters of a point's ``LinksStudy`` (what every task carries)."""
     c = point.config
-    w = c["workload"]
     fab = _fabric(c["fabric"]["topology"], c["fabric"]["link_bandwidth"],
                   c["fabric"]["host_bandwidth"], scenario, point)
     return {
         "fabric": c["fabric"]["topology"],
         "link_bandwidth": c["fabric"]["link_bandwidth"],
         "host_bandwidth": c["fabric"]["host_bandwidth"],
-        "workload": workload_spec(
-            w["motif"], iterations=w["iterations"], chunks=w["chunks"], budget=w["budget"],
-            compute=w["compute"], host=w["host"], compute_s=w["compute_s"],
-            **{key: w[key] for key, _ in EMBER_OPTIONS}),
+        "workload": workload_params(c["workload"]),
         "routing": c["routing"]["algorithm"] or fab.default_routing,
         "fail": c["faults"]["fail"] or default_fail_class(fab),
         "jobs": list(c["jobs"]["counts"]),
@@ -306,6 +302,14 @@ def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
         "engine": c["engine"]["name"],
         "down": list(c["faults"]["down"] or []),
     }
+
+
+def workload_params(w: dict[str, Any]) -> str:
+    """The workload spec of a scenario's checked ``[workload]`` section."""
+    return workload_spec(
+        w["motif"], iterations=w["iterations"], chunks=w["chunks"], budget=w["budget"],
+        compute=w["compute"], host=w["host"], compute_s=w["compute_s"],
+        **{key: w[key] for key, _ in EMBER_OPTIONS})
 
 
 def _fail(scenario: Scenario, point: Point, key: str, message: str) -> ScenarioError:

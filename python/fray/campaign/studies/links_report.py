@@ -25,13 +25,14 @@ from fray.units import format_rate
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["merged_table", "report", "sweep_title"]
+__all__ = ["merged_table", "report", "scenario_points", "sweep_title"]
 
 #: Heat maps are drawn for studies of at most this many points.
 MAX_POINT_FIGURES = 12
 
 
-def _points(con: duckdb.DuckDBPyConnection, study: StudyRecord) -> tuple[object, list[Point]]:
+def scenario_points(con: duckdb.DuckDBPyConnection,
+                    study: StudyRecord) -> tuple[object, list[Point]]:
     """The study's scenario as the results file stored it, and its points."""
     text, source = con.execute("SELECT source_text, source_path FROM fray_studies WHERE name = ?",
                                [study.name]).fetchone()
@@ -45,7 +46,7 @@ def _points(con: duckdb.DuckDBPyConnection, study: StudyRecord) -> tuple[object,
 def merged_table(con: duckdb.DuckDBPyConnection, study: StudyRecord) -> pd.DataFrame:
     """``fray links``'s table for every sweep point, one after the other, with ``point`` and
     the swept keys as the first columns."""
-    scenario, points = _points(con, study)
+    scenario, points = scenario_points(con, study)
     outcomes: dict[int, dict[tuple, tuple]] = defaultdict(dict)
     for point, replica, jobs, pct, baseline, ranks, times, unroutable in con.execute(
             f'SELECT point, replication, jobs, failed_pct, baseline, ranks, iteration_s, '
@@ -79,7 +80,7 @@ def merged_table(con: duckdb.DuckDBPyConnection, study: StudyRecord) -> pd.DataF
 def report(con: duckdb.DuckDBPyConnection, study: StudyRecord, out_dir: Path) -> ReportSection:
     """Heat maps per point (up to :data:`MAX_POINT_FIGURES`), the sweep figure, and the
     table as ``mean ± CI`` per cell."""
-    scenario, points = _points(con, study)
+    scenario, points = scenario_points(con, study)
     table = merged_table(con, study)
     section = ReportSection(title=f"{study.name} (failed links)")
     section.lines.append(f"{study.done_tasks} of {study.planned_tasks} tasks done; "

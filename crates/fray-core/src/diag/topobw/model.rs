@@ -8,6 +8,7 @@ use crate::faults::Faults;
 use crate::routing::{self, Routing};
 use crate::sim::flow::{simulate, FlowConfig};
 use crate::workload::{DagBuilder, Job};
+use rayon::prelude::*;
 
 /// A modelled TopoBW run: its plan and its report.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,7 +71,9 @@ pub(crate) fn transfer_bytes(message_bytes: f64, count: u32) -> Result<f64, Diag
 
 /// Runs each phase (its transfers as `(sending endpoint, receiving endpoint)`) as one flow
 /// simulation on `fabric`, every transfer a job of two ranks moving `bytes` as one message;
-/// returns each transfer's duration (its job's makespan) in seconds, phase by phase.
+/// returns each transfer's duration (its job's makespan) in seconds, phase by phase. The
+/// phases are independent simulations and run on all cores; the result does not depend on
+/// the number of threads.
 pub(crate) fn run_phases(
     fabric: &Fabric,
     faults: &Faults,
@@ -81,18 +84,25 @@ pub(crate) fn run_phases(
     let mut dag = DagBuilder::new(2);
     dag.send(0, 1, bytes, &[])?;
     let dag = dag.build(1)?;
-    let mut seconds = Vec::new();
-    for phase in phases {
-        let jobs: Vec<Job> = phase
-            .into_iter()
-            .map(|(src, dst)| {
-                Job::new(format!("{src}->{dst}"), dag.clone(), vec![src, dst], fabric)
-            })
-            .collect::<Result<_, _>>()?;
-        let result = simulate(fabric, faults, routing, &jobs, FlowConfig::default())?;
-        seconds.extend(result.jobs.iter().map(|j| j.makespan_s));
-    }
-    Ok(seconds)
+    let phases: Vec<_> = phases.into_iter().collect();
+    let per_phase = phases
+        .into_par_iter()
+        .map(|phase| {
+            let jobs: Vec<Job> = phase
+                .into_iter()
+                .map(|(src, dst)| {
+                    Job::new(format!("{src}->{dst}"), dag.clone(), vec![src, dst], fabric)
+                })
+                .collect::<Result<_, _>>()?;
+            let result = simulate(fabric, faults, routing, &jobs, FlowConfig::default())?;
+            Ok(result
+                .jobs
+                .iter()
+                .map(|j| j.makespan_s)
+                .collect::<Vec<f64>>())
+        })
+        .collect::<Result<Vec<_>, DiagError>>()?;
+    Ok(per_phase.concat())
 }
 
 #[cfg(test)]

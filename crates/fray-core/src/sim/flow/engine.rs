@@ -8,6 +8,7 @@ use super::{FlowsOnChannel, MaxMin};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::Faults;
 use crate::routing::{message_entropy, route_endpoints, RouteRequest, Routing, RoutingError};
+use crate::sim::SimError;
 use crate::workload::{HostTimeline, Job, JobsProgress, Op};
 
 /// Settings of a flow simulation.
@@ -26,19 +27,19 @@ pub struct FlowConfig {
 impl FlowConfig {
     /// Checks the settings: `time_tolerance` in `[0, 0.5)` (a flow may not end more than
     /// half its message's time early) and `time_resolution_s` in `[0, 1 ms)`; NaN is
-    /// neither. The error names the setting.
-    pub fn check(&self) -> Result<(), String> {
+    /// neither. The error names the setting (`time_tolerance`, `time_resolution`).
+    pub fn check(&self) -> Result<(), SimError> {
         if !(0.0..0.5).contains(&self.time_tolerance) {
-            return Err(format!(
-                "time tolerance: must be in [0, 0.5), got {}",
-                self.time_tolerance
-            ));
+            return Err(SimError::Config {
+                field: "time_tolerance",
+                reason: format!("must be in [0, 0.5), got {}", self.time_tolerance),
+            });
         }
         if !(0.0..1e-3).contains(&self.time_resolution_s) {
-            return Err(format!(
-                "time resolution: must be in [0, 1 ms), got {} s",
-                self.time_resolution_s
-            ));
+            return Err(SimError::Config {
+                field: "time_resolution",
+                reason: format!("must be in [0, 1 ms), got {} s", self.time_resolution_s),
+            });
         }
         Ok(())
     }

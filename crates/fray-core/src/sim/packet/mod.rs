@@ -80,36 +80,5 @@ impl PacketConfig {
     }
 }
 
-use thiserror::Error;
-
-use crate::routing::RoutingError;
-
-/// Errors raised by the packet engine.
-#[derive(Debug, Error, Clone, PartialEq)]
-pub enum PacketError {
-    /// A parameter out of range; `field` names it.
-    #[error("{field}: {reason}")]
-    Config {
-        /// The parameter's name.
-        field: &'static str,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A message could not be routed.
-    #[error(transparent)]
-    Routing(#[from] RoutingError),
-    /// A path crosses a channel that lost every lane.
-    #[error("channel {channel} has no bandwidth left (every lane lost)")]
-    NoBandwidth {
-        /// The channel's name.
-        channel: String,
-    },
-    /// Nothing can move any more while packets are still in the fabric.
-    #[error("deadlock at {at_s} s: {messages} message(s) still in the fabric")]
-    Deadlock {
-        /// Messages not delivered.
-        messages: usize,
-        /// Simulated time when the engine ran out of events, in seconds.
-        at_s: f64,
-    },
-}
+/// The packet engine's errors: the engines' one error type.
+pub type PacketError = crate::sim::SimError;

@@ -1,0 +1,64 @@
+//! The one error type of every engine ([`SimError`]).
+
+use thiserror::Error;
+
+use crate::routing::RoutingError;
+use crate::workload::WorkloadError;
+
+/// Why a run on any engine (load, flow, packet) stopped without a result.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SimError {
+    /// An engine setting out of range; `field` names it (`time_tolerance`, `mtu`, ...).
+    #[error("{field}: {reason}")]
+    Config {
+        /// The setting's name.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A message could not be routed, or the routing does not fit the fabric.
+    #[error(transparent)]
+    Routing(#[from] RoutingError),
+    /// The workload cannot be built or placed on the fabric.
+    #[error(transparent)]
+    Workload(#[from] WorkloadError),
+    /// A path crosses a channel that lost every lane (engines that time packets on it).
+    #[error("channel {channel} has no bandwidth left (every lane lost)")]
+    NoBandwidth {
+        /// The channel's name.
+        channel: String,
+    },
+    /// Nothing can move any more while packets are still in the fabric (the packet engine).
+    #[error("deadlock at {at_s} s: {messages} message(s) still in the fabric")]
+    Deadlock {
+        /// Messages not delivered.
+        messages: usize,
+        /// Simulated time when the engine ran out of events, in seconds.
+        at_s: f64,
+    },
+}
+
+impl SimError {
+    /// The setting or input the error is about: the setting of [`SimError::Config`],
+    /// `routing` for a routing error, `workload` for a workload's, `faults` for a channel without bandwidth; `None` for
+    /// a deadlock.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Self::Config { field, .. } => Some(field),
+            Self::Routing(_) => Some("routing"),
+            Self::Workload(_) => Some("workload"),
+            Self::NoBandwidth { .. } => Some("faults"),
+            Self::Deadlock { .. } => None,
+        }
+    }
+
+    /// Whether the error says the workload cannot run on this fault state (a pair the
+    /// routing cannot serve, or a path over a channel with no lane left): a study's
+    /// outcome rather than a failure of the run.
+    pub fn is_unroutable(&self) -> bool {
+        matches!(
+            self,
+            Self::Routing(RoutingError::Unroutable { .. }) | Self::NoBandwidth { .. }
+        )
+    }
+}

@@ -1,0 +1,118 @@
+//! One simulation of any workload on any engine: `simulate` (what `fray.simulate` calls).
+
+use fray_core::options::OptionError;
+use fray_core::sim::packet::TrafficConfig;
+use fray_core::sim::{Engine, Simulation, Workload};
+use fray_core::workload::{HostCosts, Message, WorkloadSpec};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{option_error, sim_error, workload_error, SpecError};
+use crate::fabric::Fabric;
+use crate::faults::{faults_or_none, Faults};
+
+/// Runs one of `workload` (a workload spec such as `"halo3d26:jobs=4,nx=30"`), `messages`
+/// (`(src_endpoint, dst_endpoint, size_bytes)` triples, one phase) or `traffic` (`(load,
+/// warmup_s, measure_s)`: open-loop uniform random traffic) on `fabric` under `faults`, with
+/// `routing` (a routing spec; default the fabric's), `engine` (an engine spec; default flow,
+/// packet for traffic), `host` (a host-costs spec) and `seed`; `time_tolerance` and
+/// `time_resolution` (seconds) are the flow engine's (`None`: its defaults). Returns a dict with `engine`,
+/// `routing`, `jobs` (one dict per job: `name, ranks, iteration_s, makespan_s, messages,
+/// bytes`), `throughput` (rank-iterations per second over the jobs), `channel_bytes` and
+/// `traffic` (`offered, accepted, latency_mean_s, packets, events, wall_s`, or `None`) and
+/// `vcs` (the packet engine's virtual channels per channel, or `None`).
+#[pyfunction]
+#[pyo3(signature = (fabric, workload = None, messages = None, traffic = None, faults = None,
+    routing = None, engine = None, host = None, seed = 1, time_tolerance = None,
+    time_resolution = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate<'py>(
+    py: Python<'py>,
+    fabric: &Fabric,
+    workload: Option<&str>,
+    messages: Option<Vec<(u32, u32, f64)>>,
+    traffic: Option<(f64, f64, f64)>,
+    faults: Option<&Faults>,
+    routing: Option<String>,
+    engine: Option<&str>,
+    host: Option<&str>,
+    seed: u64,
+    time_tolerance: Option<f64>,
+    time_resolution: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let workload = match (workload, messages, traffic) {
+        (Some(spec), None, None) => {
+            Workload::Jobs(WorkloadSpec::parse(spec).map_err(workload_error)?)
+        }
+        (None, Some(messages), None) => {
+            Workload::Messages(messages.into_iter().map(Message::from).collect())
+        }
+        (None, None, Some((load, warmup_s, measure_s))) => Workload::Traffic(TrafficConfig {
+            load,
+            warmup_s,
+            measure_s,
+        }),
+        _ => {
+            return Err(SpecError::new_err(
+                "workload: give exactly one of a spec, messages or traffic",
+            ))
+        }
+    };
+    let simulation = Simulation {
+        workload,
+        routing,
+        engine: engine
+            .map(str::parse::<Engine>)
+            .transpose()
+            .map_err(option_error)?,
+        time_tolerance,
+        time_resolution_s: time_resolution,
+        host: host
+            .map(str::parse::<HostCosts>)
+            .transpose()
+            .map_err(|e| option_error(OptionError::new(e.field, format!("host: {}", e.message))))?,
+        seed,
+    };
+    let fabric = &fabric.0;
+    let faults = faults_or_none(fabric, faults)?;
+    let r = py
+        .detach(|| simulation.run(fabric, &faults))
+        .map_err(sim_error)?;
+    let out = PyDict::new(py);
+    out.set_item("engine", r.engine.to_string())?;
+    out.set_item("routing", &r.routing)?;
+    out.set_item("throughput", r.throughput())?;
+    out.set_item("vcs", r.vcs)?;
+    let rows = r
+        .jobs
+        .iter()
+        .zip(&r.ranks)
+        .map(|(j, ranks)| {
+            let d = PyDict::new(py);
+            d.set_item("name", &j.name)?;
+            d.set_item("ranks", ranks)?;
+            d.set_item("iteration_s", j.iteration_s)?;
+            d.set_item("makespan_s", j.makespan_s)?;
+            d.set_item("messages", j.messages)?;
+            d.set_item("bytes", j.bytes)?;
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("jobs", rows)?;
+    out.set_item("channel_bytes", r.channel_bytes)?;
+    let traffic = r
+        .traffic
+        .map(|t| {
+            let d = PyDict::new(py);
+            d.set_item("offered", t.offered)?;
+            d.set_item("accepted", t.accepted)?;
+            d.set_item("latency_mean_s", t.latency_mean_s)?;
+            d.set_item("packets", t.packets)?;
+            d.set_item("events", t.events)?;
+            d.set_item("wall_s", t.wall_s)?;
+            PyResult::Ok(d)
+        })
+        .transpose()?;
+    out.set_item("traffic", traffic)?;
+    Ok(out)
+}
