@@ -10,7 +10,7 @@ import pickle
 
 import fray
 import pytest
-from fray import SpecError, links, profiles
+from fray import SpecError, profiles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,12 +142,18 @@ def test_any_text_reads_or_names_a_field(text, family):
 
 
 def test_the_entry_points_take_the_objects_as_their_specs():
-    by_text = links.simulate(SMALL, "halo3d26:nx=4", routing="ugal:threshold=8",
-                             engine="load", seed=2)
-    by_object = links.simulate(SMALL, fray.Halo3D26(nx=4), routing=fray.Ugal(threshold=8),
-                               engine=fray.LoadEngine(), seed=2)
+    by_text = fray.simulate(SMALL, "halo3d26:nx=4", routing="ugal:threshold=8", engine="load",
+                            host="ember", seed=2)
+    by_object = fray.simulate(SMALL, fray.Halo3D26(nx=4), routing=fray.Ugal(threshold=8),
+                              engine=fray.LoadEngine(), host=fray.Ember(), seed=2)
     assert (by_object.engine, by_object.routing) == ("load", "ugal:threshold=8")
     assert by_object.jobs == by_text.jobs
+    with pytest.raises(SpecError) as e:
+        fray.simulate(SMALL, fray.Halo3D26(nx=4), engine="packet:mtu=big")
+    assert e.value.field == "mtu"
+    with pytest.raises(SpecError) as e:
+        fray.simulate(SMALL, fray.Halo3D26(nx=4), host="ember+send=fast")
+    assert e.value.field == "send"
     assert by_object.channel_bytes.tolist() == by_text.channel_bytes.tolist()
     sst = profiles.SST
     assert fray.parse_routing(sst.routing) == fray.Ugal(threshold=800, links="adaptive")
