@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fray._fray import Fabric, profile, profile_names
+from fray.options import Option
 
 __all__ = ["NAMES", "SST", "Profile", "apply", "choose", "parse"]
 
@@ -56,19 +57,27 @@ def choose(profile: Profile | str | None, **given):
     return {key: getattr(chosen, key) if value is None else value for key, value in given.items()}
 
 
-def apply(profile: Profile | str | None, fabric: Fabric | str, workload: str,
-          routing: str | None, engine: str | None) -> tuple[Fabric | str, str, str | None,
-                                                            str | None]:
+def apply(profile: Profile | str | None, fabric: Fabric | str, workload: str | Option,
+          routing: str | Option | None, engine: str | Option | None
+          ) -> tuple[Fabric | str, str, str | None, str | None]:
     """The fabric, workload, routing and engine of a run under ``profile``: a fabric spec is
     read with the profile's link rate (a ``Fabric`` keeps its own), a workload spec without
-    ``host=`` gets the profile's host costs, and a ``None`` routing or engine the profile's."""
+    ``host=`` gets the profile's host costs, and a ``None`` routing or engine the profile's.
+    The workload, routing and engine may be the objects of :mod:`fray.options`; they come
+    back as their spec strings."""
     if profile is None:
-        return fabric, workload, routing, engine
+        return fabric, str(workload), *_specs(routing, engine)
     c = choose(profile, routing=routing, engine=engine, host=None, link_bandwidth_bytes_s=None)
     if isinstance(fabric, str):
         fabric = Fabric.parse(fabric, bandwidth_bytes_s=c["link_bandwidth_bytes_s"])
+    workload = str(workload)
     name, _, options = workload.partition(":")
     keys = {item.split("=", 1)[0].strip() for item in options.split(",") if item.strip()}
     if "host" not in keys:
         workload = f"{name}:{options},host={c['host']}" if keys else f"{name}:host={c['host']}"
-    return fabric, workload, c["routing"], c["engine"]
+    return fabric, workload, *_specs(c["routing"], c["engine"])
+
+
+def _specs(*values: str | Option | None) -> tuple[str | None, ...]:
+    """Each value as its spec string (``None`` stays ``None``)."""
+    return tuple(None if v is None else str(v) for v in values)

@@ -33,6 +33,7 @@ pub mod fabric;
 pub mod faults;
 pub mod health;
 pub mod links;
+pub mod options;
 pub mod plan;
 pub mod profile;
 pub mod routing;

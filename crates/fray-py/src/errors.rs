@@ -32,17 +32,35 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Bad fabric specs and parameters are the user's input: `SpecError`.
-pub fn fabric_error(e: fray_core::fabric::FabricError) -> PyErr {
-    SpecError::new_err(e.to_string())
+/// `SpecError(message)` with `field` as the exception's `field` attribute.
+fn spec_error_in(message: String, field: &str) -> PyErr {
+    let err = SpecError::new_err(message);
+    let set = Python::attach(|py| err.value(py).setattr("field", field));
+    set.map_or_else(|failed| failed, |()| err)
 }
 
-/// Unroutable pairs raise `UnroutableError`; a routing that does not fit the fabric is bad input.
+/// A spec or option that cannot be read (routing, engine, host costs, workload):
+/// `SpecError`, with the option it names as its `field` attribute.
+pub fn option_error(e: fray_core::options::OptionError) -> PyErr {
+    spec_error_in(e.message, &e.field)
+}
+
+/// Bad fabric specs and parameters are the user's input: `SpecError`, a spec's with the
+/// option it names as `field`.
+pub fn fabric_error(e: fray_core::fabric::FabricError) -> PyErr {
+    match &e {
+        fray_core::fabric::FabricError::Spec { field, .. } => spec_error_in(e.to_string(), field),
+        _ => SpecError::new_err(e.to_string()),
+    }
+}
+
+/// Unroutable pairs raise `UnroutableError`; a routing that does not fit the fabric is bad
+/// input, and a routing spec that cannot be read names its option as `field`.
 pub fn routing_error(e: fray_core::routing::RoutingError) -> PyErr {
+    use fray_core::routing::RoutingError as E;
     match e {
-        fray_core::routing::RoutingError::Unroutable { .. } => {
-            UnroutableError::new_err(e.to_string())
-        }
+        E::Unroutable { .. } => UnroutableError::new_err(e.to_string()),
+        E::Spec(e) => option_error(e),
         _ => SpecError::new_err(e.to_string()),
     }
 }
@@ -57,9 +75,12 @@ pub fn spares_error(e: fray_core::spares::SparesError) -> PyErr {
     SpecError::new_err(e.to_string())
 }
 
-/// Bad workload descriptions: `SpecError`.
+/// Bad workload descriptions: `SpecError`, a spec's with the option it names as `field`.
 pub fn workload_error(e: fray_core::workload::WorkloadError) -> PyErr {
-    SpecError::new_err(e.to_string())
+    match e {
+        fray_core::workload::WorkloadError::Spec(e) => option_error(e),
+        _ => SpecError::new_err(e.to_string()),
+    }
 }
 
 /// Maps an integrity error: bad input is a `SpecError`, a damaged frame a `FrayError`.
@@ -109,9 +130,7 @@ pub fn health_error(e: fray_core::health::HealthError) -> PyErr {
 /// A quantity that cannot be read: `SpecError("FIELD: cannot read ...")`, with the field it
 /// was given for as the exception's `field` attribute.
 pub fn quantity_error(e: fray_core::units::QuantityError) -> PyErr {
-    let err = SpecError::new_err(format!("{}: {e}", e.field));
-    let set = Python::attach(|py| err.value(py).setattr("field", &e.field));
-    set.map_or_else(|failed| failed, |()| err)
+    spec_error_in(format!("{}: {e}", e.field), &e.field)
 }
 
 /// Plan settings, logs and policies are the user's input (`SpecError`); a workload loss that
@@ -127,7 +146,5 @@ pub fn plan_error(e: fray_core::plan::PlanError) -> PyErr {
 /// An unknown profile: `SpecError`, with the option that named it as its `field` attribute.
 pub fn profile_error(e: fray_core::profile::ProfileError) -> PyErr {
     let fray_core::profile::ProfileError::Unknown { field, .. } = &e;
-    let err = SpecError::new_err(e.to_string());
-    let set = Python::attach(|py| err.value(py).setattr("field", *field));
-    set.map_or_else(|failed| failed, |()| err)
+    spec_error_in(e.to_string(), field)
 }

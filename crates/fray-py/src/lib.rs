@@ -14,6 +14,7 @@ mod health;
 mod integrity;
 mod links;
 mod load;
+mod options;
 mod packet;
 mod plan;
 mod profile;
@@ -29,6 +30,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     integrity::register(m)?;
     units::register(m)?;
     profile::register(m)?;
+    options::register(m)?;
     m.add_class::<fabric::Fabric>()?;
     m.add_class::<faults::Faults>()?;
     m.add_function(wrap_pyfunction!(load::static_load, m)?)?;

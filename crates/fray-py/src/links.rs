@@ -10,7 +10,9 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{fault_error, routing_error, sim_error, workload_error, SpecError};
+use crate::errors::{
+    fault_error, option_error, routing_error, sim_error, workload_error, SpecError,
+};
 use crate::fabric::Fabric;
 
 /// A case's outcome as Python sees it: `(ranks, iteration_s, None)` when it ran,
@@ -33,7 +35,7 @@ pub(crate) fn links_error(e: LinksError) -> PyErr {
 /// (`eager_limit_bytes`). Raises `SpecError` naming what is wrong.
 #[pyfunction]
 pub fn host_costs<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
-    let c: HostCosts = text.parse().map_err(SpecError::new_err)?;
+    let c: HostCosts = text.parse().map_err(option_error)?;
     let d = PyDict::new(py);
     d.set_item("send_s", c.send_s)?;
     d.set_item("recv_s", c.recv_s)?;
@@ -77,7 +79,7 @@ impl LinksStudy {
         time_resolution: f64,
     ) -> PyResult<Self> {
         let study = CoreStudy {
-            engine: engine.parse().map_err(SpecError::new_err)?,
+            engine: engine.parse().map_err(option_error)?,
             workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
             routing: routing.to_string(),
             fail: CableSelector::parse(fail),

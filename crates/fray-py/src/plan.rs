@@ -15,7 +15,7 @@ use fray_core::workload::WorkloadSpec;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{plan_error, workload_error, SpecError};
+use crate::errors::{option_error, plan_error, workload_error, SpecError};
 use crate::fabric::Fabric;
 
 fn spec_error(what: &str) -> impl Fn(fray_core::units::QuantityError) -> PyErr + '_ {
@@ -87,7 +87,7 @@ impl PlanSetup {
             seed,
             time_tolerance,
             time_resolution_s: time_resolution,
-            engine: engine.parse().map_err(SpecError::new_err)?,
+            engine: engine.parse().map_err(option_error)?,
             down: DownCables::default(),
         };
         Ok(Self {

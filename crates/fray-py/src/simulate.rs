@@ -1,12 +1,13 @@
 //! One simulation of any workload on any engine: `simulate` (what `fray.simulate` calls).
 
+use fray_core::options::OptionError;
 use fray_core::sim::packet::TrafficConfig;
 use fray_core::sim::{Engine, Simulation, Workload};
 use fray_core::workload::{HostCosts, Message, WorkloadSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{sim_error, workload_error, SpecError};
+use crate::errors::{option_error, sim_error, workload_error, SpecError};
 use crate::fabric::Fabric;
 use crate::faults::{faults_or_none, Faults};
 
@@ -63,13 +64,13 @@ pub fn simulate<'py>(
         engine: engine
             .map(str::parse::<Engine>)
             .transpose()
-            .map_err(SpecError::new_err)?,
+            .map_err(option_error)?,
         time_tolerance,
         time_resolution_s: time_resolution,
         host: host
             .map(str::parse::<HostCosts>)
             .transpose()
-            .map_err(|e| SpecError::new_err(format!("host: {e}")))?,
+            .map_err(|e| option_error(OptionError::new(e.field, format!("host: {}", e.message))))?,
         seed,
     };
     let fabric = &fabric.0;

@@ -31,7 +31,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::spec::{checked_total, parse_count, spec_error, SpecParts, MAX_ENDPOINTS};
+use super::spec::{checked_total, field_error, parse_count, spec_error, SpecParts, MAX_ENDPOINTS};
 use super::{
     ChannelId, Fabric, FabricBuilder, FabricError, FabricSpec, LinkParameters, RouterId, Topology,
     MAX_ROUTERS,
@@ -229,7 +229,7 @@ pub(super) fn parse_spec(spec: &str, body: &str) -> Result<FabricSpec, FabricErr
         ));
     }
     let mut required = |key: &str, min: usize| match parts.take(key) {
-        None => Err(spec_error(spec, format!("missing option {key}=..."))),
+        None => Err(field_error(spec, key, format!("missing option {key}=..."))),
         Some(v) => parse_count(spec, key, v, min),
     };
     let p = required("p", 1)?;
@@ -240,7 +240,7 @@ pub(super) fn parse_spec(spec: &str, body: &str) -> Result<FabricSpec, FabricErr
         None => Arrangement::default(),
         Some(v) => v
             .parse()
-            .map_err(|reason| spec_error(spec, format!("arrangement: {reason}")))?,
+            .map_err(|reason| field_error(spec, "arrangement", format!("arrangement: {reason}")))?,
     };
     parts.finish(KNOWN)?;
     let shape = DragonflyShape {

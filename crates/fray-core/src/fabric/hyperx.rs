@@ -14,7 +14,7 @@
 //! structured routings index instead of searching.
 
 use super::spec::{
-    check_fabric_bytes, checked_total, parse_sizes, spec_error, FabricSpec, SpecParts,
+    check_fabric_bytes, checked_total, field_error, parse_sizes, spec_error, FabricSpec, SpecParts,
     MAX_ENDPOINTS, MAX_ROUTERS,
 };
 use super::{
@@ -269,8 +269,9 @@ pub(super) fn parse_hyperx(spec: &str, body: &str) -> Result<FabricSpec, FabricE
                 1 => vec![k[0]; sizes.len()],
                 n if n == sizes.len() => k,
                 n => {
-                    return Err(spec_error(
+                    return Err(field_error(
                         spec,
+                        "k",
                         format!(
                             "k: give one cable count or one per dimension ({}), got {n}",
                             sizes.len()

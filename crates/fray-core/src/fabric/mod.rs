@@ -61,6 +61,9 @@ pub enum FabricError {
     Spec {
         /// The spec string as given.
         spec: String,
+        /// The option or part the error is about (`t`, `dimension 1`), `fabric` when it is
+        /// about the spec as a whole.
+        field: String,
         /// What is wrong with it.
         reason: String,
     },

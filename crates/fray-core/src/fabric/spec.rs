@@ -6,6 +6,7 @@
 //! `key=value` options ([`SpecParts`]), so every family reads its options the same way and an
 //! unknown or repeated key is an error naming it. `xgft` separates its three lists with `;`.
 
+use std::fmt;
 use std::str::FromStr;
 
 use super::gemini::{parse_gemini, Gemini};
@@ -98,8 +99,14 @@ pub(crate) fn check_fabric_bytes(
 
 /// The error for a bad spec, naming the spec and what is wrong.
 pub(crate) fn spec_error(spec: &str, reason: impl Into<String>) -> FabricError {
+    field_error(spec, "fabric", reason)
+}
+
+/// The error for option or part `field` of a bad spec.
+pub(crate) fn field_error(spec: &str, field: &str, reason: impl Into<String>) -> FabricError {
     FabricError::Spec {
         spec: spec.to_string(),
+        field: field.to_string(),
         reason: reason.into(),
     }
 }
@@ -123,14 +130,15 @@ impl<'a> SpecParts<'a> {
                 Some((k, v)) => {
                     let k = k.trim();
                     if options.iter().any(|(seen, _, _)| *seen == k) {
-                        return Err(spec_error(spec, format!("option {k:?} given twice")));
+                        return Err(field_error(spec, k, format!("option {k:?} given twice")));
                     }
                     options.push((k, v.trim(), false));
                 }
                 None if options.is_empty() => positional.push(part),
                 None => {
-                    return Err(spec_error(
+                    return Err(field_error(
                         spec,
+                        part,
                         format!("{part:?} must come before the key=value options"),
                     ))
                 }
@@ -171,8 +179,9 @@ impl<'a> SpecParts<'a> {
     pub fn finish(self, known: &[&str]) -> Result<(), FabricError> {
         match self.options.iter().find(|(_, _, used)| !used) {
             None => Ok(()),
-            Some((k, _, _)) => Err(spec_error(
+            Some((k, _, _)) => Err(field_error(
                 self.spec,
+                k,
                 format!("unknown option {k:?} (known: {})", known.join(", ")),
             )),
         }
@@ -188,12 +197,14 @@ pub(crate) fn parse_count(
 ) -> Result<usize, FabricError> {
     match value.trim().parse::<usize>() {
         Ok(n) if n >= min => Ok(n),
-        Ok(_) => Err(spec_error(
+        Ok(_) => Err(field_error(
             spec,
+            what,
             format!("{what}: must be at least {min}, got {value}"),
         )),
-        Err(_) => Err(spec_error(
+        Err(_) => Err(field_error(
             spec,
+            what,
             format!("{what}: {value:?} is not a whole number"),
         )),
     }
@@ -276,9 +287,183 @@ impl FromStr for FabricSpec {
     }
 }
 
+impl fmt::Display for FabricSpec {
+    /// The canonical spec string, which [`FabricSpec::from_str`] reads back to the same
+    /// spec: sizes joined by `x`, options left out at their defaults (`t=1`, `k=1`,
+    /// `arrangement=absolute`), `k` one number when every dimension has the same. A mesh or
+    /// torus prints as `torus` when every dimension wraps, else as `mesh` (no spec string
+    /// wraps some dimensions only).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let join = |values: &[usize], separator: &str| {
+            values
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(separator)
+        };
+        let endpoints = |f: &mut fmt::Formatter<'_>, t: u32| match t {
+            1 => Ok(()),
+            t => write!(f, ",t={t}"),
+        };
+        match self {
+            Self::Cartesian {
+                shape,
+                endpoints_per_router,
+            } => {
+                let family = if shape.wraps().iter().all(|&w| w) {
+                    "torus"
+                } else {
+                    "mesh"
+                };
+                write!(f, "{family}:{}", join(shape.dims(), "x"))?;
+                endpoints(f, *endpoints_per_router)
+            }
+            Self::HyperX {
+                shape,
+                endpoints_per_router,
+            } => {
+                write!(f, "hyperx:{}", join(shape.sizes(), "x"))?;
+                match shape.links() {
+                    k if k.iter().all(|&n| n == 1) => {}
+                    k if k.iter().all(|&n| n == k[0]) => write!(f, ",k={}", k[0])?,
+                    k => write!(f, ",k={}", join(k, "x"))?,
+                }
+                endpoints(f, *endpoints_per_router)
+            }
+            Self::Xgft(shape) => write!(
+                f,
+                "xgft:{};{};{}",
+                shape.m().len(),
+                join(shape.m(), ","),
+                join(shape.w(), ",")
+            ),
+            Self::Dragonfly(d) => {
+                write!(
+                    f,
+                    "dragonfly:p={},a={},h={},g={}",
+                    d.endpoints_per_router,
+                    d.routers_per_group,
+                    d.global_ports_per_router,
+                    d.groups
+                )?;
+                if d.arrangement != Default::default() {
+                    write!(f, ",arrangement={}", d.arrangement)?;
+                }
+                Ok(())
+            }
+            Self::Gemini(g) => write!(f, "gemini:{}", join(&g.dims(), "x")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn printing_leaves_out_the_defaults() {
+        for (given, canonical) in [
+            ("torus:12x12x12", "torus:12x12x12"),
+            ("mesh:4x4,t=1", "mesh:4x4"),
+            ("torus:8x8x8,t=2", "torus:8x8x8,t=2"),
+            ("hyperx:4x4x3,k=1x1x2,t=4", "hyperx:4x4x3,k=1x1x2,t=4"),
+            ("hyperx:4x4,k=2x2", "hyperx:4x4,k=2"),
+            ("hyperx:4x4,k=1", "hyperx:4x4"),
+            ("xgft:3;24,12,6;1,12,6", "xgft:3;24,12,6;1,12,6"),
+            ("dragonfly:g=9,h=4,a=8,p=4", "dragonfly:p=4,a=8,h=4,g=9"),
+            (
+                "dragonfly:p=4,a=8,h=4,g=9,arrangement=relative",
+                "dragonfly:p=4,a=8,h=4,g=9,arrangement=relative",
+            ),
+            (
+                "dragonfly:p=4,a=8,h=4,g=9,arrangement=absolute",
+                "dragonfly:p=4,a=8,h=4,g=9",
+            ),
+            ("gemini:4x4x4", "gemini:4x4x4"),
+        ] {
+            let spec: FabricSpec = given.parse().unwrap();
+            assert_eq!(spec.to_string(), canonical, "{given}");
+            assert_eq!(canonical.parse::<FabricSpec>().unwrap(), spec, "{given}");
+        }
+    }
+
+    #[test]
+    fn bad_options_name_their_field() {
+        for (bad, field) in [
+            ("torus:4x4,t=0", "t"),
+            ("torus:4x4,p=2", "p"),
+            ("torus:4x4,t=2,t=3", "t"),
+            ("mesh:4xq", "dimension 1"),
+            ("ring:4", "fabric"),
+            ("dragonfly:p=4,a=8,h=4", "g"),
+            (
+                "dragonfly:p=4,a=8,h=4,g=9,arrangement=spiral",
+                "arrangement",
+            ),
+            ("hyperx:4x4x4,k=1x2", "k"),
+        ] {
+            let FabricError::Spec { field: got, .. } = bad.parse::<FabricSpec>().unwrap_err()
+            else {
+                panic!("{bad}: not a spec error")
+            };
+            assert_eq!(got, field, "{bad}");
+        }
+    }
+
+    fn fabric_specs() -> impl Strategy<Value = String> {
+        let sizes = |n| proptest::collection::vec(1usize..6, 1..=n);
+        let t = prop_oneof![Just(1usize), 1usize..5];
+        prop_oneof![
+            (any::<bool>(), sizes(3), t.clone()).prop_map(|(wrap, d, t)| format!(
+                "{}:{},t={t}",
+                if wrap { "torus" } else { "mesh" },
+                d.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("x")
+            )),
+            (sizes(3), proptest::collection::vec(1usize..3, 3), t).prop_map(|(d, k, t)| {
+                let k = &k[..d.len()];
+                let x = |v: &[usize]| {
+                    v.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("x")
+                };
+                format!("hyperx:{},k={},t={t}", x(&d), x(k))
+            }),
+            (1usize..4, 1usize..5, 2usize..6, any::<bool>()).prop_map(|(p, a, g, relative)| {
+                // h global ports per router so that a*h divides evenly among the g-1 others.
+                let h = g - 1;
+                let arrangement = if relative {
+                    ",arrangement=relative"
+                } else {
+                    ""
+                };
+                format!("dragonfly:p={p},a={a},h={h},g={g}{arrangement}")
+            }),
+            (1usize..4).prop_map(|x| format!("gemini:{x}x2x{x}")),
+            (2usize..5, 2usize..5).prop_map(|(m1, m2)| format!("xgft:2;{m1},{m2};1,{m1}")),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn a_fabric_spec_reads_back_as_it_prints(text in fabric_specs()) {
+            let spec: FabricSpec = text.parse().unwrap();
+            let printed = spec.to_string();
+            prop_assert_eq!(printed.parse::<FabricSpec>().unwrap(), spec, "{}", printed);
+            prop_assert_eq!(printed.parse::<FabricSpec>().unwrap().to_string(), printed);
+        }
+
+        #[test]
+        fn bad_fabric_specs_name_a_field(text in "\\PC{0,30}") {
+            if let Err(FabricError::Spec { field, reason, .. }) = text.parse::<FabricSpec>() {
+                prop_assert!(!field.is_empty() && !reason.contains('\n'));
+            }
+        }
+    }
 
     #[test]
     fn fabrics_larger_than_memory_allows_are_refused_before_building() {

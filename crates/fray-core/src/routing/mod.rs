@@ -12,13 +12,17 @@ mod dimension_order;
 pub mod dragonfly;
 mod entropy;
 mod hyperx;
+mod spec;
 mod table;
 mod updown;
 
 pub use dimension_order::{DimensionOrder, DimensionOrderRetry};
-pub use dragonfly::{DragonflyMinimal, DragonflyUgal, DragonflyValiant, GlobalLinks, UgalRule};
+pub use dragonfly::{
+    DragonflyMinimal, DragonflyUgal, DragonflyValiant, GlobalLinks, UgalOptions, UgalRule,
+};
 pub use entropy::{message_entropy, Entropy};
 pub use hyperx::{DoalWeights, HyperXDoal, HyperXDor};
+pub use spec::RoutingSpec;
 pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
 pub use updown::{UpDown, UpDownFaultTolerant};
 
@@ -26,6 +30,7 @@ use thiserror::Error;
 
 use crate::fabric::{ChannelId, EndpointId, Fabric, RouterId, Topology};
 use crate::faults::Faults;
+use crate::options::OptionError;
 
 /// Errors raised by routing.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -56,22 +61,10 @@ pub enum RoutingError {
         /// What changed since it was built.
         reason: String,
     },
-    /// A routing option with a value it cannot take.
-    #[error("routing {routing:?}: {reason}")]
-    BadOption {
-        /// The routing as named, options included.
-        routing: String,
-        /// What is wrong with the option.
-        reason: String,
-    },
-    /// A routing name no family knows.
-    #[error("unknown routing {name:?} (known: {known})")]
-    Unknown {
-        /// The name given.
-        name: String,
-        /// The names fray knows.
-        known: String,
-    },
+    /// A routing spec that cannot be read: a name no family knows, or an option with a
+    /// value it cannot take ([`RoutingSpec`]); the error names the option.
+    #[error(transparent)]
+    Spec(#[from] OptionError),
 }
 
 impl RoutingError {
@@ -307,142 +300,13 @@ pub fn default_for(fabric: &Fabric) -> &'static str {
     }
 }
 
-/// The routing called `name` for `fabric` under `faults`; one name per concept, the family
-/// picked by the fabric's topology (`dor` is [`DimensionOrder`] on a mesh or torus,
-/// [`HyperXDor`] on a HyperX). Routings that precompute their routes (`table`) build them
-/// for these faults and route only under them; the others read the faults of each request.
-/// Options follow the name after a colon (`ugal:threshold=4`).
+/// The routing that spec `name` names ([`RoutingSpec`]) for `fabric` under `faults`: the
+/// spec read, then [`RoutingSpec::build`]. Options follow the name after a colon
+/// (`ugal:threshold=4`).
 pub fn build(
     name: &str,
     fabric: &Fabric,
     faults: &Faults,
 ) -> Result<Box<dyn Routing>, RoutingError> {
-    if let Some(options) = name.strip_prefix("ugal:") {
-        let (rule, per_vc) = parse_ugal_options(name, options)?;
-        return Ok(Box::new(DragonflyUgal::new(fabric, rule, per_vc)?));
-    }
-    if let Some(options) = name.strip_prefix("doal:") {
-        let weights = match options.split_once('=') {
-            Some(("weights", value)) => DoalWeights::parse(value),
-            _ => None,
-        }
-        .ok_or_else(|| RoutingError::BadOption {
-            routing: name.to_string(),
-            reason: format!("expected weights=path|merlin, got {options:?}"),
-        })?;
-        return Ok(Box::new(HyperXDoal::new(fabric, weights)?));
-    }
-    Ok(match name {
-        "dor" => match fabric.topology() {
-            Topology::HyperX(_) => Box::new(HyperXDor::new(fabric)?),
-            _ => Box::new(DimensionOrder::new(fabric)?),
-        },
-        "doal" => Box::new(HyperXDoal::new(fabric, DoalWeights::Path)?),
-        "dor-retry" => Box::new(DimensionOrderRetry::new(fabric)?),
-        "updown" => Box::new(UpDown::new(fabric)?),
-        "updown-ft" => Box::new(UpDownFaultTolerant::new(fabric)?),
-        "table" => Box::new(TableRouting::new(fabric, faults)?),
-        "minimal" => Box::new(DragonflyMinimal::new(fabric)?),
-        "valiant" => Box::new(DragonflyValiant::new(fabric)?),
-        "ugal" => Box::new(DragonflyUgal::new(fabric, UgalRule::default(), false)?),
-        _ => {
-            return Err(RoutingError::Unknown {
-                name: name.to_string(),
-                known: ROUTINGS
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
-        }
-    })
-}
-
-/// UGAL's rule from `options` (comma-separated `key=value`, from routing `name`): Kim et
-/// al.'s queues with `threshold=T` (a finite number at least 0; default 0) and
-/// `links=random|adaptive` (default random), or merlin's `adaptive-local` with `credits=B`
-/// (the output buffer, a finite number above 0) and `factor=F` (above 0; default 2), which
-/// take neither of the others; with any of them `queues=vc|port` (default port): whether
-/// each port is read in the packet's virtual-channel class.
-fn parse_ugal_options(name: &str, options: &str) -> Result<(UgalRule, bool), RoutingError> {
-    let bad = |reason: String| RoutingError::BadOption {
-        routing: name.to_string(),
-        reason,
-    };
-    let number = |key: &str, value: &str, zero_ok: bool| match value.parse::<f64>() {
-        Ok(v) if v.is_finite() && (v > 0.0 || (zero_ok && v == 0.0)) => Ok(v),
-        _ => Err(bad(format!(
-            "{key} must be a finite number {} 0, got {value:?}",
-            if zero_ok { ">=" } else { ">" }
-        ))),
-    };
-    let (mut threshold, mut links) = (None, None);
-    let (mut credits, mut factor) = (None, None);
-    let mut per_vc = false;
-    let mut seen: Vec<&str> = Vec::new();
-    for option in options.split(',') {
-        if let Some((key, _)) = option.split_once('=') {
-            if seen.contains(&key) {
-                return Err(bad(format!("{key} given twice")));
-            }
-            seen.push(key);
-        }
-        match option.split_once('=') {
-            Some(("queues", value)) => {
-                per_vc = match value {
-                    "vc" => true,
-                    "port" => false,
-                    _ => return Err(bad(format!("queues must be vc or port, got {value:?}"))),
-                }
-            }
-            Some(("threshold", value)) => threshold = Some(number("threshold", value, true)?),
-            Some(("credits", value)) => credits = Some(number("credits", value, false)?),
-            Some(("factor", value)) => factor = Some(number("factor", value, false)?),
-            Some(("links", value)) => {
-                links = Some(GlobalLinks::parse(value).ok_or_else(|| {
-                    bad(format!("links must be random or adaptive, got {value:?}"))
-                })?)
-            }
-            _ => {
-                return Err(bad(format!(
-                    "expected threshold=T, links=random|adaptive, credits=B, factor=F or \
-                     queues=vc|port, got {option:?}"
-                )))
-            }
-        }
-    }
-    let rule = match credits {
-        Some(buffer) if threshold.is_none() && links.is_none() => Ok(UgalRule::Credits {
-            buffer,
-            factor: factor.unwrap_or(2.0),
-        }),
-        Some(_) => Err(bad(
-            "credits=B (merlin's adaptive-local) takes factor=F, not threshold= or links="
-                .to_string(),
-        )),
-        None if factor.is_some() => Err(bad("factor=F needs credits=B".to_string())),
-        None => Ok(UgalRule::Queues {
-            threshold: threshold.unwrap_or(0.0),
-            links: links.unwrap_or_default(),
-        }),
-    }?;
-    Ok((rule, per_vc))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_routing_option_given_twice_is_refused() {
-        let e = parse_ugal_options("ugal:threshold=5,threshold=6", "threshold=5,threshold=6")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("threshold given twice"), "{e}");
-        assert!(parse_ugal_options(
-            "ugal:threshold=5,links=adaptive",
-            "threshold=5,links=adaptive"
-        )
-        .is_ok());
-    }
+    name.parse::<RoutingSpec>()?.build(fabric, faults)
 }

@@ -9,6 +9,8 @@ use super::packet::{simulate as packet_simulate, PacketConfig, SoftErrors, PACKE
 use super::SimError;
 use crate::fabric::Fabric;
 use crate::faults::Faults;
+use crate::options::OptionError;
+use crate::options::{write_spec, OptionFamily};
 use crate::routing::{Routing, RoutingError};
 use crate::workload::{Job, Message, Op};
 
@@ -29,12 +31,12 @@ pub enum Engine {
 }
 
 impl FromStr for Engine {
-    type Err = String;
+    type Err = OptionError;
 
     /// Reads `load`, `flow`, or `packet` optionally followed by `:` and the packet engine's
     /// options ([`PacketConfig::parse_options`]), e.g.
-    /// `packet:route=packet,mtu=2048,buffer=16384`.
-    fn from_str(s: &str) -> Result<Self, String> {
+    /// `packet:route=packet,mtu=2048,buffer=16384`; an error names the option (or `engine`).
+    fn from_str(s: &str) -> Result<Self, OptionError> {
         let (name, options) = match s.trim().split_once(':') {
             Some((name, options)) => (name, Some(options)),
             None => (s.trim(), None),
@@ -44,12 +46,39 @@ impl FromStr for Engine {
             ("flow", None) => Ok(Self::Flow(FlowConfig::default())),
             ("packet", options) => PacketConfig::parse_options(options.unwrap_or(""))
                 .map(Self::Packet)
-                .map_err(|why| format!("engine {s:?}: {why}")),
-            ("load" | "flow", Some(_)) => Err(format!("engine {s:?}: {name} takes no options")),
-            _ => Err(format!(
-                "unknown engine {s:?} (known: load, flow, packet[:OPTIONS] with OPTIONS from \
-                 {PACKET_OPTIONS})"
+                .map_err(|e| OptionError::new(e.field, format!("engine {s:?}: {}", e.message))),
+            ("load" | "flow", Some(_)) => Err(OptionError::new(
+                name,
+                format!("engine {s:?}: {name} takes no options"),
             )),
+            _ => Err(OptionError::new(
+                "engine",
+                format!(
+                    "unknown engine {s:?} (known: load, flow, packet[:OPTIONS] with OPTIONS \
+                     from {PACKET_OPTIONS})"
+                ),
+            )),
+        }
+    }
+}
+
+impl OptionFamily for Engine {
+    const FAMILY: &'static str = "engine";
+
+    fn kind(&self) -> &'static str {
+        match self {
+            Self::Load => "load",
+            Self::Flow(_) => "flow",
+            Self::Packet(_) => "packet",
+        }
+    }
+
+    /// The packet engine's options that differ from [`PacketConfig`]'s defaults
+    /// ([`PacketConfig::options`]); none for the others.
+    fn options(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Self::Packet(packets) => packets.options(),
+            Self::Load | Self::Flow(_) => Vec::new(),
         }
     }
 }
@@ -60,15 +89,7 @@ impl std::fmt::Display for Engine {
     /// flow engine's tolerance and resolution have no spelling in the engine spec yet (the
     /// studies and `fray.simulate` take them as options of their own).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let packets = match self {
-            Self::Load => return f.write_str("load"),
-            Self::Flow(_) => return f.write_str("flow"),
-            Self::Packet(packets) => packets,
-        };
-        match packets.options().as_str() {
-            "" => f.write_str("packet"),
-            options => write!(f, "packet:{options}"),
-        }
+        write_spec(f, self.kind(), &self.options())
     }
 }
 
@@ -276,58 +297,92 @@ mod tests {
         );
         assert_eq!(o.out_buffer_bytes, 32_000);
         let twice = "packet:router=merlin,router=input-queued".parse::<Engine>();
-        assert!(twice.unwrap_err().contains("option router is given twice"));
+        let twice = twice.unwrap_err();
+        assert!(twice.message.contains("option router is given twice"));
+        assert_eq!(twice.field, "router");
     }
 
     #[test]
     fn bad_engines_are_refused_with_the_reason() {
-        for (spec, reason) in [
-            ("packets", "unknown engine"),
-            ("flow:route=packet", "flow takes no options"),
-            ("packet:route=flit", "route must be message or packet"),
-            ("packet:mtu=big", "mtu must be a whole number of bytes"),
-            ("packet:speed=1.5", "unknown option \"speed\""),
-            ("packet:speedup=1.5", "needs output buffers (out_buffer)"),
+        for (spec, field, reason) in [
+            ("packets", "engine", "unknown engine"),
+            ("flow:route=packet", "flow", "flow takes no options"),
+            (
+                "packet:route=flit",
+                "route",
+                "route must be message or packet",
+            ),
+            (
+                "packet:mtu=big",
+                "mtu",
+                "mtu must be a whole number of bytes",
+            ),
+            ("packet:speed=1.5", "speed", "unknown option \"speed\""),
+            (
+                "packet:speedup=1.5",
+                "speedup",
+                "needs output buffers (out_buffer)",
+            ),
             (
                 "packet:speedup=0.5,out_buffer=4KiB",
+                "speedup",
                 "speedup: must be a number of at least 1",
             ),
             (
                 "packet:out_buffer=100",
+                "out_buffer",
                 "out_buffer_bytes: must hold at least one packet",
             ),
-            ("packet:mtu=2KiB,mtu=2048", "option mtu is given twice"),
+            (
+                "packet:mtu=2KiB,mtu=2048",
+                "mtu",
+                "option mtu is given twice",
+            ),
             (
                 "packet:router=cray",
+                "router",
                 "router must be input-queued or merlin",
             ),
-            ("packet:input_latency=20", "input_latency: "),
-            ("packet:mtu", "is not KEY=VALUE"),
-            ("packet:mtu=8192", "must hold at least one packet"),
-            ("packet:vcs=0", "at least 1"),
-            ("packet:queue=input", "queue must be downstream or output"),
-            ("packet:queue_cap=0", "must be at least 1 byte"),
-            ("packet:nic_setup=5", "nic_setup: "),
-            ("packet:nic_setup=-5ns", "nic_setup"),
+            (
+                "packet:input_latency=20",
+                "input_latency",
+                "input_latency: ",
+            ),
+            ("packet:mtu", "mtu", "is not KEY=VALUE"),
+            ("packet:mtu=8192", "buffer", "must hold at least one packet"),
+            ("packet:vcs=0", "vcs", "at least 1"),
+            (
+                "packet:queue=input",
+                "queue",
+                "queue must be downstream or output",
+            ),
+            ("packet:queue_cap=0", "queue_cap", "must be at least 1 byte"),
+            ("packet:nic_setup=5", "nic_setup", "nic_setup: "),
+            ("packet:nic_setup=-5ns", "nic_setup", "nic_setup"),
             (
                 "packet:nic_setup=2e7s",
+                "nic_setup",
                 "nic_setup is 2e7 s, more than the 18446744 s the packet engine's clock holds",
             ),
             (
                 "packet:input_latency=300d",
+                "input_latency",
                 "input_latency is 2.592e7 s, more than",
             ),
             (
                 "packet:output_latency=1e30s",
+                "output_latency",
                 "output_latency is 1e30 s, more than",
             ),
             (
                 "packet:queue_cap=-1",
+                "queue_cap",
                 "queue_cap must be a whole number of bytes",
             ),
         ] {
             let err = spec.parse::<Engine>().unwrap_err();
-            assert!(err.contains(reason), "{spec}: {err}");
+            assert!(err.message.contains(reason), "{spec}: {err}");
+            assert_eq!(err.field, field, "{spec}: {err}");
         }
     }
 
@@ -369,12 +424,15 @@ mod tests {
                 ..PacketConfig::default()
             });
             prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));
+            let options = engine.options();
+            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            prop_assert_eq!(Engine::from_options("packet", &options), Ok(engine));
         }
 
         #[test]
         fn any_text_parses_or_gets_a_reason(text in "\\PC{0,40}") {
             if let Err(why) = text.parse::<Engine>() {
-                prop_assert!(!why.is_empty());
+                prop_assert!(!why.message.is_empty() && !why.field.is_empty());
             }
         }
     }

@@ -5,10 +5,13 @@
 //! failed links change it only through the order messages arrive in, which sets how far
 //! each receive's search of the posted-receive queue goes ([`super::PostedReceives`]).
 
+use std::fmt;
 use std::str::FromStr;
 
 use super::lqcd::EMBER_SHORT_MSG_LENGTH_BYTES;
 use super::{Job, Op, PostedReceives};
+use crate::options::{join_options, OptionError, OptionFamily};
+use crate::units::format_seconds;
 
 /// Host costs of messaging, per message, on the sending and on the receiving rank.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -193,7 +196,7 @@ impl Default for HostCosts {
 }
 
 impl FromStr for HostCosts {
-    type Err = String;
+    type Err = OptionError;
 
     /// Reads `none`, `ember`, or `ember*K` (Ember's costs times `K`, a number at least 0, to
     /// ask how much a faster or slower MPI stack would hide or show), then any number of
@@ -201,8 +204,11 @@ impl FromStr for HostCosts {
     /// `match`, `register`, `page` and `nic` are times (`190ns`); `copy`, `send_copy` and
     /// `recv_copy` are times per byte (`344ps/B`; `copy` sets both sides); `eager` is the
     /// largest eager message in bytes. E.g. `ember+send_copy=344ps/B` is Ember's older
-    /// parameter file, whose send copy costs 344 ps per byte.
-    fn from_str(s: &str) -> Result<Self, String> {
+    /// parameter file, whose send copy costs 344 ps per byte. An error names the cost it is
+    /// about (`scale` for `K`, `host` for the rest of the base).
+    fn from_str(s: &str) -> Result<Self, OptionError> {
+        let in_spec =
+            |e: OptionError| OptionError::new(e.field, format!("host costs {s:?}: {}", e.message));
         let mut items = s.split('+');
         let base = items.next().unwrap_or_default();
         let mut costs = match base {
@@ -212,29 +218,168 @@ impl FromStr for HostCosts {
                 Some(factor) => match factor.parse::<f64>() {
                     Ok(k) if k.is_finite() && k >= 0.0 => Self::EMBER.scaled(k),
                     _ => {
-                        return Err(format!(
-                            "host costs {s:?}: the factor after ember* must be a number at \
-                             least 0, got {factor:?}"
-                        ))
+                        return Err(in_spec(OptionError::new(
+                            "scale",
+                            format!(
+                                "the factor after ember* must be a number at least 0, got \
+                                 {factor:?}"
+                            ),
+                        )))
                     }
                 },
                 None => {
-                    return Err(format!(
-                        "unknown host costs {other:?} (known: none, ember, ember*K, each \
-                         followed by +KEY=VALUE overrides)"
+                    return Err(OptionError::new(
+                        "host",
+                        format!(
+                            "unknown host costs {other:?} (known: none, ember, ember*K, each \
+                             followed by +KEY=VALUE overrides)"
+                        ),
                     ))
                 }
             },
         };
         for item in items {
-            costs
-                .set(item)
-                .map_err(|e| format!("host costs {s:?}: {e}"))?;
+            costs.set(item).map_err(in_spec)?;
         }
-        costs
-            .check_clock()
-            .map_err(|e| format!("host costs {s:?}: {e}"))?;
+        costs.check_clock().map_err(in_spec)?;
         Ok(costs)
+    }
+}
+
+/// The base a host-costs spec starts from ([`HostCosts::from_str`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Base {
+    /// `none`.
+    None,
+    /// `ember`.
+    Ember,
+    /// `ember*K`.
+    Scaled(f64),
+}
+
+impl Base {
+    fn costs(self) -> HostCosts {
+        match self {
+            Self::None => HostCosts::NONE,
+            Self::Ember => HostCosts::EMBER,
+            Self::Scaled(k) => HostCosts::EMBER.scaled(k),
+        }
+    }
+}
+
+/// One cost of [`HostCosts`], in seconds.
+type Cost = fn(&HostCosts) -> f64;
+
+/// The times a spec overrides one by one: name, the cost (in seconds) it sets.
+const TIMES: [(&str, Cost); 6] = [
+    ("send", |c| c.send_s),
+    ("recv", |c| c.recv_s),
+    ("match", |c| c.match_s),
+    ("register", |c| c.register_s),
+    ("page", |c| c.register_s_per_page),
+    ("nic", |c| c.nic_latency_s),
+];
+
+impl HostCosts {
+    /// The overrides that turn `base`'s costs into these, in canonical order (`copy` for
+    /// equal copy costs on both sides), each as (name, value as the spec writes it).
+    fn overrides_of(&self, base: &Self) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = TIMES
+            .iter()
+            .filter(|(_, get)| get(self) != get(base))
+            .map(|&(name, get)| (name, format_seconds(get(self))))
+            .collect();
+        let per_byte = |s_per_byte: f64| format!("{}/B", format_seconds(s_per_byte));
+        let (send, recv) = (self.send_copy_s_per_byte, self.recv_copy_s_per_byte);
+        if send == recv && (send != base.send_copy_s_per_byte || recv != base.recv_copy_s_per_byte)
+        {
+            out.push(("copy", per_byte(send)));
+        } else {
+            if send != base.send_copy_s_per_byte {
+                out.push(("send_copy", per_byte(send)));
+            }
+            if recv != base.recv_copy_s_per_byte {
+                out.push(("recv_copy", per_byte(recv)));
+            }
+        }
+        if self.eager_limit_bytes != base.eager_limit_bytes {
+            out.push(("eager", self.eager_limit_bytes.to_string()));
+        }
+        out
+    }
+
+    /// The base and overrides of the canonical spec: of `none`, `ember` and Ember scaled
+    /// by the ratio of any of these costs to Ember's, the first that needs the fewest
+    /// overrides.
+    fn canonical(&self) -> (Base, Vec<(&'static str, String)>) {
+        let ratios = TIMES.iter().filter_map(|(_, get)| {
+            let k = get(self) / get(&Self::EMBER);
+            (k.is_finite() && k >= 0.0 && k != 1.0).then_some(Base::Scaled(k))
+        });
+        [Base::None, Base::Ember]
+            .into_iter()
+            .chain(ratios)
+            .map(|base| (base, self.overrides_of(&base.costs())))
+            .min_by_key(|(_, overrides)| overrides.len())
+            .expect("two bases at least")
+    }
+}
+
+impl OptionFamily for HostCosts {
+    const FAMILY: &'static str = "host";
+
+    /// `ember` for Ember's costs (scaled or not), `none` otherwise.
+    fn kind(&self) -> &'static str {
+        match self.canonical().0 {
+            Base::None => "none",
+            Base::Ember | Base::Scaled(_) => "ember",
+        }
+    }
+
+    /// `scale` (the `K` of `ember*K`) when not 1, then the costs that differ from the
+    /// base's.
+    fn options(&self) -> Vec<(&'static str, String)> {
+        let (base, overrides) = self.canonical();
+        let scale = match base {
+            Base::Scaled(k) => Some(("scale", k.to_string())),
+            Base::None | Base::Ember => None,
+        };
+        scale.into_iter().chain(overrides).collect()
+    }
+
+    /// `KIND[*SCALE]+NAME=VALUE...` read as any host-costs spec is.
+    fn from_options(kind: &str, options: &[(&str, &str)]) -> Result<Self, OptionError> {
+        let (scale, costs): (Vec<_>, Vec<_>) =
+            options.iter().partition(|(name, _)| *name == "scale");
+        let kind = match (kind, scale.as_slice()) {
+            (kind, []) => kind.to_string(),
+            ("ember", [(_, k)]) => format!("ember*{k}"),
+            _ => {
+                return Err(OptionError::new(
+                    "scale",
+                    format!("host costs {kind}: scale applies once, to ember"),
+                ))
+            }
+        };
+        join_options("host", &kind, &costs, '+', '+')?.parse()
+    }
+}
+
+impl fmt::Display for HostCosts {
+    /// The canonical spec: `none`, `ember` or `ember*K`, whichever needs the fewest
+    /// overrides, then those (`ember+send_copy=344ps/B`), as [`HostCosts::from_str`] reads
+    /// them back to the same costs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (base, overrides) = self.canonical();
+        match base {
+            Base::None => f.write_str("none")?,
+            Base::Ember => f.write_str("ember")?,
+            Base::Scaled(k) => write!(f, "ember*{k}")?,
+        }
+        for (name, value) in overrides {
+            write!(f, "+{name}={value}")?;
+        }
+        Ok(())
     }
 }
 
@@ -242,7 +387,7 @@ impl HostCosts {
     /// Fails, naming the first cost and the limit, when a time or a time per byte or page
     /// is longer than the packet engine's clock holds
     /// ([`crate::sim::packet::CLOCK_LIMIT_S`]): such costs would saturate it silently.
-    fn check_clock(&self) -> Result<(), String> {
+    fn check_clock(&self) -> Result<(), OptionError> {
         let limit = crate::sim::packet::CLOCK_LIMIT_S;
         for (name, value) in [
             ("send", self.send_s),
@@ -255,9 +400,12 @@ impl HostCosts {
             ("nic", self.nic_latency_s),
         ] {
             if value > limit {
-                return Err(format!(
-                    "{name} costs {value:e} s, more than the {limit:.0} s the packet engine's \
-                     clock holds"
+                return Err(OptionError::new(
+                    name,
+                    format!(
+                        "{name} costs {value:e} s, more than the {limit:.0} s the packet \
+                         engine's clock holds"
+                    ),
                 ));
             }
         }
@@ -265,14 +413,20 @@ impl HostCosts {
     }
 
     /// Applies one `KEY=VALUE` override (see [`HostCosts::from_str`]).
-    fn set(&mut self, item: &str) -> Result<(), String> {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("{item:?} is not KEY=VALUE"))?;
+    fn set(&mut self, item: &str) -> Result<(), OptionError> {
+        let (key, value) = item.split_once('=').ok_or_else(|| {
+            OptionError::new(
+                if item.is_empty() { "host" } else { item },
+                format!("{item:?} is not KEY=VALUE"),
+            )
+        })?;
+        let bad = |expected: &str| {
+            OptionError::new(key, format!("{key}: expected {expected}, got {value:?}"))
+        };
         let seconds = |text: Option<&str>, expected: &str| {
             text.and_then(|t| crate::units::parse_seconds(t).ok())
                 .filter(|t| *t >= 0.0)
-                .ok_or_else(|| format!("{key}: expected {expected}, got {value:?}"))
+                .ok_or_else(|| bad(expected))
         };
         let time = || seconds(Some(value), "a time at least 0 like 150ns");
         let per_byte = || {
@@ -300,14 +454,15 @@ impl HostCosts {
                     .parse::<f64>()
                     .ok()
                     .filter(|b| *b >= 0.0 && !b.is_nan())
-                    .ok_or_else(|| {
-                        format!("eager: expected a number of bytes at least 0, got {value:?}")
-                    })?
+                    .ok_or_else(|| bad("a number of bytes at least 0"))?
             }
             other => {
-                return Err(format!(
-                    "unknown cost {other:?} (known: send, recv, match, register, page, nic, \
-                     copy, send_copy, recv_copy, eager)"
+                return Err(OptionError::new(
+                    other,
+                    format!(
+                        "unknown cost {other:?} (known: send, recv, match, register, page, \
+                         nic, copy, send_copy, recv_copy, eager)"
+                    ),
                 ))
             }
         }
@@ -416,11 +571,118 @@ impl HostTimeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn printing_picks_the_base_with_the_fewest_overrides() {
+        for (given, canonical) in [
+            ("none", "none"),
+            ("ember", "ember"),
+            ("ember*1", "ember"),
+            ("ember*0.5", "ember*0.5"),
+            ("ember+send_copy=344ps/B", "ember+send_copy=344ps/B"),
+            ("ember+copy=1ns/B", "ember+copy=1ns/B"),
+            ("none+nic=150ns", "none+nic=150ns"),
+            (
+                "ember*2+match=0ns+send=1us+send=2us",
+                "ember*2+send=2us+match=0s",
+            ),
+            ("none+send=190ns+recv=160ns", "none+send=190ns+recv=160ns"),
+        ] {
+            let costs: HostCosts = given.parse().unwrap();
+            assert_eq!(costs.to_string(), canonical, "{given}");
+            assert_eq!(canonical.parse::<HostCosts>(), Ok(costs), "{given}");
+        }
+        let scaled: HostCosts = "ember*3+nic=1us".parse().unwrap();
+        assert_eq!((scaled.kind(), scaled.options()[0].0), ("ember", "scale"));
+        assert_eq!(
+            HostCosts::from_options("ember", &[("nic", "1us"), ("scale", "3")]),
+            Ok(scaled)
+        );
+        let e = HostCosts::from_options("none", &[("scale", "2")]).unwrap_err();
+        assert_eq!(e.field, "scale");
+    }
+
+    fn seconds() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(0.0),
+            (0u32..1_000_000).prop_map(|ns| f64::from(ns) * 1e-9),
+            0.0f64..1e-3,
+        ]
+    }
+
+    fn host_costs() -> impl Strategy<Value = HostCosts> {
+        let base = prop_oneof![
+            Just(HostCosts::NONE),
+            Just(HostCosts::EMBER),
+            (0.0f64..10.0).prop_map(|k| HostCosts::EMBER.scaled(k)),
+        ];
+        let overrides = proptest::collection::vec((0usize..10, seconds()), 0..4);
+        let eager = prop_oneof![
+            Just(f64::INFINITY),
+            (0u32..100_000).prop_map(f64::from),
+            0.0f64..1e9
+        ];
+        (base, overrides, eager, any::<bool>()).prop_map(|(mut c, overrides, eager, set_eager)| {
+            for (which, v) in overrides {
+                match which {
+                    0 => c.send_s = v,
+                    1 => c.recv_s = v,
+                    2 => c.match_s = v,
+                    3 => c.register_s = v,
+                    4 => c.register_s_per_page = v,
+                    5 => c.nic_latency_s = v,
+                    6 => c.send_copy_s_per_byte = v * 1e-3,
+                    7 => c.recv_copy_s_per_byte = v * 1e-3,
+                    _ => {
+                        c.send_copy_s_per_byte = v * 1e-3;
+                        c.recv_copy_s_per_byte = v * 1e-3;
+                    }
+                }
+            }
+            if set_eager {
+                c.eager_limit_bytes = eager;
+            }
+            c
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn host_costs_read_back_as_they_print(costs in host_costs()) {
+            let printed = costs.to_string();
+            prop_assert_eq!(printed.parse::<HostCosts>(), Ok(costs), "{}", printed);
+            let options = costs.options();
+            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            prop_assert_eq!(HostCosts::from_options(costs.kind(), &options), Ok(costs));
+        }
+
+        #[test]
+        fn a_printed_host_spec_is_stable(
+            base in prop_oneof![Just("none"), Just("ember"), Just("ember*0.25"), Just("ember*3")],
+            overrides in proptest::sample::subsequence(
+                vec!["send=1us", "match=0ns", "copy=344ps/B", "recv_copy=1ns/B", "eager=64",
+                     "nic=150ns", "send=190ns"],
+                0..4,
+            ),
+        ) {
+            let given = std::iter::once(base).chain(overrides).collect::<Vec<_>>().join("+");
+            let once = given.parse::<HostCosts>().unwrap().to_string();
+            prop_assert_eq!(once.parse::<HostCosts>().unwrap().to_string(), once);
+        }
+
+        #[test]
+        fn bad_host_specs_name_a_field(text in "\\PC{0,40}") {
+            if let Err(e) = text.parse::<HostCosts>() {
+                prop_assert!(!e.field.is_empty() && !e.message.contains('\n'), "{:?}", e);
+            }
+        }
+    }
 
     #[test]
     fn costs_longer_than_the_engine_clock_are_refused_with_the_limit() {
         for spec in ["ember*1e30", "none+send=1e8s", "ember+copy=1e9s/B"] {
-            let e = spec.parse::<HostCosts>().unwrap_err();
+            let e = spec.parse::<HostCosts>().unwrap_err().message;
             assert!(
                 e.contains("18446744 s") && e.contains("clock"),
                 "{spec}: {e}"
@@ -445,6 +707,7 @@ mod tests {
         assert!("firefly"
             .parse::<HostCosts>()
             .unwrap_err()
+            .message
             .contains("none, ember, ember*K"));
     }
 
@@ -492,7 +755,7 @@ mod tests {
             ("fast+send=1ns", "unknown host costs \"fast\""),
         ] {
             let err = bad.parse::<HostCosts>().unwrap_err();
-            assert!(err.contains(says), "{bad}: {err}");
+            assert!(err.message.contains(says), "{bad}: {err}");
         }
     }
 
@@ -509,7 +772,8 @@ mod tests {
         assert!("ember*0".parse::<HostCosts>().unwrap().is_free());
         for bad in ["ember*", "ember*-1", "ember*x", "ember*inf", "ember*NaN"] {
             let err = bad.parse::<HostCosts>().unwrap_err();
-            assert!(err.contains("at least 0"), "{bad}: {err}");
+            assert!(err.message.contains("at least 0"), "{bad}: {err}");
+            assert_eq!(err.field, "scale", "{bad}");
         }
     }
 }

@@ -64,6 +64,9 @@ pub enum WorkloadError {
         /// What is wrong.
         reason: String,
     },
+    /// A workload spec that cannot be read ([`WorkloadSpec`]); the error names the option.
+    #[error(transparent)]
+    Spec(#[from] crate::options::OptionError),
 }
 
 /// One message between two ranks of a job.

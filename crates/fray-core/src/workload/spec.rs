@@ -8,8 +8,12 @@ use super::{
     Halo3D26, HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError,
     EMBER_HALO3D26_PEFLOPS, PAPER_ENDPOINT_BUDGET,
 };
+use std::fmt;
+use std::str::FromStr;
+
 use crate::fabric::spec::SpecParts;
 use crate::fabric::{Fabric, FabricError};
+use crate::options::{write_spec, OptionError, OptionFamily};
 
 /// The motifs a spec can name, with the options each reads besides the common ones
 /// (defaults: halo3d26 `nx=ny=nz=30`, `fields_per_cell=1`, `datatype_width=8`,
@@ -94,35 +98,48 @@ pub struct WorkloadSpec {
     pub options: Vec<(String, f64)>,
 }
 
-fn spec_error(spec: &str, reason: impl Into<String>) -> WorkloadError {
-    WorkloadError::Invalid {
-        what: format!("spec {spec:?}"),
-        reason: reason.into(),
-    }
+/// The error about option `field` of workload spec `spec`.
+fn spec_error(spec: &str, field: &str, reason: impl Into<String>) -> OptionError {
+    OptionError::new(field, format!("workload spec {spec:?}: {}", reason.into()))
 }
 
-fn from_fabric_error(e: FabricError) -> WorkloadError {
+fn from_fabric_error(e: FabricError) -> OptionError {
     match e {
-        FabricError::Spec { spec, reason } => spec_error(&spec, reason),
-        other => spec_error("", other.to_string()),
+        FabricError::Spec {
+            spec,
+            field,
+            reason,
+        } => spec_error(
+            &spec,
+            if field == "fabric" {
+                "workload"
+            } else {
+                &field
+            },
+            reason,
+        ),
+        other => spec_error("", "workload", other.to_string()),
     }
 }
 
 /// A number of `key` in `spec`: finite and at least `min`.
-fn number(spec: &str, key: &str, value: &str, min: f64) -> Result<f64, WorkloadError> {
+fn number(spec: &str, key: &str, value: &str, min: f64) -> Result<f64, OptionError> {
     match value.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= min => Ok(v),
         _ => Err(spec_error(
             spec,
+            key,
             format!("{key}: expected a number >= {min}, got {value:?}"),
         )),
     }
 }
 
-impl WorkloadSpec {
+impl FromStr for WorkloadSpec {
+    type Err = OptionError;
+
     /// Reads `MOTIF[:key=value,...]`, e.g. `halo3d26:jobs=4,nx=30,compute=no`; an error names
-    /// the bad option and lists the known ones.
-    pub fn parse(text: &str) -> Result<Self, WorkloadError> {
+    /// the bad option (its `field`) and lists the known ones.
+    fn from_str(text: &str) -> Result<Self, OptionError> {
         let text = text.trim();
         let (motif, body) = text.split_once(':').unwrap_or((text, ""));
         let motif = motif.trim().to_ascii_lowercase();
@@ -130,20 +147,21 @@ impl WorkloadSpec {
             let known: Vec<&str> = WORKLOADS.iter().map(|(n, _)| *n).collect();
             return Err(spec_error(
                 text,
+                "workload",
                 format!("unknown workload {motif:?} (known: {})", known.join(", ")),
             ));
         };
         let mut parts = SpecParts::new(text, if body.is_empty() { "" } else { body })
             .map_err(from_fabric_error)?;
-        if parts.positional.iter().any(|p| !p.is_empty()) {
-            return Err(spec_error(text, "options are key=value, e.g. jobs=4"));
+        if let Some(p) = parts.positional.iter().find(|p| !p.is_empty()) {
+            return Err(spec_error(text, p, "options are key=value, e.g. jobs=4"));
         }
         let count = |parts: &mut SpecParts, key: &str, default: usize| {
             parts
                 .take_count(key, default, 1)
                 .map_err(from_fabric_error)
                 .and_then(|n| {
-                    u32::try_from(n).map_err(|_| spec_error(text, format!("{key}: too large")))
+                    u32::try_from(n).map_err(|_| spec_error(text, key, format!("{key}: too large")))
                 })
         };
         let jobs = count(&mut parts, "jobs", 1)?;
@@ -159,6 +177,7 @@ impl WorkloadSpec {
             Some(other) => {
                 return Err(spec_error(
                     text,
+                    "compute",
                     format!("compute: expected yes or no, got {other:?}"),
                 ))
             }
@@ -167,7 +186,7 @@ impl WorkloadSpec {
             None => HostCosts::NONE,
             Some(v) => v
                 .parse()
-                .map_err(|e: String| spec_error(text, format!("host: {e}")))?,
+                .map_err(|e: OptionError| spec_error(text, "host", format!("host: {e}")))?,
         };
         let compute_s = parts
             .take("compute_s")
@@ -194,6 +213,71 @@ impl WorkloadSpec {
             options,
         })
     }
+}
+
+impl OptionFamily for WorkloadSpec {
+    const FAMILY: &'static str = "workload";
+
+    /// The motif, one of [`WORKLOADS`].
+    fn kind(&self) -> &'static str {
+        WORKLOADS
+            .iter()
+            .find(|(name, _)| *name == self.motif)
+            .map_or("", |(name, _)| name)
+    }
+
+    /// The motif's own options as given, in the order [`WORKLOADS`] lists them, then the
+    /// common ones that differ from their defaults (`jobs`, `budget`, `iterations`,
+    /// `compute`, `compute_s`, `chunks`, `host`).
+    fn options(&self) -> Vec<(&'static str, String)> {
+        let own = WORKLOADS
+            .iter()
+            .find(|(name, _)| *name == self.motif)
+            .map_or(&[][..], |(_, keys)| keys);
+        let mut options: Vec<(&'static str, String)> = own
+            .iter()
+            .filter_map(|&key| {
+                let (_, v) = self.options.iter().find(|(k, _)| k == key)?;
+                Some((key, v.to_string()))
+            })
+            .collect();
+        let mut differs = |name, differs: bool, value: &dyn Fn() -> String| {
+            if differs {
+                options.push((name, value()));
+            }
+        };
+        differs("jobs", self.jobs != 1, &|| self.jobs.to_string());
+        if let Some(budget) = self.budget {
+            differs("budget", true, &|| budget.to_string());
+        }
+        differs("iterations", self.iterations != 1, &|| {
+            self.iterations.to_string()
+        });
+        differs("compute", !self.compute, &|| "no".into());
+        if let Some(seconds) = self.compute_s {
+            differs("compute_s", true, &|| seconds.to_string());
+        }
+        differs("chunks", self.chunks != 1, &|| self.chunks.to_string());
+        differs("host", self.host != HostCosts::NONE, &|| {
+            self.host.to_string()
+        });
+        options
+    }
+}
+
+impl fmt::Display for WorkloadSpec {
+    /// The canonical spec: the motif, then [`OptionFamily::options`] after a colon
+    /// (`halo3d26:nx=20,jobs=4`), which reads back to the same workload.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_spec(f, self.kind(), &self.options())
+    }
+}
+
+impl WorkloadSpec {
+    /// Reads `MOTIF[:key=value,...]` ([`WorkloadSpec::from_str`]).
+    pub fn parse(text: &str) -> Result<Self, WorkloadError> {
+        Ok(text.parse::<Self>()?)
+    }
 
     /// The same spec for `jobs` jobs.
     pub fn with_jobs(&self, jobs: u32) -> Self {
@@ -217,8 +301,10 @@ impl WorkloadSpec {
         if v.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&v) {
             return Err(spec_error(
                 &self.text,
+                key,
                 format!("{key}: expected a whole number >= 1, got {v}"),
-            ));
+            )
+            .into());
         }
         Ok(v as u32)
     }
@@ -374,6 +460,120 @@ impl WorkloadSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn printing_puts_the_motif_options_first_and_leaves_out_the_defaults() {
+        for (given, canonical) in [
+            ("halo3d26", "halo3d26"),
+            ("HALO3D26:jobs=4,nx=30", "halo3d26:nx=30,jobs=4"),
+            (
+                "halo3d26:compute=yes,jobs=1,iterations=1,chunks=1,host=none",
+                "halo3d26",
+            ),
+            (
+                "uniform:iterations=2,host=ember*2,size=1e3,compute=no",
+                "uniform:size=1000,iterations=2,compute=no,host=ember*2",
+            ),
+            (
+                "lqcd:budget=512,compute_s=1e-6",
+                "lqcd:budget=512,compute_s=0.000001",
+            ),
+        ] {
+            let spec: WorkloadSpec = given.parse().unwrap();
+            assert_eq!(spec.to_string(), canonical, "{given}");
+            let again: WorkloadSpec = canonical.parse().unwrap();
+            assert_eq!(
+                WorkloadSpec {
+                    text: spec.text.clone(),
+                    ..again
+                },
+                spec
+            );
+        }
+    }
+
+    fn workload_specs() -> impl Strategy<Value = WorkloadSpec> {
+        let host = prop_oneof![
+            Just(HostCosts::NONE),
+            Just(HostCosts::EMBER),
+            Just(HostCosts::EMBER.scaled(0.5)),
+        ];
+        (
+            0..WORKLOADS.len(),
+            proptest::collection::vec(
+                prop_oneof![(0u32..1000).prop_map(f64::from), 0.0f64..1e12],
+                8,
+            ),
+            proptest::collection::vec(any::<bool>(), 8),
+            (
+                1u32..64,
+                proptest::option::of(1u32..100_000),
+                1u32..10,
+                1u32..8,
+            ),
+            (any::<bool>(), proptest::option::of(0.0f64..1.0), host),
+        )
+            .prop_map(
+                |(
+                    m,
+                    values,
+                    given,
+                    (jobs, budget, iterations, chunks),
+                    (compute, compute_s, host),
+                )| {
+                    let (motif, keys) = WORKLOADS[m];
+                    let options = keys
+                        .iter()
+                        .zip(values.iter().zip(&given))
+                        .filter(|(_, (_, &given))| given)
+                        .map(|(k, (&v, _))| (k.to_string(), v))
+                        .collect();
+                    WorkloadSpec {
+                        text: String::new(),
+                        motif: motif.to_string(),
+                        jobs,
+                        budget,
+                        iterations,
+                        compute,
+                        compute_s,
+                        chunks,
+                        host,
+                        options,
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn a_workload_reads_back_as_it_prints(spec in workload_specs()) {
+            let printed = spec.to_string();
+            let read: WorkloadSpec = printed.parse().unwrap();
+            prop_assert_eq!(&read.text, &printed);
+            prop_assert_eq!(WorkloadSpec { text: String::new(), ..read }, spec.clone());
+            let options = spec.options();
+            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let built = WorkloadSpec::from_options(spec.kind(), &options).unwrap();
+            prop_assert_eq!(built.to_string(), printed);
+        }
+
+        #[test]
+        fn bad_workload_specs_name_a_field(text in "\\PC{0,40}") {
+            if let Err(e) = text.parse::<WorkloadSpec>() {
+                prop_assert!(!e.field.is_empty() && !e.message.contains('\n'), "{:?}", e);
+            }
+        }
+
+        #[test]
+        fn a_bad_value_is_named(
+            key in proptest::sample::select(vec!["jobs", "nx", "compute", "host", "iterations", "kba"]),
+            value in "[a-z]{1,3}",
+        ) {
+            let e = format!("halo3d26:{key}={value}").parse::<WorkloadSpec>().unwrap_err();
+            prop_assert_eq!(e.field, key);
+        }
+    }
 
     #[test]
     fn reads_common_and_motif_options() {
@@ -388,6 +588,11 @@ mod tests {
 
     #[test]
     fn errors_name_the_bad_part() {
+        let field = |t: &str| t.parse::<WorkloadSpec>().unwrap_err().field;
+        assert_eq!(field("halo3d27"), "workload");
+        assert_eq!(field("halo3d26:kba=3"), "kba");
+        assert_eq!(field("halo3d26:host=sst"), "host");
+        assert_eq!(field("halo3d26:jobs=2,jobs=3"), "jobs");
         let err = |t: &str| WorkloadSpec::parse(t).unwrap_err().to_string();
         assert!(err("halo3d27").contains("unknown workload \"halo3d27\""));
         assert!(err("halo3d26:kba=3").contains("unknown option \"kba\""));

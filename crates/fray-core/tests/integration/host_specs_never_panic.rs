@@ -42,7 +42,7 @@ proptest! {
         if let Err(e) = text.parse::<HostCosts>() {
             let base = text.split('+').next().unwrap_or_default();
             prop_assert!(
-                e.contains(&format!("{text:?}")) || e.contains(&format!("{base:?}")),
+                e.message.contains(&format!("{text:?}")) || e.message.contains(&format!("{base:?}")),
                 "{text:?}: {e}"
             );
         }

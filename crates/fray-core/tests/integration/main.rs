@@ -57,6 +57,7 @@ mod motif_common;
 mod motif_errors_name_the_field;
 mod motifs_wait_for_previous_iteration;
 mod netwatch_parser_never_panics;
+mod option_specs_print_back_to_the_same_configuration;
 mod output_buffered_routers_deliver_every_packet_once;
 mod packet_and_flow_engines_agree;
 mod packet_engine_delivers_every_packet_once;

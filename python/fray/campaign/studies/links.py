@@ -11,7 +11,6 @@ of every job, or why it was unroutable), so the merged table is the one ``fray l
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from fray import SpecError
@@ -187,7 +186,6 @@ _ERROR_KEYS = (
     ("faults.down", "faults.down"),
     ("jobs", "jobs.counts"),
 )
-_WORKLOAD_KEY = re.compile(r'^workload spec "[^"]*": (\w+):')
 
 _PARAM_COLUMNS = [
     ("fabric", "VARCHAR"),
@@ -351,13 +349,12 @@ def _build(p: dict[str, Any], scenario: Scenario | None = None,
     except SpecError as exc:
         if scenario is None or point is None:
             raise
-        raise _fail(scenario, point, *_error_key(str(exc))) from None
+        raise _fail(scenario, point, *_error_key(str(exc), getattr(exc, "field", None))) from None
 
 
-def _error_key(message: str) -> tuple[str, str]:
-    m = _WORKLOAD_KEY.match(message)
-    if m and m[1] in _WORKLOAD:
-        return f"workload.{m[1]}", message
+def _error_key(message: str, field: str | None) -> tuple[str, str]:
+    if message.startswith("workload spec") and field in _WORKLOAD:
+        return f"workload.{field}", message
     if message.startswith("workload"):
         return "workload", message
     for prefix, key in _ERROR_KEYS:

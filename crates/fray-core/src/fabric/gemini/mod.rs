@@ -28,7 +28,7 @@ mod tiles;
 pub use names::{parse_nid, GeminiName, Module, NodeName};
 pub use tiles::{LaneMask, Tile, TILE_LANES};
 
-use super::spec::{checked_total, parse_sizes, spec_error, SpecParts};
+use super::spec::{checked_total, field_error, parse_sizes, spec_error, SpecParts};
 use super::{
     cable_grid, Cartesian, Fabric, FabricBuilder, FabricError, LinkParameters, RouterId, Topology,
 };
@@ -265,7 +265,7 @@ pub(crate) fn parse_gemini(spec: &str, body: &str) -> Result<Gemini, FabricError
         .try_into()
         .map_err(|_| spec_error(spec, "a Gemini torus has three sizes XxYxZ"))?;
     Gemini::new(dims).map_err(|e| match e {
-        FabricError::Spec { reason, .. } => spec_error(spec, reason),
+        FabricError::Spec { field, reason, .. } => field_error(spec, &field, reason),
         other => other,
     })
 }

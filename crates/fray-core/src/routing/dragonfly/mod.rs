@@ -30,7 +30,7 @@ mod ugal;
 mod valiant;
 
 pub use minimal::DragonflyMinimal;
-pub use ugal::{DragonflyUgal, GlobalLinks, UgalRule};
+pub use ugal::{DragonflyUgal, GlobalLinks, UgalOptions, UgalRule};
 pub use valiant::DragonflyValiant;
 
 use std::sync::{Arc, PoisonError, RwLock};

@@ -4,6 +4,8 @@ use super::minimal::minimal_path;
 use super::valiant::{intermediate_group, valiant_path};
 use super::{DragonflyPaths, Walk};
 use crate::fabric::{ChannelId, Fabric, RouterId};
+use crate::options::OptionError;
+use crate::routing::spec::bad_option;
 use crate::routing::{Congestion, InClass, RouteRequest, Routing, RoutingError};
 
 /// Universal globally-adaptive load-balanced routing, local variant (UGAL-L, Kim et al.
@@ -132,18 +134,148 @@ pub enum GlobalLinks {
 impl GlobalLinks {
     /// Reads `random` or `adaptive`.
     pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "random" => Some(Self::Random),
-            "adaptive" => Some(Self::Adaptive),
-            _ => None,
+        [Self::Random, Self::Adaptive]
+            .into_iter()
+            .find(|l| l.name() == text)
+    }
+
+    /// The name [`GlobalLinks::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Random => "random",
+            Self::Adaptive => "adaptive",
         }
+    }
+}
+
+/// UGAL's options, as the routing spec `ugal:OPTIONS` sets them (comma-separated
+/// `key=value`, each key at most once): Kim et al.'s queues with `threshold=T` (a finite
+/// number at least 0; default 0) and `links=random|adaptive` (default random), or merlin's
+/// `adaptive-local` with `credits=B` (the output buffer, a finite number above 0) and
+/// `factor=F` (above 0; default 2), which take neither of the others; with any of them
+/// `queues=vc|port` (default port): whether each port is read in the packet's
+/// virtual-channel class.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct UgalOptions {
+    /// How the minimal path is weighed against the Valiant one.
+    pub rule: UgalRule,
+    /// Whether each port is read in the packet's virtual-channel class (`queues=vc`).
+    pub per_vc: bool,
+}
+
+/// merlin's `adaptive_threshold`: the default `factor=F` of [`UgalRule::Credits`].
+const DEFAULT_FACTOR: f64 = 2.0;
+
+impl UgalOptions {
+    /// Reads the options after `ugal:` of routing spec `spec`; an error names the option.
+    pub fn parse(spec: &str, options: &str) -> Result<Self, OptionError> {
+        let bad = |field: &str, reason: String| bad_option(spec, field, reason);
+        let number = |key: &str, value: &str, zero_ok: bool| match value.parse::<f64>() {
+            Ok(v) if v.is_finite() && (v > 0.0 || (zero_ok && v == 0.0)) => Ok(v),
+            _ => Err(bad(
+                key,
+                format!(
+                    "{key} must be a finite number {} 0, got {value:?}",
+                    if zero_ok { ">=" } else { ">" }
+                ),
+            )),
+        };
+        let (mut threshold, mut links) = (None, None);
+        let (mut credits, mut factor) = (None, None);
+        let mut per_vc = false;
+        let mut seen: Vec<&str> = Vec::new();
+        for option in options.split(',') {
+            if let Some((key, _)) = option.split_once('=') {
+                if seen.contains(&key) {
+                    return Err(bad(key, format!("{key} given twice")));
+                }
+                seen.push(key);
+            }
+            match option.split_once('=') {
+                Some(("queues", value)) => {
+                    per_vc = match value {
+                        "vc" => true,
+                        "port" => false,
+                        _ => {
+                            return Err(bad(
+                                "queues",
+                                format!("queues must be vc or port, got {value:?}"),
+                            ))
+                        }
+                    }
+                }
+                Some(("threshold", value)) => threshold = Some(number("threshold", value, true)?),
+                Some(("credits", value)) => credits = Some(number("credits", value, false)?),
+                Some(("factor", value)) => factor = Some(number("factor", value, false)?),
+                Some(("links", value)) => {
+                    links = Some(GlobalLinks::parse(value).ok_or_else(|| {
+                        bad(
+                            "links",
+                            format!("links must be random or adaptive, got {value:?}"),
+                        )
+                    })?)
+                }
+                _ => {
+                    return Err(bad(
+                        option.split_once('=').map_or(option, |(key, _)| key),
+                        format!(
+                            "expected threshold=T, links=random|adaptive, credits=B, factor=F \
+                             or queues=vc|port, got {option:?}"
+                        ),
+                    ))
+                }
+            }
+        }
+        let rule = match credits {
+            Some(buffer) if threshold.is_none() && links.is_none() => Ok(UgalRule::Credits {
+                buffer,
+                factor: factor.unwrap_or(DEFAULT_FACTOR),
+            }),
+            Some(_) => Err(bad(
+                "credits",
+                "credits=B (merlin's adaptive-local) takes factor=F, not threshold= or links="
+                    .to_string(),
+            )),
+            None if factor.is_some() => Err(bad("factor", "factor=F needs credits=B".to_string())),
+            None => Ok(UgalRule::Queues {
+                threshold: threshold.unwrap_or(0.0),
+                links: links.unwrap_or_default(),
+            }),
+        }?;
+        Ok(Self { rule, per_vc })
+    }
+
+    /// The options that differ from the defaults, in the order `threshold`, `links`,
+    /// `credits`, `factor`, `queues`, as [`UgalOptions::parse`] reads them.
+    pub fn options(&self) -> Vec<(&'static str, String)> {
+        let mut options = Vec::new();
+        match self.rule {
+            UgalRule::Queues { threshold, links } => {
+                if threshold != 0.0 {
+                    options.push(("threshold", threshold.to_string()));
+                }
+                if links != GlobalLinks::default() {
+                    options.push(("links", links.name().to_string()));
+                }
+            }
+            UgalRule::Credits { buffer, factor } => {
+                options.push(("credits", buffer.to_string()));
+                if factor != DEFAULT_FACTOR {
+                    options.push(("factor", factor.to_string()));
+                }
+            }
+        }
+        if self.per_vc {
+            options.push(("queues", "vc".to_string()));
+        }
+        options
     }
 }
 
 impl DragonflyUgal {
     /// The routing for a dragonfly fabric, choosing by `rule`, reading each port's
-    /// congestion in the packet's class when `per_vc` (see [`crate::routing::build`] for
-    /// the names that set them).
+    /// congestion in the packet's class when `per_vc` (see [`UgalOptions`] for the options
+    /// that set them).
     pub fn new(fabric: &Fabric, rule: UgalRule, per_vc: bool) -> Result<Self, RoutingError> {
         debug_assert!(
             match rule {

@@ -2,6 +2,8 @@
 
 use super::{hyperx_of, pick_cable, walk_dimensions, Cheapest};
 use crate::fabric::{Cartesian, ChannelId, Fabric, HyperX, RouterId};
+use crate::options::OptionError;
+use crate::routing::spec::bad_option;
 use crate::routing::{Congestion, Entropy, InClass, RouteRequest, Routing, RoutingError};
 
 const NAME: &str = "HyperX DOAL";
@@ -58,10 +60,42 @@ pub enum DoalWeights {
 impl DoalWeights {
     /// Reads `path` or `merlin`.
     pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "path" => Some(Self::Path),
-            "merlin" => Some(Self::Merlin),
+        [Self::Path, Self::Merlin]
+            .into_iter()
+            .find(|w| w.name() == text)
+    }
+
+    /// The name [`DoalWeights::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Path => "path",
+            Self::Merlin => "merlin",
+        }
+    }
+
+    /// Reads the options after `doal:` of routing spec `spec`: `weights=path|merlin`; an
+    /// error names the option.
+    pub fn parse_options(spec: &str, options: &str) -> Result<Self, OptionError> {
+        match options.split_once('=') {
+            Some(("weights", value)) => Self::parse(value),
             _ => None,
+        }
+        .ok_or_else(|| {
+            bad_option(
+                spec,
+                options.split_once('=').map_or(options, |(key, _)| key),
+                format!("expected weights=path|merlin, got {options:?}"),
+            )
+        })
+    }
+
+    /// The options that differ from the default (`weights=merlin`, or none), as
+    /// [`DoalWeights::parse_options`] reads them.
+    pub fn options(self) -> Vec<(&'static str, String)> {
+        if self == Self::default() {
+            Vec::new()
+        } else {
+            vec![("weights", self.name().to_string())]
         }
     }
 }

@@ -3,6 +3,7 @@
 use super::engine::{to_ps, CLOCK_LIMIT_S};
 use super::event::MAX_EVENT_BYTES;
 use super::PacketError;
+use crate::options::OptionError;
 
 /// How an output port picks among the input buffers whose head packet waits for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -164,12 +165,17 @@ impl RouterPreset {
         }
     }
 
-    /// Reads `input-queued` or `merlin`.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    /// Reads `input-queued` or `merlin`; the error names the `router` option.
+    pub fn parse(text: &str) -> Result<Self, OptionError> {
         [Self::InputQueued, Self::Merlin]
             .into_iter()
             .find(|p| p.name() == text.trim())
-            .ok_or_else(|| format!("router must be input-queued or merlin, got {text:?}"))
+            .ok_or_else(|| {
+                OptionError::new(
+                    "router",
+                    format!("router must be input-queued or merlin, got {text:?}"),
+                )
+            })
     }
 
     /// `config` with this router's parameters (the others as they were).
@@ -217,6 +223,18 @@ fn time_option(ps: u64) -> String {
     }
 }
 
+/// The option that sets [`PacketConfig`]'s field `field` (as [`PacketConfig::validate`]
+/// names it).
+fn option_of_field(field: &str) -> &str {
+    match field {
+        "packet_bytes" => "mtu",
+        "buffer_bytes" => "buffer",
+        "out_buffer_bytes" => "out_buffer",
+        "queue_cap_bytes" => "queue_cap",
+        other => other,
+    }
+}
+
 impl PacketConfig {
     /// The defaults with the options of `options` (comma-separated `key=value`, each key at
     /// most once): `route=packet` (route every packet on its own as it leaves its source;
@@ -230,16 +248,24 @@ impl PacketConfig {
     /// `output_latency=TIME` ([`PacketConfig::input_latency_ps`],
     /// [`PacketConfig::output_latency_ps`]), and `router=NAME`, a [`RouterPreset`] whose
     /// values the other options then override, wherever it stands. Sizes take units (`2KiB`,
-    /// `32kB`) or are bare bytes (`2048`); checked as [`PacketConfig::validate`] checks.
-    pub fn parse_options(options: &str) -> Result<Self, String> {
+    /// `32kB`) or are bare bytes (`2048`); checked as [`PacketConfig::validate`] checks. An
+    /// error names the option it is about (its `field`), the message without the option's
+    /// name where the reason already starts with it.
+    pub fn parse_options(options: &str) -> Result<Self, OptionError> {
         let mut pairs: Vec<(&str, &str)> = Vec::new();
         for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
-            let (key, value) = option
-                .split_once('=')
-                .ok_or_else(|| format!("option {option:?} is not KEY=VALUE ({PACKET_OPTIONS})"))?;
+            let (key, value) = option.split_once('=').ok_or_else(|| {
+                OptionError::new(
+                    option,
+                    format!("option {option:?} is not KEY=VALUE ({PACKET_OPTIONS})"),
+                )
+            })?;
             let (key, value) = (key.trim(), value.trim());
             if pairs.iter().any(|&(k, _)| k == key) {
-                return Err(format!("option {key} is given twice"));
+                return Err(OptionError::new(
+                    key,
+                    format!("option {key} is given twice"),
+                ));
             }
             pairs.push((key, value));
         }
@@ -248,136 +274,153 @@ impl PacketConfig {
             config = RouterPreset::parse(name)?.apply(config);
         }
         for (key, value) in pairs {
-            let too_large = || format!("{key} is too large");
-            let size = || -> Result<u64, String> {
-                // A bare whole number is bytes, as sizes were written before they took units.
-                let bare = value.parse::<u64>().ok();
-                bare.map_or_else(|| crate::units::parse_bytes(value), Ok)
-                    .map_err(|_| {
-                        format!(
-                        "{key} must be a whole number of bytes (2048, 2KiB, 32kB), got {value:?}"
-                    )
-                    })
-            };
-            let size_u32 =
-                || -> Result<u32, String> { u32::try_from(size()?).map_err(|_| too_large()) };
-            let time_ps = || -> Result<u64, String> {
-                let seconds =
-                    crate::units::parse_seconds(value).map_err(|e| format!("{key}: {e}"))?;
-                if seconds < 0.0 {
-                    return Err(format!("{key} must not be negative, got {value:?}"));
-                }
-                // Beyond the clock, picoseconds would saturate and the time silently shrink.
-                if seconds > CLOCK_LIMIT_S {
-                    return Err(format!(
-                        "{key} is {seconds:e} s, more than the {CLOCK_LIMIT_S:.0} s the packet \
-                         engine's clock holds"
-                    ));
-                }
-                Ok(to_ps(seconds))
-            };
-            match key {
-                "router" => {}
-                "route" => {
-                    config.route_per_packet = match value {
-                        "packet" => true,
-                        "message" => false,
-                        other => {
-                            return Err(format!("route must be message or packet, got {other:?}"))
-                        }
-                    }
-                }
-                "mtu" => config.packet_bytes = size_u32()?,
-                "buffer" => config.buffer_bytes = size_u32()?,
-                "out_buffer" => config.out_buffer_bytes = size_u32()?,
-                "vcs" => {
-                    let n: u64 = value.parse().map_err(|_| {
-                        format!("vcs must be a whole number of virtual channels, got {value:?}")
-                    })?;
-                    config.vcs = u16::try_from(n).map_err(|_| too_large())?
-                }
-                "arbitration" => {
-                    config.arbitration = Arbitration::parse(value).map_err(|e| e.to_string())?
-                }
-                "queue" => {
-                    config.queue_view = match value {
-                        "downstream" => QueueView::Downstream,
-                        "output" => QueueView::Output,
-                        other => {
-                            return Err(format!(
-                                "queue must be downstream or output, got {other:?}"
-                            ))
-                        }
-                    }
-                }
-                "queue_cap" => config.queue_cap_bytes = size()?,
-                "nic_setup" => config.nic_setup_ps = time_ps()?,
-                "input_latency" => config.input_latency_ps = time_ps()?,
-                "output_latency" => config.output_latency_ps = time_ps()?,
-                "speedup" => {
-                    config.speedup = value
-                        .parse()
-                        .map_err(|_| format!("speedup must be a number like 1.5, got {value:?}"))?
-                }
-                other => {
-                    return Err(format!(
-                        "unknown option {other:?} (known: {PACKET_OPTIONS})"
-                    ))
-                }
-            }
+            config
+                .set(key, value)
+                .map_err(|reason| OptionError::new(key, reason))?;
         }
-        config.validate().map_err(|e| e.to_string())?;
+        config.validate().map_err(|e| {
+            let PacketError::Config { field, .. } = e else {
+                unreachable!("validate raises only Config")
+            };
+            OptionError::new(option_of_field(field), e.to_string())
+        })?;
         Ok(config)
     }
 
+    /// Sets option `key` to `value` (see [`PacketConfig::parse_options`]); the error says why
+    /// the value is refused.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let config = self;
+        let too_large = || format!("{key} is too large");
+        let size = || -> Result<u64, String> {
+            // A bare whole number is bytes, as sizes were written before they took units.
+            let bare = value.parse::<u64>().ok();
+            bare.map_or_else(|| crate::units::parse_bytes(value), Ok)
+                .map_err(|_| {
+                    format!(
+                        "{key} must be a whole number of bytes (2048, 2KiB, 32kB), got {value:?}"
+                    )
+                })
+        };
+        let size_u32 =
+            || -> Result<u32, String> { u32::try_from(size()?).map_err(|_| too_large()) };
+        let time_ps = || -> Result<u64, String> {
+            let seconds = crate::units::parse_seconds(value).map_err(|e| format!("{key}: {e}"))?;
+            if seconds < 0.0 {
+                return Err(format!("{key} must not be negative, got {value:?}"));
+            }
+            // Beyond the clock, picoseconds would saturate and the time silently shrink.
+            if seconds > CLOCK_LIMIT_S {
+                return Err(format!(
+                    "{key} is {seconds:e} s, more than the {CLOCK_LIMIT_S:.0} s the packet \
+                     engine's clock holds"
+                ));
+            }
+            Ok(to_ps(seconds))
+        };
+        match key {
+            "router" => {}
+            "route" => {
+                config.route_per_packet = match value {
+                    "packet" => true,
+                    "message" => false,
+                    other => return Err(format!("route must be message or packet, got {other:?}")),
+                }
+            }
+            "mtu" => config.packet_bytes = size_u32()?,
+            "buffer" => config.buffer_bytes = size_u32()?,
+            "out_buffer" => config.out_buffer_bytes = size_u32()?,
+            "vcs" => {
+                let n: u64 = value.parse().map_err(|_| {
+                    format!("vcs must be a whole number of virtual channels, got {value:?}")
+                })?;
+                config.vcs = u16::try_from(n).map_err(|_| too_large())?
+            }
+            "arbitration" => {
+                config.arbitration = Arbitration::parse(value).map_err(|e| e.to_string())?
+            }
+            "queue" => {
+                config.queue_view = match value {
+                    "downstream" => QueueView::Downstream,
+                    "output" => QueueView::Output,
+                    other => {
+                        return Err(format!("queue must be downstream or output, got {other:?}"))
+                    }
+                }
+            }
+            "queue_cap" => config.queue_cap_bytes = size()?,
+            "nic_setup" => config.nic_setup_ps = time_ps()?,
+            "input_latency" => config.input_latency_ps = time_ps()?,
+            "output_latency" => config.output_latency_ps = time_ps()?,
+            "speedup" => {
+                config.speedup = value
+                    .parse()
+                    .map_err(|_| format!("speedup must be a number like 1.5, got {value:?}"))?
+            }
+            other => {
+                return Err(format!(
+                    "unknown option {other:?} (known: {PACKET_OPTIONS})"
+                ))
+            }
+        }
+        Ok(())
+    }
+
     /// The options, as [`PacketConfig::parse_options`] reads them, that differ from the
-    /// defaults (the seed aside), sizes in bytes; empty when none does.
-    pub fn options(&self) -> String {
+    /// defaults (the seed aside), as `(name, value)`, sizes in bytes; empty when none does.
+    pub fn options(&self) -> Vec<(&'static str, String)> {
         let default = Self::default();
         let mut options = Vec::new();
-        if self.route_per_packet {
-            options.push("route=packet".to_string());
-        }
-        if self.packet_bytes != default.packet_bytes {
-            options.push(format!("mtu={}", self.packet_bytes));
-        }
-        if self.buffer_bytes != default.buffer_bytes {
-            options.push(format!("buffer={}", self.buffer_bytes));
-        }
-        if self.vcs != default.vcs {
-            options.push(format!("vcs={}", self.vcs));
-        }
-        if self.arbitration != default.arbitration {
-            options.push(format!("arbitration={}", self.arbitration.name()));
-        }
-        if self.queue_view != default.queue_view {
-            options.push(format!("queue={}", self.queue_view.name()));
-        }
-        if self.queue_cap_bytes != default.queue_cap_bytes {
-            options.push(format!("queue_cap={}", self.queue_cap_bytes));
-        }
-        if self.nic_setup_ps != default.nic_setup_ps {
-            options.push(format!("nic_setup={}", time_option(self.nic_setup_ps)));
-        }
-        if self.speedup != default.speedup {
-            options.push(format!("speedup={}", self.speedup));
-        }
-        if self.out_buffer_bytes != default.out_buffer_bytes {
-            options.push(format!("out_buffer={}", self.out_buffer_bytes));
-        }
-        if self.input_latency_ps != default.input_latency_ps {
-            options.push(format!(
-                "input_latency={}",
-                time_option(self.input_latency_ps)
-            ));
-        }
-        if self.output_latency_ps != default.output_latency_ps {
-            options.push(format!(
-                "output_latency={}",
-                time_option(self.output_latency_ps)
-            ));
-        }
-        options.join(",")
+        let mut differs = |name, differs: bool, value: &dyn Fn() -> String| {
+            if differs {
+                options.push((name, value()));
+            }
+        };
+        differs("route", self.route_per_packet, &|| "packet".into());
+        differs("mtu", self.packet_bytes != default.packet_bytes, &|| {
+            self.packet_bytes.to_string()
+        });
+        differs("buffer", self.buffer_bytes != default.buffer_bytes, &|| {
+            self.buffer_bytes.to_string()
+        });
+        differs("vcs", self.vcs != default.vcs, &|| self.vcs.to_string());
+        differs(
+            "arbitration",
+            self.arbitration != default.arbitration,
+            &|| self.arbitration.name().into(),
+        );
+        differs("queue", self.queue_view != default.queue_view, &|| {
+            self.queue_view.name().into()
+        });
+        differs(
+            "queue_cap",
+            self.queue_cap_bytes != default.queue_cap_bytes,
+            &|| self.queue_cap_bytes.to_string(),
+        );
+        differs(
+            "nic_setup",
+            self.nic_setup_ps != default.nic_setup_ps,
+            &|| time_option(self.nic_setup_ps),
+        );
+        differs("speedup", self.speedup != default.speedup, &|| {
+            self.speedup.to_string()
+        });
+        differs(
+            "out_buffer",
+            self.out_buffer_bytes != default.out_buffer_bytes,
+            &|| self.out_buffer_bytes.to_string(),
+        );
+        differs(
+            "input_latency",
+            self.input_latency_ps != default.input_latency_ps,
+            &|| time_option(self.input_latency_ps),
+        );
+        differs(
+            "output_latency",
+            self.output_latency_ps != default.output_latency_ps,
+            &|| time_option(self.output_latency_ps),
+        );
+        options
     }
 
     /// Whether routers have output buffers (and a crossbar stage before them).
