@@ -181,3 +181,9 @@ def test_a_bad_fabric_spec_names_its_field(spec, field):
     with pytest.raises(SpecError) as e:
         fray.Fabric.parse(spec)
     assert e.value.field == field
+
+
+def test_the_all_to_all_motif_is_a_class_too():
+    a = fray.AllToAll(bytes=1024, iterations=2)
+    assert str(a) == "alltoall:bytes=1024,iterations=2"
+    assert fray.parse_workload(str(a)) == a and type(fray.parse_workload("alltoall")) is fray.AllToAll

@@ -15,6 +15,7 @@ from fray._fray import (
     stencil_load,
 )
 from fray.options import (
+    AllToAll,
     Doal,
     Dor,
     DorRetry,
@@ -41,6 +42,7 @@ from fray.options import (
 from fray.simulate import JobResult, SimulationResult, Traffic, TrafficResult, simulate
 
 __all__ = [
+    "AllToAll",
     "Doal",
     "Dor",
     "DorRetry",

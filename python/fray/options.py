@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from fray._fray import option_build, option_parse
 
 __all__ = [
+    "AllToAll",
     "Doal",
     "Dor",
     "DorRetry",
@@ -194,6 +195,10 @@ class Lqcd(Option, family="workload", kind="lqcd"):
 
 class Uniform(Option, family="workload", kind="uniform"):
     """Uniform random traffic (``uniform``)."""
+
+
+class AllToAll(Option, family="workload", kind="alltoall"):
+    """Ember's all-to-all as Firefly runs it, a pairwise exchange (``alltoall``)."""
 
 
 def parse_routing(spec: str | Option) -> Option:
