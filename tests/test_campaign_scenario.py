@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fray.campaign import ScenarioError, load_scenario, make_plan, parse_scenario
+from fray.campaign import ScenarioError, load_scenario, make_plan, parse_scenario, studies
 from fray.campaign.schema import REQUIRED
 from fray.campaign.studies.spares import SECTIONS
 from hypothesis import HealthCheck, assume, given, settings
@@ -274,7 +274,7 @@ faults.max_failures = { int = [1, 8] }
 def test_every_example_checks_and_plans(path):
     scenario = load_scenario(path)
     plan = make_plan(scenario)  # builds every point in Rust: a bad spec would raise here
-    assert scenario.kind in ("spares", "links")
+    assert scenario.kind in studies.names()
     assert plan.tasks and {t.point for t in plan.tasks} == {p.index for p in plan.points}
 
 
@@ -328,8 +328,8 @@ def test_bad_files_name_the_file_and_key(tmp_path, extra, key, needle):
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ('[study]\nkind = "spare"\n', ('study.kind: expected one of "spares", "links", got '
-                                      '"spare" (did you mean "spares"?)')),
+        ('[study]\nkind = "spare"\n', ('study.kind: expected one of "spares", "links", "plan", '
+                                      'got "spare" (did you mean "spares"?)')),
         ('[study]\nkind = "spares"\n', "fabric.topology: missing: expected"),
         ("", "study: missing"),
         ('[study]\nkind = "spares"\nname = "Fray Study"\n', "study.name: expected a table name"),
