@@ -122,10 +122,24 @@ fn from_fabric_error(e: FabricError) -> OptionError {
     }
 }
 
-/// A number of `key` in `spec`: finite and at least `min`.
+/// Motif options that are sizes in bytes: a bare number, or a size with its unit (`2KiB`).
+const SIZE_OPTIONS: &[&str] = &["size", "bytes", "short_msg_length"];
+
+/// A number of `key` in `spec`: finite and at least `min`. A size option
+/// ([`SIZE_OPTIONS`]) also takes a size with its unit, and `compute_s` a duration with its
+/// unit (`10us`), read by the one units parser.
 fn number(spec: &str, key: &str, value: &str, min: f64) -> Result<f64, OptionError> {
-    match value.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= min => Ok(v),
+    let with_unit = || {
+        if SIZE_OPTIONS.contains(&key) {
+            crate::units::parse_bytes(value).ok().map(|b| b as f64)
+        } else if key == "compute_s" {
+            crate::units::parse_seconds(value).ok()
+        } else {
+            None
+        }
+    };
+    match value.parse::<f64>().ok().or_else(with_unit) {
+        Some(v) if v.is_finite() && v >= min => Ok(v),
         _ => Err(spec_error(
             spec,
             key,
@@ -573,6 +587,19 @@ mod tests {
             let e = format!("halo3d26:{key}={value}").parse::<WorkloadSpec>().unwrap_err();
             prop_assert_eq!(e.field, key);
         }
+    }
+
+    #[test]
+    fn sizes_and_compute_time_take_their_units() {
+        let read = |text: &str| text.parse::<WorkloadSpec>().unwrap().to_string();
+        assert_eq!(read("alltoall:bytes=2KiB"), read("alltoall:bytes=2048"));
+        assert_eq!(read("uniform:size=1MB"), read("uniform:size=1000000"));
+        assert_eq!(
+            read("halo3d26:compute_s=10us"),
+            read("halo3d26:compute_s=1e-5")
+        );
+        assert!("halo3d26:nx=2KiB".parse::<WorkloadSpec>().is_err());
+        assert!("alltoall:bytes=10us".parse::<WorkloadSpec>().is_err());
     }
 
     #[test]
