@@ -186,6 +186,11 @@ class LinksStudy:
     def greedy_repairs(self, jobs: int, steps: int, exact: bool) -> list[dict[str, Any]]: ...
     def case_faults_file(self, i: int) -> str: ...
 
+#: The relative tolerance the studies run the flow engine with.
+STUDY_TIME_TOLERANCE: float
+#: The absolute resolution the studies run the flow engine with, in seconds.
+STUDY_TIME_RESOLUTION_S: float
+
 _JobKey: TypeAlias = tuple[int, int, int | None, list[int] | None]
 
 class PlanSetup:

@@ -19,7 +19,14 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from fray import profiles
-from fray._fray import Fabric, Faults, LinksStudy, SpecError
+from fray._fray import (
+    STUDY_TIME_RESOLUTION_S,
+    STUDY_TIME_TOLERANCE,
+    Fabric,
+    Faults,
+    LinksStudy,
+    SpecError,
+)
 from fray.profiles import Profile
 from fray.simulate import SimulationResult
 from fray.simulate import simulate as _simulate
@@ -31,6 +38,7 @@ __all__ = [
     "PAPER_FAILED_PCT",
     "PAPER_JOBS",
     "STUDY_TIME_RESOLUTION_S",
+    "STUDY_TIME_TOLERANCE",
     "SimulationResult",
     "busiest_cables",
     "case_loads",
@@ -47,15 +55,11 @@ __all__ = [
 PAPER_JOBS = (1, 4, 16, 64)
 #: The paper's percentages of failed links (0 is the baseline of every cell).
 PAPER_FAILED_PCT = (0, 5, 10, 15, 20, 25, 30)
-#: The study's flow-engine time resolution, seconds: flows ending within 10 ns of an event
-#: leave the network with it (each message still delivered at its own end).
-STUDY_TIME_RESOLUTION_S = 1e-8
-
 #: The engine of every run that names none (neither ``engine`` nor a profile).
 DEFAULT_ENGINE = "flow"
 
 #: The workload motifs of the study.
-MOTIFS = ("halo3d26", "sweep3d", "lqcd", "uniform")
+MOTIFS = ("halo3d26", "sweep3d", "lqcd", "uniform", "alltoall")
 
 #: Ember-named workload options, as (spec key, what it sets): every one is a number.
 EMBER_OPTIONS = (
@@ -249,7 +253,7 @@ def study(
     failed_pct: Sequence[float] = PAPER_FAILED_PCT,
     seeds: int = 3,
     seed: int = 1,
-    time_tolerance: float = 3e-3,
+    time_tolerance: float = STUDY_TIME_TOLERANCE,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str | None = None,
     profile: Profile | str | None = None,
@@ -359,7 +363,7 @@ def case_loads(
     routing: str | None = None,
     fail: str | None = None,
     seed: int = 1,
-    time_tolerance: float = 3e-3,
+    time_tolerance: float = STUDY_TIME_TOLERANCE,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str | None = None,
     profile: Profile | str | None = None,
@@ -472,7 +476,7 @@ def repair_gains(
     seed: int = 1,
     routing: str | None = None,
     fail: str | None = None,
-    time_tolerance: float = 3e-3,
+    time_tolerance: float = STUDY_TIME_TOLERANCE,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str | None = None,
     profile: Profile | str | None = None,
@@ -528,7 +532,7 @@ def greedy_repairs(
     seed: int = 1,
     routing: str | None = None,
     fail: str | None = None,
-    time_tolerance: float = 3e-3,
+    time_tolerance: float = STUDY_TIME_TOLERANCE,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
     engine: str | None = None,
     profile: Profile | str | None = None,

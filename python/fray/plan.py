@@ -16,7 +16,7 @@ import pandas as pd
 
 from fray import SpecError
 from fray._fray import Fabric, PlanSetup, fit_failure_log, plan_spec
-from fray.links import STUDY_TIME_RESOLUTION_S, _count, _fabric, _seed
+from fray.links import STUDY_TIME_RESOLUTION_S, STUDY_TIME_TOLERANCE, _count, _fabric, _seed
 
 __all__ = ["DEFAULT_EVERY", "fit_failures", "outcome_table", "plan", "policies", "setup"]
 
@@ -68,7 +68,7 @@ def plan(
     reuse: str = "model",
     points: int = 8,
     samples: int = 4,
-    time_tolerance: float = 3e-3,
+    time_tolerance: float = STUDY_TIME_TOLERANCE,
     time_resolution: float = STUDY_TIME_RESOLUTION_S,
 ) -> pd.DataFrame:
     """Runs the planner and returns one row per policy.

@@ -119,9 +119,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--time-tolerance",
         type=float,
-        default=3e-3,
+        default=links.STUDY_TIME_TOLERANCE,
         help="flows ending within this share of their message's time leave the network "
-        "together; each message is still delivered at its own end (default 3e-3)",
+        f"together; each message is still delivered at its own end (default "
+        f"{links.STUDY_TIME_TOLERANCE:g})",
     )
     p.add_argument(
         "--time-resolution",

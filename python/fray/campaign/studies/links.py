@@ -33,6 +33,7 @@ from fray.links import (
     PAPER_FAILED_PCT,
     PAPER_JOBS,
     STUDY_TIME_RESOLUTION_S,
+    STUDY_TIME_TOLERANCE,
     default_fail_class,
     fabric_with,
     workload_spec,
@@ -166,8 +167,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "engine": {
         "name": Field('"flow", "load" or "packet[:OPTIONS]" such as '
                       '"packet:route=packet,mtu=2048"', text, "flow"),
-        "time_tolerance": Field("a positive number (the flow engine's, default 3e-3)",
-                                _positive, 3e-3),
+        "time_tolerance": Field("a positive number (the flow engine's, default "
+                                f"{STUDY_TIME_TOLERANCE:g})", _positive, STUDY_TIME_TOLERANCE),
         "time_resolution": Field('a duration under 1 ms such as "10ns" (the flow engine\'s, '
                                  'default "10ns")', _duration, STUDY_TIME_RESOLUTION_S),
     },

@@ -25,6 +25,13 @@ pub struct FlowConfig {
 }
 
 impl FlowConfig {
+    /// The relative tolerance the studies run the flow engine with (failed links, the
+    /// planner, machine health): iteration times within a few tenths of a percent of the
+    /// exact solve, at a fraction of its events.
+    pub const STUDY_TIME_TOLERANCE: f64 = 3e-3;
+    /// The absolute resolution the studies run the flow engine with, in seconds (10 ns).
+    pub const STUDY_TIME_RESOLUTION_S: f64 = 1e-8;
+
     /// Checks the settings: `time_tolerance` in `[0, 0.5)` (a flow may not end more than
     /// half its message's time early) and `time_resolution_s` in `[0, 1 ms)`; NaN is
     /// neither. The error names the setting (`time_tolerance`, `time_resolution`).
