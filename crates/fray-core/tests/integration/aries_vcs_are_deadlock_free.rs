@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::deadlock::{for_each_route, has_cycle, Dependencies};
+use common::deadlock::{add_route, engine_classes, for_each_route, has_cycle, Dependencies};
 use fray_core::fabric::{AriesFabric, ChannelId, Fabric};
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::{build, route_endpoints};
@@ -97,9 +97,6 @@ fn dependencies(
             4,
             |req, src, dst, path| route_endpoints(router.as_ref(), req, src, dst, path).is_ok(),
             |path| {
-                let engine: Vec<u16> = (0..path.len())
-                    .map(|h| classes.allowed(path, h).start)
-                    .collect();
                 let all_to_all: Vec<u16> = (0..path.len())
                     .map(|h| {
                         let globals = path[..h].iter().filter(|&&c| is_global(c)).count();
@@ -112,12 +109,8 @@ fn dependencies(
                         && is_local(path[h - 1])
                         && path[..h - 1].iter().any(|&c| is_global(c))
                 }));
-                for h in 1..path.len() {
-                    let (a, b) = (path[h - 1], path[h]);
-                    for (g, k) in [&engine, &all_to_all].into_iter().enumerate() {
-                        graphs[g].entry((a, k[h - 1])).or_default().push((b, k[h]));
-                    }
-                }
+                add_route(&mut graphs[0], path, &engine_classes(&classes, path));
+                add_route(&mut graphs[1], path, &all_to_all);
             },
         );
     }

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::deadlock::{for_each_route, has_cycle, Dependencies};
+use common::deadlock::{add_route, engine_classes, for_each_route, has_cycle, Dependencies};
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::{build, route_endpoints};
@@ -33,21 +33,12 @@ fn dependencies(
         3,
         |req, src, dst, path| route_endpoints(router.as_ref(), req, src, dst, path).is_ok(),
         |path| {
-            let engine: Vec<u16> = (0..path.len())
-                .map(|h| classes.allowed(path, h).start)
-                .collect();
             let globals_only: Vec<u16> = (0..path.len())
                 .map(|h| path[..h].iter().filter(|&&c| is_global(c)).count() as u16)
                 .collect();
-            for h in 1..path.len() {
-                let (a, b) = (path[h - 1], path[h]);
-                let mut edge = |g: usize, ka: u16, kb: u16| {
-                    graphs[g].entry((a, ka)).or_default().push((b, kb));
-                };
-                edge(0, 0, 0);
-                edge(1, engine[h - 1], engine[h]);
-                edge(2, globals_only[h - 1], globals_only[h]);
-            }
+            add_route(&mut graphs[0], path, &vec![0; path.len()]);
+            add_route(&mut graphs[1], path, &engine_classes(&classes, path));
+            add_route(&mut graphs[2], path, &globals_only);
         },
     );
     graphs

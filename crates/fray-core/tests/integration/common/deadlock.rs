@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::Faults;
 use fray_core::routing::RouteRequest;
+use fray_core::sim::packet::VcClasses;
 
 /// Calls `visit` with the path `route` gives for every pair `src, dst` in `0..n` under each
 /// of `entropies` random choices; `route` returns false for a pair it cannot serve, which
@@ -64,4 +65,22 @@ pub fn has_cycle<N: Copy + Eq + std::hash::Hash>(edges: &Dependencies<N>) -> boo
         }
     }
     done < total
+}
+
+/// Adds the dependencies of one route to `graph`: a packet holding `path[h - 1]` in class
+/// `classes[h - 1]` waits for `path[h]` in class `classes[h]`.
+pub fn add_route(graph: &mut Dependencies<(ChannelId, u16)>, path: &[ChannelId], classes: &[u16]) {
+    for h in 1..path.len() {
+        graph
+            .entry((path[h - 1], classes[h - 1]))
+            .or_default()
+            .push((path[h], classes[h]));
+    }
+}
+
+/// The class the packet engine gives each hop of `path`.
+pub fn engine_classes(classes: &VcClasses, path: &[ChannelId]) -> Vec<u16> {
+    (0..path.len())
+        .map(|h| classes.allowed(path, h).start)
+        .collect()
 }
