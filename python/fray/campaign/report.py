@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +12,7 @@ import pandas as pd
 from fray.campaign import studies
 from fray.campaign.db import read_results
 from fray.campaign.kind import ReportSection
+from fray.campaign.tasks import fray_version
 from fray.report import figure_html, html_page
 
 __all__ = ["Report", "write_report"]
@@ -62,7 +62,7 @@ def _table_text(frame: pd.DataFrame) -> str:
 
 def _html(db: Path, sections: list[ReportSection], scenarios: list[dict]) -> str:
     body = [f"<h1>fray results: {html.escape(db.name)}</h1>",
-            f"<p>Drawn by fray {html.escape(_version())} from {html.escape(str(db))}.</p>"]
+            f"<p>Drawn by fray {html.escape(fray_version())} from {html.escape(str(db))}.</p>"]
     for s, scenario in zip(sections, scenarios):
         body.append(f"<h2>{html.escape(s.title)}</h2>")
         body.extend(f"<p>{html.escape(line)}</p>" for line in s.lines)
@@ -72,14 +72,6 @@ def _html(db: Path, sections: list[ReportSection], scenarios: list[dict]) -> str
                                           na_rep="-", border=0))
         body.extend(figure_html(fig, s.captions.get(fig)) for fig in s.figures)
     return html_page(f"fray results: {db.name}", body)
-
-
-def _version() -> str:
-    """fray's installed version."""
-    try:
-        return metadata.version("fray")
-    except metadata.PackageNotFoundError:
-        return "(version unknown: not installed)"
 
 
 def _scenario_html(scenario: dict) -> str:
