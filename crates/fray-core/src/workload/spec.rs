@@ -584,6 +584,8 @@ mod tests {
             key in proptest::sample::select(vec!["jobs", "nx", "compute", "host", "iterations", "kba"]),
             value in "[a-z]{1,3}",
         ) {
+            // `compute` is a flag: its two spellings are the only letters it takes.
+            prop_assume!(!(key == "compute" && (value == "yes" || value == "no")));
             let e = format!("halo3d26:{key}={value}").parse::<WorkloadSpec>().unwrap_err();
             prop_assert_eq!(e.field, key);
         }
