@@ -296,8 +296,32 @@ def test_cli_time_resolution_reaches_the_study(tmp_path):
     default = links.study(SMALL, "halo3d26:nx=30,compute=no", **kw)
     assert list(read_table(out)["iteration_s"]) == list(exact["iteration_s"])
     assert exact.attrs["time_resolution"] == 0
-    assert default.attrs["time_resolution"] == links.STUDY_TIME_RESOLUTION_S == 1e-8
+    assert default.attrs["time_resolution"] == links.DEFAULT_TIME_RESOLUTION_S == 1e-8
     assert list(default["iteration_s"]) != list(exact["iteration_s"])
+
+
+def test_the_flow_settings_have_one_default_and_one_place(tmp_path):
+    # The engine spec carries the flow engine's settings: a study given them there runs the
+    # same cases as one given them as the study's options, a study and a single run share
+    # one default, and two different values for one setting are refused, naming it.
+    kw = {"jobs": [1], "failed_pct": [20], "seeds": 1}
+    spec = links.study(SMALL, "halo3d26:nx=30,compute=no",
+                       engine="flow:time_tolerance=0,time_resolution=0s", **kw)
+    options = links.study(SMALL, "halo3d26:nx=30,compute=no", time_tolerance=0,
+                          time_resolution=0, **kw)
+    assert list(spec["iteration_s"]) == list(options["iteration_s"])
+    assert spec.attrs["time_tolerance"] == 0 and spec.attrs["time_resolution"] == 0
+    default = links.study(SMALL, "halo3d26:nx=30,compute=no", **kw)
+    replica = default.attrs["replica_seeds"][0]
+    single = fray.simulate(SMALL, "halo3d26:nx=30,compute=no", seed=replica)
+    assert single.iteration_s == default["baseline_iteration_s"].iloc[0]
+    with pytest.raises(SpecError) as e:
+        links.study(SMALL, "halo3d26:nx=30,compute=no", engine="flow:time_tolerance=0",
+                    time_tolerance=0.01, **kw)
+    assert e.value.field == "time_tolerance"
+    assert main(["links", "--fabric", SMALL, "--engine", "flow:time_resolution=0s",
+                 "--time-resolution", "20ns", "--quiet", "--jobs", "1", "--failed", "20",
+                 "--seeds", "1"]) == 2
 
 
 def test_cli_host_bandwidth_slows_only_the_endpoints_channels(tmp_path):

@@ -34,6 +34,10 @@ def test_the_classes_print_the_canonical_spec_and_their_constructor_call():
     assert isinstance(packet, fray.PacketEngine)
     assert str(packet).startswith("packet:route=packet,mtu=2048,buffer=16384,queue=output")
     assert str(fray.LoadEngine()) == "load" and str(fray.FlowEngine()) == "flow"
+    exact = fray.FlowEngine(time_tolerance=0, time_resolution="0s")
+    assert str(exact) == "flow:time_tolerance=0,time_resolution=0s"
+    assert fray.parse_engine(str(exact)) == exact
+    assert repr(exact) == "FlowEngine(time_tolerance=0, time_resolution='0s')"
     assert repr(fray.parse_engine("packet:nic_setup=0.545us")) == "PacketEngine(nic_setup='545ns')"
     halo = fray.Halo3D26(nx=30, jobs=4, compute=False)
     assert str(halo) == "halo3d26:nx=30,jobs=4,compute=no"
@@ -74,7 +78,10 @@ def test_objects_nest_hash_pickle_and_do_not_change():
         (lambda: fray.Table(fast=True), "table"),
         (lambda: fray.PacketEngine(mtu="big"), "mtu"),
         (lambda: fray.PacketEngine(mtu=8192), "buffer"),
-        (lambda: fray.FlowEngine(tolerance=1), "flow"),
+        (lambda: fray.FlowEngine(tolerance=1), "tolerance"),
+        (lambda: fray.FlowEngine(time_tolerance=0.5), "time_tolerance"),
+        (lambda: fray.FlowEngine(time_resolution="1ms"), "time_resolution"),
+        (lambda: fray.LoadEngine(seed=2), "load"),
         (lambda: fray.Ember(send="fast"), "send"),
         (lambda: fray.Ember(scale=-1), "scale"),
         (lambda: fray.HostCosts(scale=2), "scale"),

@@ -98,8 +98,8 @@ def flow_messages(
     routing: str | None = None,
     faults: Faults | None = None,
     seed: int = 1,
-    time_tolerance: float = 1e-3,
-    time_resolution: float = 0.0,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
 ) -> dict[str, Any]:
     """One phase of ``(src_endpoint, dst_endpoint, size_bytes)`` messages, all posted at time
     0, on the flow engine: ``routing``, ``end_s``, per-message ``completion_s`` (seconds, in
@@ -164,14 +164,18 @@ class LinksStudy:
         failed_pct: list[float],
         seeds: int,
         seed: int,
-        time_tolerance: float,
+        time_tolerance: float | None = None,
         engine: str = "flow",
         down: str = "",
         down_file: str = "down",
-        time_resolution: float = 0.0,
+        time_resolution: float | None = None,
     ) -> None: ...
     @property
     def chunk_len(self) -> int: ...
+    @property
+    def engine(self) -> str: ...
+    @property
+    def flow_times(self) -> tuple[float, float] | None: ...
     def replica_seed(self, replica: int) -> int: ...
     @property
     def num_cases(self) -> int: ...
@@ -186,10 +190,10 @@ class LinksStudy:
     def greedy_repairs(self, jobs: int, steps: int, exact: bool) -> list[dict[str, Any]]: ...
     def case_faults_file(self, i: int) -> str: ...
 
-#: The relative tolerance the studies run the flow engine with.
-STUDY_TIME_TOLERANCE: float
-#: The absolute resolution the studies run the flow engine with, in seconds.
-STUDY_TIME_RESOLUTION_S: float
+#: The flow engine's relative time tolerance unless a run sets its own.
+DEFAULT_TIME_TOLERANCE: float
+#: The flow engine's absolute time resolution unless a run sets its own, in seconds.
+DEFAULT_TIME_RESOLUTION_S: float
 
 _JobKey: TypeAlias = tuple[int, int, int | None, list[int] | None]
 
@@ -206,8 +210,8 @@ class PlanSetup:
         jobs: int,
         seeds: int,
         seed: int,
-        time_tolerance: float,
-        time_resolution: float,
+        time_tolerance: float | None,
+        time_resolution: float | None,
         classes: list[tuple[str, str]],
         horizon: str,
         replications: int,

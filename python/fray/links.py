@@ -20,8 +20,8 @@ from tqdm.auto import tqdm
 
 from fray import profiles
 from fray._fray import (
-    STUDY_TIME_RESOLUTION_S,
-    STUDY_TIME_TOLERANCE,
+    DEFAULT_TIME_RESOLUTION_S,
+    DEFAULT_TIME_TOLERANCE,
     Fabric,
     Faults,
     LinksStudy,
@@ -33,12 +33,12 @@ from fray.simulate import simulate as _simulate
 
 __all__ = [
     "DEFAULT_ENGINE",
+    "DEFAULT_TIME_RESOLUTION_S",
+    "DEFAULT_TIME_TOLERANCE",
     "EMBER_OPTIONS",
     "MOTIFS",
     "PAPER_FAILED_PCT",
     "PAPER_JOBS",
-    "STUDY_TIME_RESOLUTION_S",
-    "STUDY_TIME_TOLERANCE",
     "SimulationResult",
     "busiest_cables",
     "case_loads",
@@ -253,8 +253,8 @@ def study(
     failed_pct: Sequence[float] = PAPER_FAILED_PCT,
     seeds: int = 3,
     seed: int = 1,
-    time_tolerance: float = STUDY_TIME_TOLERANCE,
-    time_resolution: float = STUDY_TIME_RESOLUTION_S,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
     engine: str | None = None,
     profile: Profile | str | None = None,
     down: str | Path | None = None,
@@ -268,9 +268,10 @@ def study(
     percentage in ``failed_pct`` of the ``fail`` cables down (default: ``global`` on a
     dragonfly, ``router`` elsewhere). Seed ``r`` of a cell derives from ``(seed, r)``; the
     baseline and the failed cases of a seed share its layout and routing choices.
-    ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's (see
-    :func:`fray.simulate`); the defaults, 3e-3 and 10 ns, move the degradations by a few
-    hundredths of a percentage point. ``engine`` runs every case
+    ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's
+    (``flow:time_tolerance=...,time_resolution=...`` in the engine spec; give each in one
+    place); its defaults, 3e-3 and 10 ns, move the degradations by a few hundredths of a
+    percentage point against the exact solve. ``engine`` runs every case
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
     each message routed once; ``"packet:route=packet"``: each packet routed on its own;
     more options as in :func:`fray.simulate`) or the static load engine (``"load"``).
@@ -322,8 +323,8 @@ def study(
         fail=fail,
         seeds=seeds,
         seed=seed,
-        time_tolerance=time_tolerance,
-        time_resolution=time_resolution,
+        time_tolerance=s.flow_times[0] if s.flow_times else None,
+        time_resolution=s.flow_times[1] if s.flow_times else None,
         engine=engine,
         down=None if down is None else str(down),
         replica_seeds=[s.replica_seed(r) for r in range(seeds)],
@@ -363,8 +364,8 @@ def case_loads(
     routing: str | None = None,
     fail: str | None = None,
     seed: int = 1,
-    time_tolerance: float = STUDY_TIME_TOLERANCE,
-    time_resolution: float = STUDY_TIME_RESOLUTION_S,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
     engine: str | None = None,
     profile: Profile | str | None = None,
     down: str | Path | None = None,
@@ -476,8 +477,8 @@ def repair_gains(
     seed: int = 1,
     routing: str | None = None,
     fail: str | None = None,
-    time_tolerance: float = STUDY_TIME_TOLERANCE,
-    time_resolution: float = STUDY_TIME_RESOLUTION_S,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
     engine: str | None = None,
     profile: Profile | str | None = None,
     progress: bool = False,
@@ -532,8 +533,8 @@ def greedy_repairs(
     seed: int = 1,
     routing: str | None = None,
     fail: str | None = None,
-    time_tolerance: float = STUDY_TIME_TOLERANCE,
-    time_resolution: float = STUDY_TIME_RESOLUTION_S,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
     engine: str | None = None,
     profile: Profile | str | None = None,
 ) -> pd.DataFrame:

@@ -16,7 +16,7 @@ import pandas as pd
 
 from fray import SpecError
 from fray._fray import Fabric, PlanSetup, fit_failure_log, plan_spec
-from fray.links import STUDY_TIME_RESOLUTION_S, STUDY_TIME_TOLERANCE, _count, _fabric, _seed
+from fray.links import _count, _fabric, _seed
 
 __all__ = ["DEFAULT_EVERY", "fit_failures", "outcome_table", "plan", "policies", "setup"]
 
@@ -68,8 +68,8 @@ def plan(
     reuse: str = "model",
     points: int = 8,
     samples: int = 4,
-    time_tolerance: float = STUDY_TIME_TOLERANCE,
-    time_resolution: float = STUDY_TIME_RESOLUTION_S,
+    time_tolerance: float | None = None,
+    time_resolution: float | None = None,
 ) -> pd.DataFrame:
     """Runs the planner and returns one row per policy.
 
@@ -112,8 +112,8 @@ def plan(
 
 def setup(fabric: Fabric, failures: Mapping[str, str], policy_specs: Sequence[str] | None,
           *, workload: str, jobs: int, seeds: int, routing: str | None, engine: str,
-          horizon: str, replications: int, seed: int, time_tolerance: float,
-          time_resolution: float) -> PlanSetup:
+          horizon: str, replications: int, seed: int, time_tolerance: float | None,
+          time_resolution: float | None) -> PlanSetup:
     """The plan in the core, its options checked (the arguments of :func:`plan`)."""
     if not failures:
         raise SpecError("failures: give a failure model for at least one class")

@@ -203,7 +203,8 @@ def simulate(
 
     ``faults`` is a :class:`fray.Faults` of the same fabric (default: nothing down).
     ``routing`` is a routing spec (``"ugal"``, ``"dor"``, ...; default the fabric's own),
-    ``engine`` an engine spec: ``"flow"`` (the max-min fair flow engine, default),
+    ``engine`` an engine spec: ``"flow[:OPTIONS]"`` (the max-min fair flow engine, default;
+    ``time_tolerance``, ``time_resolution``),
     ``"load"`` (the static load engine's estimate) or ``"packet[:OPTIONS]"`` (the packet
     engine, the default for traffic; options in docs/packet.md). ``host`` is a host-costs
     spec (``"ember"``) charged on every rank's core, for a workload whose spec names none.
@@ -211,10 +212,11 @@ def simulate(
     spec. ``seed`` draws the layout and every random choice; the same inputs and seed give
     the same result, bit for bit.
 
-    ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's: flows that
-    end within that share of their message's time, or within that many seconds, of an
-    event leave the network with it (both 0 is exact; ``None``, the engine's defaults:
-    1e-3 and 0; :func:`fray.links.study` runs with 3e-3 and 10 ns). ``profile`` (a
+    ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's, as its spec
+    also takes them (give each in one place): flows that end within that share of their
+    message's time, or within that many seconds, of an event leave the network with it
+    (both 0 is exact; ``None``, the engine's own, by default 3e-3 and 10 ns as in every
+    study). ``profile`` (a
     :class:`fray.profiles.Profile` or its name, ``"sst"``) supplies the routing, engine,
     host costs and link rate not given.
 

@@ -37,7 +37,9 @@ fn main() {
         .unwrap();
     let routing = routing::build("ugal", &fabric, &faults).unwrap();
     let t0 = Instant::now();
-    let engine = engine.with_flow_times(tolerance, resolution);
+    let engine = engine
+        .with_flow_times(Some(tolerance), Some(resolution))
+        .expect("flow settings");
     let r = run(engine, &fabric, &faults, routing.as_ref(), &jobs, 1).unwrap();
     println!(
         "{spec} {workload} {engine} {:.0} % global failed: {} messages, iteration {:.9e} s, wall {:.3} s",

@@ -41,8 +41,6 @@ fn main() {
         failed_pct: vec![failed_pct],
         seeds: first + seeds,
         seed: 1,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
         engine,
         down: DownCables::default(),
     };

@@ -16,9 +16,9 @@ use crate::faults::{faults_or_none, Faults};
 /// `completion_s` (when each message's last byte arrived, in the order given, seconds),
 /// `events` and `rate_solves`. Raises `UnroutableError` when a pair cannot be routed.
 /// `time_tolerance` (a share of each message's time) and `time_resolution` (seconds) are
-/// the engine's, as in `fray.simulate`.
+/// the engine's, as in `fray.simulate` (`None`: the engine's defaults).
 #[pyfunction]
-#[pyo3(signature = (fabric, messages, routing = None, faults = None, seed = 1, time_tolerance = 1e-3, time_resolution = 0.0))]
+#[pyo3(signature = (fabric, messages, routing = None, faults = None, seed = 1, time_tolerance = None, time_resolution = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn flow_messages<'py>(
     py: Python<'py>,
@@ -27,8 +27,8 @@ pub fn flow_messages<'py>(
     routing: Option<&str>,
     faults: Option<&Faults>,
     seed: u64,
-    time_tolerance: f64,
-    time_resolution: f64,
+    time_tolerance: Option<f64>,
+    time_resolution: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let messages: Vec<Message> = messages.into_iter().map(Message::from).collect();
     let fabric = &fabric.0;
@@ -36,10 +36,11 @@ pub fn flow_messages<'py>(
     let job = Job::from_messages("messages", &messages, fabric).map_err(workload_error)?;
     let name = routing.unwrap_or(routing::default_for(fabric));
     let router = routing::build(name, fabric, &faults).map_err(routing_error)?;
+    let default = FlowConfig::default();
     let config = FlowConfig {
         seed,
-        time_tolerance,
-        time_resolution_s: time_resolution,
+        time_tolerance: time_tolerance.unwrap_or(default.time_tolerance),
+        time_resolution_s: time_resolution.unwrap_or(default.time_resolution_s),
     };
     config.check().map_err(sim_error)?;
     let jobs = [job];

@@ -43,12 +43,12 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<plan::PlanSetup>()?;
     m.add_function(wrap_pyfunction!(plan::fit_failure_log, m)?)?;
     m.add(
-        "STUDY_TIME_TOLERANCE",
-        fray_core::sim::flow::FlowConfig::STUDY_TIME_TOLERANCE,
+        "DEFAULT_TIME_TOLERANCE",
+        fray_core::sim::flow::FlowConfig::DEFAULT_TIME_TOLERANCE,
     )?;
     m.add(
-        "STUDY_TIME_RESOLUTION_S",
-        fray_core::sim::flow::FlowConfig::STUDY_TIME_RESOLUTION_S,
+        "DEFAULT_TIME_RESOLUTION_S",
+        fray_core::sim::flow::FlowConfig::DEFAULT_TIME_RESOLUTION_S,
     )?;
     m.add_function(wrap_pyfunction!(plan::plan_spec, m)?)?;
     m.add_class::<spares::SpareStudy>()?;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use fray_core::fabric::Fabric as CoreFabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{CaseOutcome, DownCables, LinksCase, LinksError, LinksStudy as CoreStudy};
+use fray_core::sim::Engine;
 use fray_core::workload::{HostCosts, WorkloadSpec};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -61,7 +62,7 @@ pub struct LinksStudy {
 impl LinksStudy {
     /// Prepares a study; see `fray.links.study` for the parameters.
     #[new]
-    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance, engine = "flow", down = "", down_file = "down", time_resolution = 0.0))]
+    #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance = None, engine = "flow", down = "", down_file = "down", time_resolution = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         fabric: &Fabric,
@@ -72,14 +73,18 @@ impl LinksStudy {
         failed_pct: Vec<f64>,
         seeds: u32,
         seed: u64,
-        time_tolerance: f64,
+        time_tolerance: Option<f64>,
         engine: &str,
         down: &str,
         down_file: &str,
-        time_resolution: f64,
+        time_resolution: Option<f64>,
     ) -> PyResult<Self> {
         let study = CoreStudy {
-            engine: engine.parse().map_err(option_error)?,
+            engine: engine
+                .parse::<Engine>()
+                .map_err(option_error)?
+                .with_flow_times(time_tolerance, time_resolution)
+                .map_err(sim_error)?,
             workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
             routing: routing.to_string(),
             fail: CableSelector::parse(fail),
@@ -87,8 +92,6 @@ impl LinksStudy {
             failed_pct,
             seeds,
             seed,
-            time_tolerance,
-            time_resolution_s: time_resolution,
             down: DownCables {
                 text: down.to_string(),
                 file: down_file.to_string(),
@@ -107,6 +110,23 @@ impl LinksStudy {
     #[getter]
     fn chunk_len(&self) -> usize {
         CoreStudy::chunk_len()
+    }
+
+    /// The engine every case runs on, as its spec (`flow:time_tolerance=0`; the defaults
+    /// left out).
+    #[getter]
+    fn engine(&self) -> String {
+        self.study.engine.to_string()
+    }
+
+    /// The flow engine's time tolerance and resolution (seconds) the cases run with, or
+    /// `None` on the other engines.
+    #[getter]
+    fn flow_times(&self) -> Option<(f64, f64)> {
+        match self.study.engine {
+            Engine::Flow(c) => Some((c.time_tolerance, c.time_resolution_s)),
+            Engine::Load | Engine::Packet(_) => None,
+        }
     }
 
     /// The seed of seed number `replica`: its cases' layout and routing choices, as

@@ -10,12 +10,13 @@ use fray_core::plan::{
     LossModel, LossReuse, ModelJob, ModelSample, ModelValue, Plan, PlanError, PlanReport,
     RepairPolicy, WorkloadLoss,
 };
+use fray_core::sim::Engine;
 use fray_core::units::parse_seconds;
 use fray_core::workload::WorkloadSpec;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{option_error, plan_error, workload_error, SpecError};
+use crate::errors::{option_error, plan_error, sim_error, workload_error, SpecError};
 use crate::fabric::Fabric;
 
 fn spec_error(what: &str) -> impl Fn(fray_core::units::QuantityError) -> PyErr + '_ {
@@ -51,8 +52,8 @@ impl PlanSetup {
         jobs: u32,
         seeds: u32,
         seed: u64,
-        time_tolerance: f64,
-        time_resolution: f64,
+        time_tolerance: Option<f64>,
+        time_resolution: Option<f64>,
         classes: Vec<(String, String)>,
         horizon: &str,
         replications: u32,
@@ -85,9 +86,11 @@ impl PlanSetup {
             failed_pct: vec![0.0],
             seeds,
             seed,
-            time_tolerance,
-            time_resolution_s: time_resolution,
-            engine: engine.parse().map_err(option_error)?,
+            engine: engine
+                .parse::<Engine>()
+                .map_err(option_error)?
+                .with_flow_times(time_tolerance, time_resolution)
+                .map_err(sim_error)?,
             down: DownCables::default(),
         };
         Ok(Self {

@@ -119,16 +119,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--time-tolerance",
         type=float,
-        default=links.STUDY_TIME_TOLERANCE,
-        help="flows ending within this share of their message's time leave the network "
+        help="the flow engine's time_tolerance (as in --engine flow:time_tolerance=...): "
+        "flows ending within this share of their message's time leave the network "
         f"together; each message is still delivered at its own end (default "
-        f"{links.STUDY_TIME_TOLERANCE:g})",
+        f"{links.DEFAULT_TIME_TOLERANCE:g})",
     )
     p.add_argument(
         "--time-resolution",
-        default="10ns",
-        help="flows ending within this time of one another leave the network together too, "
-        "however young their message (default 10ns; 0s with --time-tolerance 0 is exact)",
+        help="the flow engine's time_resolution: flows ending within this time of one "
+        "another leave the network together too, however young their message (default "
+        "10ns; 0s with --time-tolerance 0 is exact)",
     )
     p.add_argument(
         "--cables",
@@ -365,6 +365,8 @@ def _pivot(table):
     return grid
 
 
-def _resolution(args: argparse.Namespace) -> float:
-    """``--time-resolution`` in seconds."""
+def _resolution(args: argparse.Namespace) -> float | None:
+    """``--time-resolution`` in seconds (``None`` when not given: the engine's)."""
+    if args.time_resolution is None:
+        return None
     return parse_seconds(args.time_resolution, "--time-resolution")

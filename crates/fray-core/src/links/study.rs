@@ -7,7 +7,6 @@ use crate::fabric::{ChannelId, Fabric};
 use crate::faults::{fault_file_cables, CableSelector, Faults};
 use crate::routing;
 use crate::seeds::case_seed;
-use crate::sim::flow::FlowConfig;
 use crate::sim::{run, Engine};
 use crate::workload::WorkloadSpec;
 
@@ -29,12 +28,8 @@ pub struct LinksStudy {
     pub seeds: u32,
     /// The study's seed; seed `r` of a cell derives from `(seed, r)`.
     pub seed: u64,
-    /// The flow engine's time tolerance ([`FlowConfig::time_tolerance`]).
-    pub time_tolerance: f64,
-    /// The flow engine's time resolution in seconds ([`FlowConfig::time_resolution_s`]).
-    pub time_resolution_s: f64,
-    /// The engine every case runs on; the flow engine's tolerance and resolution are the
-    /// study's `time_tolerance` and `time_resolution_s` ([`LinksStudy::case_engine`]).
+    /// The engine every case runs on, with its settings (the flow engine's time tolerance
+    /// and resolution among them).
     pub engine: Engine,
     /// Cables already down on the machine, as a fault file lists them (see
     /// [`DownCables`]); empty for a healthy machine.
@@ -141,7 +136,7 @@ fn repeated<T: PartialEq + Copy>(values: &[T]) -> Option<T> {
 impl LinksStudy {
     /// Checks the settings against `fabric`: at least one number of jobs and one seed,
     /// no number of jobs or percentage given twice, percentages in 0..=100, the flow
-    /// engine's settings ([`FlowConfig::check`]), a cable class the fabric has, a routing that fits it,
+    /// engine's settings ([`crate::sim::flow::FlowConfig::check`]), a cable class the fabric has, a routing that fits it,
     /// and each number of jobs fitting the fabric's endpoints ([`WorkloadSpec::check_fits`]).
     pub fn check(&self, fabric: &Fabric) -> Result<(), LinksError> {
         self.fail.cables(fabric)?;
@@ -161,13 +156,11 @@ impl LinksStudy {
         if self.seeds == 0 {
             return Err(LinksError::Invalid("seeds: must be at least 1".into()));
         }
-        FlowConfig {
-            seed: self.seed,
-            time_tolerance: self.time_tolerance,
-            time_resolution_s: self.time_resolution_s,
+        if let Engine::Flow(config) = self.engine {
+            config
+                .check()
+                .map_err(|e| LinksError::Invalid(e.to_string()))?;
         }
-        .check()
-        .map_err(|e| LinksError::Invalid(e.to_string()))?;
         if let Some(j) = repeated(&self.jobs) {
             return Err(LinksError::Invalid(format!("jobs: {j} given twice")));
         }
@@ -201,13 +194,6 @@ impl LinksStudy {
             }
         }
         out
-    }
-
-    /// The engine and settings every case runs on: the study's `engine`, with the study's
-    /// time tolerance and resolution when it is the flow engine.
-    pub fn case_engine(&self) -> Engine {
-        self.engine
-            .with_flow_times(self.time_tolerance, self.time_resolution_s)
     }
 
     /// The failed percentages that need a case of their own beside the baseline.
@@ -294,7 +280,7 @@ impl LinksStudy {
         let channel_down = (0..fabric.channels().len())
             .map(|c| faults.channel_is_down(c as ChannelId))
             .collect();
-        let engine = self.case_engine();
+        let engine = self.engine;
         let (outcome, channel_bytes) =
             match run(engine, fabric, faults, router.as_ref(), &jobs, seed) {
                 Ok(results) => (

@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use super::flow::{simulate as flow_simulate, FlowConfig, JobResult};
+use super::flow::{simulate as flow_simulate, FlowConfig, JobResult, FLOW_OPTIONS};
 use super::load::static_load;
 use super::packet::{simulate as packet_simulate, PacketConfig, SoftErrors, PACKET_OPTIONS};
 use super::SimError;
@@ -33,9 +33,10 @@ pub enum Engine {
 impl FromStr for Engine {
     type Err = OptionError;
 
-    /// Reads `load`, `flow`, or `packet` optionally followed by `:` and the packet engine's
-    /// options ([`PacketConfig::parse_options`]), e.g.
-    /// `packet:route=packet,mtu=2048,buffer=16384`; an error names the option (or `engine`).
+    /// Reads `load`, or `flow` or `packet` optionally followed by `:` and the engine's options
+    /// ([`FlowConfig::parse_options`], [`PacketConfig::parse_options`]), e.g.
+    /// `flow:time_tolerance=0` or `packet:route=packet,mtu=2KiB,buffer=16KiB`; an error names
+    /// the option (or `engine`).
     fn from_str(s: &str) -> Result<Self, OptionError> {
         let (name, options) = match s.trim().split_once(':') {
             Some((name, options)) => (name, Some(options)),
@@ -43,19 +44,21 @@ impl FromStr for Engine {
         };
         match (name, options) {
             ("load", None) => Ok(Self::Load),
-            ("flow", None) => Ok(Self::Flow(FlowConfig::default())),
+            ("flow", options) => FlowConfig::parse_options(options.unwrap_or(""))
+                .map(Self::Flow)
+                .map_err(|e| OptionError::new(e.field, format!("engine {s:?}: {}", e.message))),
             ("packet", options) => PacketConfig::parse_options(options.unwrap_or(""))
                 .map(Self::Packet)
                 .map_err(|e| OptionError::new(e.field, format!("engine {s:?}: {}", e.message))),
-            ("load" | "flow", Some(_)) => Err(OptionError::new(
+            ("load", Some(_)) => Err(OptionError::new(
                 name,
                 format!("engine {s:?}: {name} takes no options"),
             )),
             _ => Err(OptionError::new(
                 "engine",
                 format!(
-                    "unknown engine {s:?} (known: load, flow, packet[:OPTIONS] with OPTIONS \
-                     from {PACKET_OPTIONS})"
+                    "unknown engine {s:?} (known: load, flow[:OPTIONS] with OPTIONS from \
+                     {FLOW_OPTIONS}, packet[:OPTIONS] with OPTIONS from {PACKET_OPTIONS})"
                 ),
             )),
         }
@@ -73,21 +76,20 @@ impl OptionFamily for Engine {
         }
     }
 
-    /// The packet engine's options that differ from [`PacketConfig`]'s defaults
-    /// ([`PacketConfig::options`]); none for the others.
+    /// The flow or packet engine's options that differ from their defaults
+    /// ([`FlowConfig::options`], [`PacketConfig::options`]); none for the load engine.
     fn options(&self) -> Vec<(&'static str, String)> {
         match self {
+            Self::Flow(flows) => flows.options(),
             Self::Packet(packets) => packets.options(),
-            Self::Load | Self::Flow(_) => Vec::new(),
+            Self::Load => Vec::new(),
         }
     }
 }
 
 impl std::fmt::Display for Engine {
-    /// The engine as [`Engine::from_str`] reads it: the name, and for the packet engine the
-    /// options that differ from [`PacketConfig`]'s defaults ([`PacketConfig::options`]). The
-    /// flow engine's tolerance and resolution have no spelling in the engine spec yet (the
-    /// studies and `fray.simulate` take them as options of their own).
+    /// The engine as [`Engine::from_str`] reads it: the name, and the options that differ
+    /// from the engine's defaults ([`OptionFamily::options`]).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write_spec(f, self.kind(), &self.options())
     }
@@ -105,17 +107,44 @@ pub struct Run {
 }
 
 impl Engine {
-    /// This engine with the flow engine's time tolerance and resolution (seconds) set, its
-    /// seed kept; the load and packet engines, which have neither, as they are.
-    pub fn with_flow_times(self, time_tolerance: f64, time_resolution_s: f64) -> Self {
-        match self {
-            Self::Flow(config) => Self::Flow(FlowConfig {
-                time_tolerance,
-                time_resolution_s,
-                ..config
+    /// This engine with the flow engine's time tolerance and resolution (seconds) set where
+    /// given, as the studies take them beside the engine spec; the load and packet engines,
+    /// which have neither, as they are. A given value that differs from one the engine spec
+    /// set (other than the default) is refused, naming it: the setting is given once.
+    pub fn with_flow_times(
+        self,
+        time_tolerance: Option<f64>,
+        time_resolution_s: Option<f64>,
+    ) -> Result<Self, SimError> {
+        let Self::Flow(config) = self else {
+            return Ok(self);
+        };
+        let default = FlowConfig::default();
+        let set = |field: &'static str, spec: f64, default: f64, given: Option<f64>| match given {
+            Some(given) if spec != default && spec != given => Err(SimError::Config {
+                field,
+                reason: format!("the engine spec sets {spec} and the run {given}; give it once"),
             }),
-            other => other,
-        }
+            Some(given) => Ok(given),
+            None => Ok(spec),
+        };
+        let config = FlowConfig {
+            time_tolerance: set(
+                "time_tolerance",
+                config.time_tolerance,
+                default.time_tolerance,
+                time_tolerance,
+            )?,
+            time_resolution_s: set(
+                "time_resolution",
+                config.time_resolution_s,
+                default.time_resolution_s,
+                time_resolution_s,
+            )?,
+            ..config
+        };
+        config.check()?;
+        Ok(Self::Flow(config))
     }
 }
 
@@ -306,7 +335,22 @@ mod tests {
     fn bad_engines_are_refused_with_the_reason() {
         for (spec, field, reason) in [
             ("packets", "engine", "unknown engine"),
-            ("flow:route=packet", "flow", "flow takes no options"),
+            (
+                "flow:route=packet",
+                "route",
+                "unknown option \"route\" of the flow engine",
+            ),
+            ("load:seed=2", "load", "load takes no options"),
+            (
+                "flow:time_tolerance=0.5",
+                "time_tolerance",
+                "must be in [0, 0.5)",
+            ),
+            (
+                "flow:time_resolution=1ms",
+                "time_resolution",
+                "must be in [0, 1 ms)",
+            ),
             (
                 "packet:route=flit",
                 "route",
@@ -427,6 +471,41 @@ mod tests {
             let options = engine.options();
             let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
             prop_assert_eq!(Engine::from_options("packet", &options), Ok(engine));
+        }
+
+        #[test]
+        fn a_flow_engine_reads_back_as_it_prints(
+            tolerance in prop_oneof![Just(FlowConfig::DEFAULT_TIME_TOLERANCE), 0.0f64..0.5],
+            resolution_ps in prop_oneof![Just(10_000u64), 0u64..1_000_000_000],
+        ) {
+            let engine = Engine::Flow(FlowConfig {
+                time_tolerance: tolerance,
+                time_resolution_s: resolution_ps as f64 * 1e-12,
+                ..FlowConfig::default()
+            });
+            prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));
+            let options = engine.options();
+            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            prop_assert_eq!(Engine::from_options("flow", &options), Ok(engine));
+        }
+
+        #[test]
+        fn flow_times_are_given_once(tolerance in 0.0f64..0.5) {
+            let spec: Engine = format!("flow:time_tolerance={tolerance}").parse().unwrap();
+            // The study's setting may repeat the spec's or fill in what it leaves out.
+            prop_assert_eq!(spec.with_flow_times(Some(tolerance), None), Ok(spec));
+            let plain = Engine::Flow(FlowConfig::default());
+            let Ok(Engine::Flow(set)) = plain.with_flow_times(Some(tolerance), Some(0.0)) else {
+                panic!("refused");
+            };
+            prop_assert_eq!((set.time_tolerance, set.time_resolution_s), (tolerance, 0.0));
+            if tolerance != FlowConfig::DEFAULT_TIME_TOLERANCE {
+                let other = if tolerance == 0.1 { 0.2 } else { 0.1 };
+                let refused = spec.with_flow_times(Some(other), None).unwrap_err();
+                prop_assert_eq!(refused.field(), Some("time_tolerance"));
+            }
+            let packets = Engine::Packet(PacketConfig::default());
+            prop_assert_eq!(packets.with_flow_times(Some(tolerance), Some(1.0)), Ok(packets));
         }
 
         #[test]

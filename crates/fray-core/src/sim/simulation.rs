@@ -81,20 +81,17 @@ impl Simulated {
 impl Simulation {
     /// The engine that runs: the one given (else the flow engine with its defaults, or the
     /// packet engine for traffic), with [`Simulation::time_tolerance`] and
-    /// [`Simulation::time_resolution_s`] when given and it is the flow engine.
-    pub fn engine(&self) -> Engine {
+    /// [`Simulation::time_resolution_s`] when given and it is the flow engine
+    /// ([`Engine::with_flow_times`]: refused where they differ from what the engine spec
+    /// sets).
+    pub fn engine(&self) -> Result<Engine, SimError> {
         let default = match self.workload {
             Workload::Traffic(_) => Engine::Packet(PacketConfig::default()),
             Workload::Jobs(_) | Workload::Messages(_) => Engine::Flow(FlowConfig::default()),
         };
-        match self.engine.unwrap_or(default) {
-            Engine::Flow(c) => Engine::Flow(FlowConfig {
-                time_tolerance: self.time_tolerance.unwrap_or(c.time_tolerance),
-                time_resolution_s: self.time_resolution_s.unwrap_or(c.time_resolution_s),
-                ..c
-            }),
-            other => other,
-        }
+        self.engine
+            .unwrap_or(default)
+            .with_flow_times(self.time_tolerance, self.time_resolution_s)
     }
 
     /// Runs the simulation on `fabric` under `faults`. Errors name the setting at fault:
@@ -107,7 +104,7 @@ impl Simulation {
             .clone()
             .unwrap_or_else(|| routing::default_for(fabric).to_string());
         let router = routing::build(&name, fabric, faults)?;
-        let engine = self.engine();
+        let engine = self.engine()?;
         let host_error = |reason: &str| SimError::Config {
             field: "host",
             reason: reason.to_string(),

@@ -22,9 +22,11 @@ fn study(fabric: &Fabric) -> LinksStudy {
         failed_pct: vec![0.0],
         seeds: 3,
         seed: 2,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
-        engine: Engine::Flow(FlowConfig::default()),
+        engine: Engine::Flow(FlowConfig {
+            time_tolerance: 0.0,
+            time_resolution_s: 0.0,
+            ..FlowConfig::default()
+        }),
         down: DownCables {
             text: faults.down_cables_file(fabric),
             file: "down.txt".into(),

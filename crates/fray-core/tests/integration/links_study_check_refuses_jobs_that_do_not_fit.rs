@@ -17,9 +17,11 @@ fn study(workload: &str, jobs: &[u32]) -> LinksStudy {
         failed_pct: vec![10.0],
         seeds: 1,
         seed: 1,
-        time_tolerance: 3e-3,
-        time_resolution_s: 0.0,
-        engine: Engine::Flow(FlowConfig::default()),
+        engine: Engine::Flow(FlowConfig {
+            time_tolerance: 3e-3,
+            time_resolution_s: 0.0,
+            ..FlowConfig::default()
+        }),
         down: DownCables::default(),
     }
 }

@@ -18,9 +18,11 @@ fn study(fabric_routing: &str, fail: &str, workload: &str, failed: &[f64]) -> Li
         failed_pct: failed.to_vec(),
         seeds: 3,
         seed: 11,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
-        engine: Engine::Flow(FlowConfig::default()),
+        engine: Engine::Flow(FlowConfig {
+            time_tolerance: 0.0,
+            time_resolution_s: 0.0,
+            ..FlowConfig::default()
+        }),
         down: DownCables::default(),
     }
 }

@@ -23,9 +23,11 @@ fn the_loss_model_agrees_with_simulating_every_visited_state() {
         failed_pct: vec![0.0],
         seeds: 2,
         seed: 3,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
-        engine: Engine::Flow(FlowConfig::default()),
+        engine: Engine::Flow(FlowConfig {
+            time_tolerance: 0.0,
+            time_resolution_s: 0.0,
+            ..FlowConfig::default()
+        }),
         down: DownCables::default(),
     };
     let loss = WorkloadLoss::new(&study, &fabric, 1).unwrap();

@@ -18,9 +18,11 @@ fn study(routing: &str, down: &str) -> LinksStudy {
         failed_pct: vec![0.0],
         seeds: 3,
         seed: 4,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
-        engine: Engine::Flow(FlowConfig::default()),
+        engine: Engine::Flow(FlowConfig {
+            time_tolerance: 0.0,
+            time_resolution_s: 0.0,
+            ..FlowConfig::default()
+        }),
         down: DownCables {
             text: down.into(),
             file: "down.txt".into(),

@@ -28,12 +28,12 @@ from fray.campaign.schema import (
 )
 from fray.campaign.tasks import Task
 from fray.links import (
+    DEFAULT_TIME_RESOLUTION_S,
+    DEFAULT_TIME_TOLERANCE,
     EMBER_OPTIONS,
     MOTIFS,
     PAPER_FAILED_PCT,
     PAPER_JOBS,
-    STUDY_TIME_RESOLUTION_S,
-    STUDY_TIME_TOLERANCE,
     default_fail_class,
     fabric_with,
     workload_spec,
@@ -168,9 +168,9 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "name": Field('"flow", "load" or "packet[:OPTIONS]" such as '
                       '"packet:route=packet,mtu=2048"', text, "flow"),
         "time_tolerance": Field("a positive number (the flow engine's, default "
-                                f"{STUDY_TIME_TOLERANCE:g})", _positive, STUDY_TIME_TOLERANCE),
+                                f"{DEFAULT_TIME_TOLERANCE:g})", _positive, DEFAULT_TIME_TOLERANCE),
         "time_resolution": Field('a duration under 1 ms such as "10ns" (the flow engine\'s, '
-                                 'default "10ns")', _duration, STUDY_TIME_RESOLUTION_S),
+                                 'default "10ns")', _duration, DEFAULT_TIME_RESOLUTION_S),
     },
 }
 

@@ -25,12 +25,19 @@ pub struct FlowConfig {
 }
 
 impl FlowConfig {
-    /// The relative tolerance the studies run the flow engine with (failed links, the
-    /// planner, machine health): iteration times within a few tenths of a percent of the
-    /// exact solve, at a fraction of its events.
-    pub const STUDY_TIME_TOLERANCE: f64 = 3e-3;
-    /// The absolute resolution the studies run the flow engine with, in seconds (10 ns).
-    pub const STUDY_TIME_RESOLUTION_S: f64 = 1e-8;
+    /// The relative time tolerance of every flow simulation unless a run sets its own (the
+    /// engine spec's `time_tolerance`): iteration times within a few tenths of a percent of
+    /// the exact solve, at a fraction of its events.
+    pub const DEFAULT_TIME_TOLERANCE: f64 = 3e-3;
+    /// The absolute time resolution of every flow simulation unless a run sets its own
+    /// (the engine spec's `time_resolution`), in seconds (10 ns).
+    pub const DEFAULT_TIME_RESOLUTION_S: f64 = 1e-8;
+    /// No tolerance and no resolution: every flow ends at its own time.
+    pub const EXACT: Self = Self {
+        seed: 1,
+        time_tolerance: 0.0,
+        time_resolution_s: 0.0,
+    };
 
     /// Checks the settings: `time_tolerance` in `[0, 0.5)` (a flow may not end more than
     /// half its message's time early) and `time_resolution_s` in `[0, 1 ms)`; NaN is
@@ -53,11 +60,13 @@ impl FlowConfig {
 }
 
 impl Default for FlowConfig {
+    /// Seed 1, [`FlowConfig::DEFAULT_TIME_TOLERANCE`] and
+    /// [`FlowConfig::DEFAULT_TIME_RESOLUTION_S`].
     fn default() -> Self {
         Self {
             seed: 1,
-            time_tolerance: 1e-3,
-            time_resolution_s: 0.0,
+            time_tolerance: Self::DEFAULT_TIME_TOLERANCE,
+            time_resolution_s: Self::DEFAULT_TIME_RESOLUTION_S,
         }
     }
 }

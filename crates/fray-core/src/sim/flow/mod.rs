@@ -50,10 +50,12 @@ mod engine;
 mod maxmin;
 mod radix;
 mod share_queue;
+mod spec;
 mod time_blocks;
 
 pub use engine::{simulate, FlowConfig, FlowResult, JobResult};
 pub use maxmin::MaxMin;
+pub use spec::FLOW_OPTIONS;
 
 use crate::routing::Congestion;
 
