@@ -7,7 +7,9 @@ profile every option keeps its own default.
 
 >>> from fray import profiles
 >>> profiles.SST.routing
-'ugal:links=adaptive,threshold=800'
+Ugal(threshold=800, links='adaptive')
+>>> str(profiles.SST.routing)
+'ugal:threshold=800,links=adaptive'
 """
 
 from __future__ import annotations
@@ -15,21 +17,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fray._fray import Fabric, profile, profile_names
-from fray.options import Option
+from fray.options import Option, parse_engine, parse_host, parse_routing
 
 __all__ = ["NAMES", "SST", "Profile", "apply", "choose", "parse"]
 
 
 @dataclass(frozen=True)
 class Profile:
-    """A named set of option values: ``routing``, ``engine`` and ``host`` as ``--routing``,
-    ``--engine`` and ``--host`` take them, ``link_bandwidth_bytes_s`` in bytes per second
-    (``--link-bandwidth``)."""
+    """A named set of option values: ``routing``, ``engine`` and ``host`` as the typed values
+    of :mod:`fray.options` (``str()`` of each is what ``--routing``, ``--engine`` and
+    ``--host`` take), ``link_bandwidth_bytes_s`` in bytes per second
+    (``--link-bandwidth``). Replace a field with :func:`dataclasses.replace`."""
 
     name: str
-    routing: str
-    engine: str
-    host: str
+    routing: Option
+    engine: Option
+    host: Option
     link_bandwidth_bytes_s: float
 
     def __str__(self) -> str:
@@ -39,7 +42,10 @@ class Profile:
 def parse(name: str) -> Profile:
     """The profile called ``name`` (one of :data:`NAMES`); an unknown name raises
     ``SpecError`` with ``field`` ``"profile"``."""
-    return Profile(**profile(name))
+    values = profile(name)
+    return Profile(name=values["name"], routing=parse_routing(values["routing"]),
+                   engine=parse_engine(values["engine"]), host=parse_host(values["host"]),
+                   link_bandwidth_bytes_s=values["link_bandwidth_bytes_s"])
 
 
 #: The names of every profile.
@@ -50,11 +56,18 @@ SST: Profile = parse("sst")
 
 def choose(profile: Profile | str | None, **given):
     """``given`` (field name to value) with each ``None`` replaced by the profile's value of
-    that field: an explicit value wins; without a profile everything stays as given."""
+    that field, the options as their spec strings: an explicit value wins; without a profile
+    everything stays as given."""
     if profile is None:
         return given
     chosen = parse(profile) if isinstance(profile, str) else profile
-    return {key: getattr(chosen, key) if value is None else value for key, value in given.items()}
+
+    def value_of(key: str, value: object) -> object:
+        if value is None:
+            value = getattr(chosen, key)
+        return str(value) if isinstance(value, Option) else value
+
+    return {key: value_of(key, value) for key, value in given.items()}
 
 
 def apply(profile: Profile | str | None, fabric: Fabric | str, workload: str | Option,
