@@ -85,7 +85,7 @@ def load_stencil(fabric: str, repeat: int, inner: int) -> Result:
     def run():
         for _ in range(inner):
             torus = _fray.Fabric.parse(fabric).with_class_link("host", 1e18, 0.0)
-            out = _fray.stencil_load(torus, "7P", True, STENCIL_SIZE_BYTES)
+            out = fray.stencil_load(torus, "7P", True, STENCIL_SIZE_BYTES)
         return out
 
     batches, out = measure(run, repeat)
@@ -94,13 +94,13 @@ def load_stencil(fabric: str, repeat: int, inner: int) -> Result:
         scenario="load-stencil",
         case=f"{fabric} 7P periodic, {STENCIL_SIZE_BYTES:g} B/msg",
         runs=runs,
-        work=out["total_hops"],
+        work=out.total_hops,
         work_unit="hops routed",
         extra={
             "fabric": fabric,
-            "phase_time_s": out["phase_time_s"],
-            "max_routes": out["max_network_routes"],
-            "total_hops": out["total_hops"],
+            "phase_time_s": out.phase_time_s,
+            "max_routes": out.max_network_routes,
+            "total_hops": out.total_hops,
         },
     )
 

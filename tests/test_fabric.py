@@ -4,7 +4,8 @@ import math
 
 import fray
 import pytest
-from fray._fray import Fabric, stencil_load
+from fray import stencil_load
+from fray._fray import Fabric
 from hypothesis import given
 from hypothesis import strategies as st
 

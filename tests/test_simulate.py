@@ -181,3 +181,26 @@ def test_a_profile_sets_what_a_phase_of_messages_does_not_name():
     assert bare.iteration_s[0] < r.iteration_s[0]
     with pytest.raises(SpecError, match="workload: give"):
         fray.simulate(SMALL, None)
+
+
+def test_the_load_engine_reports_where_a_phase_goes_through_simulate():
+    # static_load is simulate on the load engine: the same report, and the phase's time
+    # (no host costs) is the job's iteration time; the other engines report no loads.
+    fabric = fray.Fabric.parse("dragonfly:p=2,a=4,h=2,g=9")
+    faults = fray.Faults.fail_links(fabric, cls="global", fraction=0.3, seed=1)
+    messages = [(src, (src + 17) % 72, 65536.0) for src in range(72)]
+    run = fray.simulate(fabric, messages, faults=faults, routing="ugal", engine="load", seed=4)
+    report = fray.static_load(fabric, messages, routing="ugal", faults=faults, seed=4)
+    (load,) = run.loads
+    assert load.routes.tolist() == report.routes.tolist()
+    assert load.bytes.tolist() == report.bytes.tolist() == run.channel_bytes.tolist()
+    assert run.jobs[0].iteration_s == load.phase_time_s == report["phase_time_s"]
+    assert load.max_routes == load.routes.max()
+    assert load.max_network_routes == load.routes[:fabric.num_router_channels].max()
+    assert sum(load.histogram) == fabric.num_router_channels
+    # Every message crosses its injection and ejection channel once.
+    host = load.routes[fabric.num_router_channels:]
+    assert host.sum() == 2 * len(messages)
+    assert fray.simulate(fabric, messages, faults=faults, routing="ugal").loads == ()
+    stencil = fray.stencil_load("torus:4x4", "5P", False, 1e6)
+    assert stencil.total_hops == 48 and stencil.max_network_routes == 1

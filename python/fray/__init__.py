@@ -11,9 +11,8 @@ from fray._fray import (
     FrayError,
     SpecError,
     UnroutableError,
-    static_load,
-    stencil_load,
 )
+from fray.load import static_load, stencil_load
 from fray.options import (
     AllToAll,
     Doal,

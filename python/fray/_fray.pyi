@@ -82,16 +82,6 @@ class Faults:
     @property
     def num_channels_down(self) -> int: ...
 
-def static_load(
-    fabric: Fabric,
-    messages: list[tuple[int, int, float]],
-    routing: str | None = None,
-    faults: Faults | None = None,
-    seed: int = 0,
-) -> dict[str, Any]:
-    """Routes and bytes per channel: ``max_routes``, ``max_network_routes``, ``histogram``,
-    ``total_hops``, ``phase_time_s`` (seconds), per-channel ``routes`` and ``bytes``."""
-
 def flow_messages(
     fabric: Fabric,
     messages: list[tuple[int, int, float]],
@@ -105,17 +95,15 @@ def flow_messages(
     0, on the flow engine: ``routing``, ``end_s``, per-message ``completion_s`` (seconds, in
     the order given), ``events``, ``rate_solves``."""
 
-def stencil_load(
+def stencil_messages(
     fabric: Fabric,
     stencil: str,
     periodic: bool,
     size_bytes: float,
     dims: list[int] | None = None,
-    routing: str | None = None,
-    faults: Faults | None = None,
-    seed: int = 0,
-) -> dict[str, Any]:
-    """Static load of one stencil exchange, rank ``i`` on endpoint ``i``."""
+) -> list[tuple[int, int, float]]:
+    """The ``(src_endpoint, dst_endpoint, size_bytes)`` messages of one stencil exchange,
+    rank ``i`` on endpoint ``i``."""
 
 def simulate(
     fabric: Fabric,

@@ -27,7 +27,7 @@ from fray import _fray, profiles, units
 from fray._fray import Fabric, Faults, SpecError
 from fray.profiles import Profile
 
-__all__ = ["JobResult", "SimulationResult", "Traffic", "TrafficResult", "simulate"]
+__all__ = ["JobResult", "LoadReport", "SimulationResult", "Traffic", "TrafficResult", "simulate"]
 
 @dataclass(frozen=True)
 class Traffic:
@@ -96,6 +96,36 @@ class TrafficResult:
 
 
 @dataclass(frozen=True, eq=False)
+class LoadReport:
+    """The load engine's account of one job's messages, all routed at once: ``routes`` and
+    ``bytes`` crossing each channel (arrays by channel id, router channels then host
+    channels), ``max_routes`` (over every channel), ``max_network_routes`` (over the router
+    channels: the spare-node paper's "message collisions"), ``histogram`` (``histogram[k]``
+    router channels crossed by exactly ``k`` routes), ``total_hops`` (router-to-router hops
+    summed over the messages) and ``phase_time_s`` (the busiest channel's bytes over its
+    bandwidth plus the slowest path's latency, seconds)."""
+
+    max_routes: int
+    max_network_routes: int
+    histogram: list[int]
+    total_hops: int
+    phase_time_s: float
+    routes: np.ndarray
+    bytes: np.ndarray
+
+    def __getitem__(self, key: str) -> object:
+        """The former dict spelling, ``report["max_routes"]``: the field of that name."""
+        if key not in self.__dataclass_fields__:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __repr__(self) -> str:
+        return (f"LoadReport(max_routes={self.max_routes}, "
+                f"max_network_routes={self.max_network_routes}, total_hops={self.total_hops}, "
+                f"phase_time_s={self.phase_time_s:.6g}, routes=<{len(self.routes)} channels>)")
+
+
+@dataclass(frozen=True, eq=False)
 class SimulationResult:
     """What one :func:`simulate` call gave, with the metrics of the studies' tables.
 
@@ -109,6 +139,8 @@ class SimulationResult:
       engine's fluid bytes, the packet engine's payload bytes without link-level resends,
       the load engine's routed bytes; empty for traffic).
     - ``traffic``: a :class:`TrafficResult` for traffic, else ``None``.
+    - ``loads``: on the load engine, one :class:`LoadReport` per job (where each job's
+      messages go and how busy the busiest channel is); empty on the other engines.
     """
 
     engine: str
@@ -119,6 +151,7 @@ class SimulationResult:
     channel_bytes: np.ndarray
     traffic: TrafficResult | None = None
     vcs: int | None = None
+    loads: tuple[LoadReport, ...] = ()
 
     @property
     def iteration_s(self) -> list[float]:
@@ -257,4 +290,7 @@ def simulate(
         channel_bytes=np.asarray(r["channel_bytes"], dtype=float),
         traffic=None if r["traffic"] is None else TrafficResult(**r["traffic"]),
         vcs=r["vcs"],
+        loads=tuple(LoadReport(**(d | {"routes": np.asarray(d["routes"], dtype=np.int64),
+                                        "bytes": np.asarray(d["bytes"], dtype=float)}))
+                    for d in r["loads"]),
     )

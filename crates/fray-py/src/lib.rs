@@ -33,8 +33,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     options::register(m)?;
     m.add_class::<fabric::Fabric>()?;
     m.add_class::<faults::Faults>()?;
-    m.add_function(wrap_pyfunction!(load::static_load, m)?)?;
-    m.add_function(wrap_pyfunction!(load::stencil_load, m)?)?;
+    m.add_function(wrap_pyfunction!(load::stencil_messages, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(links::host_costs, m)?)?;
     m.add_function(wrap_pyfunction!(flow::flow_messages, m)?)?;

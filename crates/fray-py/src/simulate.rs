@@ -19,8 +19,10 @@ use crate::faults::{faults_or_none, Faults};
 /// `time_resolution` (seconds) are the flow engine's (`None`: its defaults). Returns a dict with `engine`,
 /// `routing`, `jobs` (one dict per job: `name, ranks, iteration_s, makespan_s, messages,
 /// bytes`), `throughput` (rank-iterations per second over the jobs), `channel_bytes` and
-/// `traffic` (`offered, accepted, latency_mean_s, packets, events, wall_s`, or `None`) and
-/// `vcs` (the packet engine's virtual channels per channel, or `None`).
+/// `traffic` (`offered, accepted, latency_mean_s, packets, events, wall_s`, or `None`),
+/// `vcs` (the packet engine's virtual channels per channel, or `None`) and `loads` (the load
+/// engine's report per job: `max_routes, max_network_routes, histogram, total_hops,
+/// phase_time_s, routes, bytes`; empty on the other engines).
 #[pyfunction]
 #[pyo3(signature = (fabric, workload = None, messages = None, traffic = None, faults = None,
     routing = None, engine = None, host = None, seed = 1, time_tolerance = None,
@@ -114,5 +116,21 @@ pub fn simulate<'py>(
         })
         .transpose()?;
     out.set_item("traffic", traffic)?;
+    let loads = r
+        .loads
+        .into_iter()
+        .map(|l| {
+            let d = PyDict::new(py);
+            d.set_item("max_routes", l.max_routes)?;
+            d.set_item("max_network_routes", l.max_network_routes)?;
+            d.set_item("histogram", l.histogram)?;
+            d.set_item("total_hops", l.total_hops)?;
+            d.set_item("phase_time_s", l.phase_time_s)?;
+            d.set_item("routes", l.routes)?;
+            d.set_item("bytes", l.bytes)?;
+            PyResult::Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    out.set_item("loads", loads)?;
     Ok(out)
 }

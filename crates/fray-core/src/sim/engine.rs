@@ -4,7 +4,7 @@
 use std::str::FromStr;
 
 use super::flow::{simulate as flow_simulate, FlowConfig, JobResult, FLOW_OPTIONS};
-use super::load::static_load;
+use super::load::{static_load, LoadReport};
 use super::packet::{simulate as packet_simulate, PacketConfig, SoftErrors, PACKET_OPTIONS};
 use super::SimError;
 use crate::fabric::Fabric;
@@ -104,6 +104,10 @@ pub struct Run {
     /// by channel: the flow engine's fluid bytes, the packet engine's payload bytes (resends
     /// not counted), the load engine's routed bytes of every job's messages.
     pub channel_bytes: Vec<f64>,
+    /// The load engine's report of each job's messages (routes and bytes per channel,
+    /// message collisions, the phase time), in the order of `jobs`; empty on the other
+    /// engines.
+    pub loads: Vec<LoadReport>,
 }
 
 impl Engine {
@@ -179,17 +183,21 @@ pub fn run(
             Run {
                 jobs: r.jobs,
                 channel_bytes: r.channel_bytes,
+                loads: Vec::new(),
             }
         }
         Engine::Load => {
             let mut channel_bytes = vec![0.0; fabric.channels().len()];
-            let jobs = jobs
+            let (jobs, loads) = jobs
                 .iter()
                 .map(|job| load_bound(fabric, faults, routing, job, seed, &mut channel_bytes))
-                .collect::<Result<_, _>>()?;
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .unzip();
             Run {
                 jobs,
                 channel_bytes,
+                loads,
             }
         }
         Engine::Packet(packets) => {
@@ -199,13 +207,14 @@ pub fn run(
             Run {
                 jobs: r.jobs,
                 channel_bytes: r.channel_bytes.iter().map(|&b| b as f64).collect(),
+                loads: Vec::new(),
             }
         }
     })
 }
 
-/// One job's [`run`] on the load engine; adds the bytes its messages route over each
-/// channel to `channel_bytes`.
+/// One job's [`run`] on the load engine, with the load report of its messages; adds the
+/// bytes its messages route over each channel to `channel_bytes`.
 fn load_bound(
     fabric: &Fabric,
     faults: &Faults,
@@ -213,7 +222,7 @@ fn load_bound(
     job: &Job,
     seed: u64,
     channel_bytes: &mut [f64],
-) -> Result<JobResult, RoutingError> {
+) -> Result<(JobResult, LoadReport), RoutingError> {
     let mut messages = Vec::new();
     // Compute, and host time sending and receiving, per rank, in seconds.
     let ranks = job.dag.num_ranks() as usize;
@@ -248,7 +257,7 @@ fn load_bound(
         2.0 * job.host.nic_latency_s
     };
     let makespan_s = load.phase_time_s + nic_s + most(&compute) + most(&sending) + most(&receiving);
-    Ok(JobResult::new(job, makespan_s))
+    Ok((JobResult::new(job, makespan_s), load))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! routing named by its spec. What `fray.simulate` runs.
 
 use super::flow::{FlowConfig, JobResult};
+use super::load::LoadReport;
 use super::packet::{traffic, PacketConfig, TrafficConfig, TrafficResult};
 use super::{run, Engine, SimError};
 use crate::fabric::Fabric;
@@ -67,6 +68,9 @@ pub struct Simulated {
     pub channel_bytes: Vec<f64>,
     /// What open-loop traffic measured (`None` for jobs and messages).
     pub traffic: Option<TrafficResult>,
+    /// The load engine's report of each job's messages ([`super::Run::loads`]; empty on
+    /// the other engines).
+    pub loads: Vec<LoadReport>,
 }
 
 impl Simulated {
@@ -134,6 +138,7 @@ impl Simulation {
                     ranks: Vec::new(),
                     channel_bytes: Vec::new(),
                     traffic: Some(measured),
+                    loads: Vec::new(),
                 });
             }
             Workload::Jobs(spec) => match self.host {
@@ -166,6 +171,7 @@ impl Simulation {
             jobs: r.jobs,
             channel_bytes: r.channel_bytes,
             traffic: None,
+            loads: r.loads,
         })
     }
 }
