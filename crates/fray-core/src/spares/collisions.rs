@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::grid::{Routes, NO_PORT};
+use super::grid::{Routes, NO_SLOT};
 use super::placement::{Move, Placement};
 use crate::routing::DimensionOrder;
 
@@ -19,10 +19,10 @@ struct Messages {
     received_offsets: Vec<u32>,
     received: Vec<u32>,
     /// Beside `sent` and `received`: the output port of the message's route under the
-    /// initial placement when that route is one hop, else [`NO_PORT`] (a hint for
+    /// initial placement when that route is one hop, else `NO_PORT` (a hint for
     /// [`Routes::one_hop_step_change`], which checks it).
-    sent_port: Vec<u32>,
-    received_port: Vec<u32>,
+    sent_port: Vec<u8>,
+    received_port: Vec<u8>,
     routes: Routes,
 }
 
@@ -103,7 +103,7 @@ impl CollisionTracker {
                         }
                     })
                 })
-                .collect::<Vec<u32>>()
+                .collect::<Vec<u8>>()
         };
         let sent_port = port_of(&sent_offsets, &sent, true);
         let received_port = port_of(&received_offsets, &received, false);
@@ -209,16 +209,14 @@ impl CollisionTracker {
                 } else {
                     b_new
                 };
-                let mut count = |slot, added| self.count(slot, added);
+                let count = |slot, added| self.count(slot, added);
                 match step {
                     Some(step) => {
                         let ends = (old, b_old);
                         let moves = (true, b_moved);
-                        if !m
-                            .routes
-                            .one_hop_step_change(ends, port, moves, step, &mut count)
-                        {
-                            m.routes.for_each_step_change(ends, moves, step, count)
+                        match m.routes.one_hop_step_change(ends, port, moves, step) {
+                            Some(change) => self.count_pattern(change),
+                            None => m.routes.for_each_step_change(ends, moves, step, count),
                         }
                     }
                     None => m.routes.for_each_change((old, b_old), (new, b_new), count),
@@ -231,15 +229,13 @@ impl CollisionTracker {
             {
                 if self.before[a as usize] == NOT_MOVED {
                     let a_node = placement.node_of(a);
-                    let mut count = |slot, added| self.count(slot, added);
+                    let count = |slot, added| self.count(slot, added);
                     match step {
                         Some(step) => {
                             let (ends, moves) = ((a_node, old), (false, true));
-                            if !m
-                                .routes
-                                .one_hop_step_change(ends, port, moves, step, &mut count)
-                            {
-                                m.routes.for_each_step_change(ends, moves, step, count)
+                            match m.routes.one_hop_step_change(ends, port, moves, step) {
+                                Some(change) => self.count_pattern(change),
+                                None => m.routes.for_each_step_change(ends, moves, step, count),
                             }
                         }
                         None => m
@@ -254,6 +250,19 @@ impl CollisionTracker {
         }
         while self.max > 0 && self.histogram[self.max as usize] == 0 {
             self.max -= 1;
+        }
+    }
+
+    /// Counts a pattern of [`Routes::one_hop_step_change`]: the slot lost, those gained.
+    #[inline(always)]
+    fn count_pattern(&mut self, (lost, gained): (usize, [usize; 2])) {
+        if lost != NO_SLOT {
+            self.count(lost, false);
+        }
+        for slot in gained {
+            if slot != NO_SLOT {
+                self.count(slot, true);
+            }
         }
     }
 
@@ -282,6 +291,7 @@ impl CollisionTracker {
 mod tests {
     use super::*;
     use crate::fabric::{Cartesian, Fabric, LinkParameters};
+    use crate::spares::grid::NO_PORT;
     use crate::spares::{Method, SpareAllocation, Substituter};
     use crate::workload::{Stencil, StencilKind};
     use proptest::prelude::*;

@@ -88,7 +88,7 @@ pub(crate) struct Routes {
     grid: Grid,
     /// `ports[slot]`: the channel of that output (`ChannelId::MAX` where no route takes it).
     ports: Vec<ChannelId>,
-    /// `next[slot]`: the node a hop out of that output reaches ([`NO_PORT`] where no route
+    /// `next[slot]`: the node a hop out of that output reaches (`u32::MAX` where no route
     /// takes it).
     next: Vec<u32>,
     /// Whether every dimension has at least three nodes, so that one hop between two nodes
@@ -97,8 +97,11 @@ pub(crate) struct Routes {
     short_hops: bool,
 }
 
-/// The port of a route that is not one hop, and the node behind an output no route takes.
-pub(crate) const NO_PORT: u32 = u32::MAX;
+/// The port of a route that is not one hop.
+pub(crate) const NO_PORT: u8 = u8::MAX;
+
+/// No slot, in a change pattern of [`Routes::one_hop_step_change`].
+pub(crate) const NO_SLOT: usize = usize::MAX;
 
 impl Routes {
     /// Records the channel of every output from the one-hop routes of `routing`.
@@ -108,7 +111,7 @@ impl Routes {
         let q = grid.q;
         let n = shape.num_nodes() as u32;
         let mut ports = vec![ChannelId::MAX; n as usize * 2 * q];
-        let mut next = vec![NO_PORT; n as usize * 2 * q];
+        let mut next = vec![u32::MAX; n as usize * 2 * q];
         for node in 0..n {
             for d in 0..q {
                 for dir in [Direction::Up, Direction::Down] {
@@ -136,11 +139,12 @@ impl Routes {
 
     /// The output port (`2d + (0 up | 1 down)`) of the route `a -> b` when it is one hop,
     /// else [`NO_PORT`].
-    pub(crate) fn one_hop_port(&self, a: u32, b: u32) -> u32 {
+    pub(crate) fn one_hop_port(&self, a: u32, b: u32) -> u8 {
         let (mut hops, mut port) = (0, NO_PORT);
         self.for_each_hop(a, b, |slot| {
             hops += 1;
-            port = (slot % (2 * self.grid.q)) as u32;
+            // Past 127 dimensions a port has no hint (`NO_PORT` is 255).
+            port = u8::try_from(slot % (2 * self.grid.q)).unwrap_or(NO_PORT);
         });
         if hops == 1 {
             port
@@ -149,63 +153,55 @@ impl Routes {
         }
     }
 
-    /// As [`for_each_step_change`](Self::for_each_step_change) for the route `a -> b` when it
-    /// is the one hop out of `port` of `a` (as [`one_hop_port`](Self::one_hop_port) gave it
-    /// for some earlier pair), by a fixed pattern of at most three hops; returns false, having
-    /// visited nothing, when the route is not that hop or when the pattern does not apply (a
-    /// single end moving along the hop's own dimension, or a dimension of fewer than three
-    /// nodes).
+    /// The change of the route `a -> b` under the one step `(d, s)` of its source
+    /// (`src_moves`), its destination (`dst_moves`) or both, as
+    /// [`for_each_step_change`](Self::for_each_step_change) visits it, when the route is the
+    /// one hop out of `port` of `a` (as [`one_hop_port`](Self::one_hop_port) gave it for some
+    /// earlier pair): the slot it loses, if any, and the at most two it gains ([`NO_SLOT`]
+    /// where there is none). `None` when the route is not that hop or the pattern does not
+    /// apply (a single end moving along the hop's own dimension, or a dimension of fewer than
+    /// three nodes).
     ///
-    /// With the step `(d, s)` and the hop along `i`, in `slot(node, port)` terms: both ends
-    /// moving shift the hop by one node along `d`; the source alone moving adds the hop back
-    /// along `d` at its new node when `d < i` (the route goes back along `d` first, then takes
-    /// the old hop), and otherwise moves the hop to the new node and adds the hop back along
-    /// `d` where it arrives; the destination alone moving, when `d < i`, goes along `d` first
-    /// from `a` and then takes the hop from the node it reached, and otherwise takes the old
-    /// hop and adds the hop along `d` at `b`.
+    /// With the hop along `i`, in `slot(node, port)` terms: both ends moving shift the hop
+    /// by one node along `d`; the source alone moving adds the hop back along `d` at its new
+    /// node when `d < i` (the route goes back along `d` first, then takes the old hop), and
+    /// otherwise moves the hop to the new node and adds the hop back along `d` where it
+    /// arrives; the destination alone moving, when `d < i`, goes along `d` first from `a`
+    /// and then takes the hop from the node it reached, and otherwise takes the old hop and
+    /// adds the hop along `d` at `b`.
     #[inline]
     pub(crate) fn one_hop_step_change(
         &self,
         (a, b): (u32, u32),
-        port: u32,
+        port: u8,
         (src_moves, dst_moves): (bool, bool),
         (d, s): (usize, i32),
-        mut visit: impl FnMut(usize, bool),
-    ) -> bool {
+    ) -> Option<(usize, [usize; 2])> {
         let q2 = 2 * self.grid.q;
         let (a_us, b_us) = (a as usize, b as usize);
         let p = port as usize;
         if port == NO_PORT || !self.short_hops || self.next[a_us * q2 + p] != b {
-            return false;
+            return None;
         }
         let i = p / 2;
         if i == d && src_moves != dst_moves {
-            return false;
+            return None;
         }
         let sn = self.grid.strides[d] as isize * s as isize;
         let moved = |node: usize| node.wrapping_add_signed(sn);
         let slot = |node: usize, port: usize| node * q2 + port;
         let (along, back) = (2 * d + usize::from(s < 0), 2 * d + usize::from(s > 0));
-        match (src_moves, dst_moves) {
-            (true, true) => {
-                visit(slot(a_us, p), false);
-                visit(slot(moved(a_us), p), true);
-            }
-            (true, false) if d < i => visit(slot(moved(a_us), back), true),
-            (true, false) => {
-                visit(slot(a_us, p), false);
-                visit(slot(moved(a_us), p), true);
-                visit(slot(moved(b_us), back), true);
-            }
-            (false, true) if d < i => {
-                visit(slot(a_us, p), false);
-                visit(slot(a_us, along), true);
-                visit(slot(moved(a_us), p), true);
-            }
-            (false, true) => visit(slot(b_us, along), true),
-            (false, false) => return false,
-        }
-        true
+        Some(match (src_moves, dst_moves) {
+            (true, true) => (slot(a_us, p), [slot(moved(a_us), p), NO_SLOT]),
+            (true, false) if d < i => (NO_SLOT, [slot(moved(a_us), back), NO_SLOT]),
+            (true, false) => (
+                slot(a_us, p),
+                [slot(moved(a_us), p), slot(moved(b_us), back)],
+            ),
+            (false, true) if d < i => (slot(a_us, p), [slot(a_us, along), slot(moved(a_us), p)]),
+            (false, true) => (NO_SLOT, [slot(b_us, along), NO_SLOT]),
+            (false, false) => return None,
+        })
     }
 
     /// Number of slots (`nodes * 2q`).
@@ -624,17 +620,22 @@ mod tests {
                             ];
                             for (new, moves, step) in cases.into_iter().flatten() {
                                 // Every port as a hint: only the route's own may be taken.
-                                for hint in (0..2 * q as u32).chain([NO_PORT]) {
-                                    let mut took = false;
-                                    let got = visited(|v| {
-                                        took =
-                                            routes.one_hop_step_change((a, b), hint, moves, step, v)
-                                    });
-                                    if !took {
-                                        assert!(got.is_empty());
+                                for hint in (0..2 * q as u8).chain([NO_PORT]) {
+                                    let Some((lost, gained)) =
+                                        routes.one_hop_step_change((a, b), hint, moves, step)
+                                    else {
                                         refused += 1;
                                         continue;
-                                    }
+                                    };
+                                    let slots =
+                                        [(lost, false), (gained[0], true), (gained[1], true)];
+                                    let got = visited(|v| {
+                                        for (slot, added) in slots {
+                                            if slot != NO_SLOT {
+                                                v(slot, added);
+                                            }
+                                        }
+                                    });
                                     assert!(short && hint == port, "{shape:?} {a}->{b} {hint}");
                                     let want = route_difference(&routes, (a, b), new);
                                     assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
