@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::grid::Routes;
+use super::grid::{Routes, NO_SLOT};
 use super::placement::{Move, Placement};
 use crate::routing::DimensionOrder;
 
@@ -18,6 +18,11 @@ struct Messages {
     /// rank `r` receives.
     received_offsets: Vec<u32>,
     received: Vec<u32>,
+    /// Beside `sent` and `received`: the output port of the message's route under the
+    /// initial placement when that route is one hop, else `NO_PORT` (a hint for
+    /// [`Routes::one_hop_step_change`], which checks it).
+    sent_port: Vec<u8>,
+    received_port: Vec<u8>,
     routes: Routes,
 }
 
@@ -83,12 +88,33 @@ impl CollisionTracker {
         let (received_offsets, received) = by_rank(ranks, &pairs, |&(a, b)| (b, a));
         let routes = Routes::new(routing);
         let slots = routes.num_slots();
+        let port_of = |offsets: &[u32], others: &[u32], sends: bool| {
+            (0..ranks)
+                .flat_map(|r| {
+                    let node = placement.node_of(r as u32);
+                    let range = offsets[r] as usize..offsets[r + 1] as usize;
+                    let routes = &routes;
+                    others[range].iter().map(move |&o| {
+                        let other = placement.node_of(o);
+                        if sends {
+                            routes.one_hop_port(node, other)
+                        } else {
+                            routes.one_hop_port(other, node)
+                        }
+                    })
+                })
+                .collect::<Vec<u8>>()
+        };
+        let sent_port = port_of(&sent_offsets, &sent, true);
+        let received_port = port_of(&received_offsets, &received, false);
         let mut t = Self {
             messages: Arc::new(Messages {
                 sent_offsets,
                 sent,
                 received_offsets,
                 received,
+                sent_port,
+                received_port,
                 routes,
             }),
             num_channels,
@@ -174,7 +200,8 @@ impl CollisionTracker {
             let (old, new) = (self.before[r], placement.node_of(mv.rank));
             // Every message it sends, and those it receives from ranks that stayed (a moved
             // sender counts its own).
-            for &b in &m.sent[m.sent_offsets[r] as usize..m.sent_offsets[r + 1] as usize] {
+            let sent = m.sent_offsets[r] as usize..m.sent_offsets[r + 1] as usize;
+            for (&b, &port) in m.sent[sent.clone()].iter().zip(&m.sent_port[sent]) {
                 let b_new = placement.node_of(b);
                 let b_moved = self.before[b as usize] != NOT_MOVED;
                 let b_old = if b_moved {
@@ -185,22 +212,31 @@ impl CollisionTracker {
                 let count = |slot, added| self.count(slot, added);
                 match step {
                     Some(step) => {
-                        m.routes
-                            .for_each_step_change((old, b_old), (true, b_moved), step, count)
+                        let ends = (old, b_old);
+                        let moves = (true, b_moved);
+                        match m.routes.one_hop_step_change(ends, port, moves, step) {
+                            Some(change) => self.count_pattern(change),
+                            None => m.routes.for_each_step_change(ends, moves, step, count),
+                        }
                     }
                     None => m.routes.for_each_change((old, b_old), (new, b_new), count),
                 }
             }
-            for &a in
-                &m.received[m.received_offsets[r] as usize..m.received_offsets[r + 1] as usize]
+            let received = m.received_offsets[r] as usize..m.received_offsets[r + 1] as usize;
+            for (&a, &port) in m.received[received.clone()]
+                .iter()
+                .zip(&m.received_port[received])
             {
                 if self.before[a as usize] == NOT_MOVED {
                     let a_node = placement.node_of(a);
                     let count = |slot, added| self.count(slot, added);
                     match step {
                         Some(step) => {
-                            m.routes
-                                .for_each_step_change((a_node, old), (false, true), step, count)
+                            let (ends, moves) = ((a_node, old), (false, true));
+                            match m.routes.one_hop_step_change(ends, port, moves, step) {
+                                Some(change) => self.count_pattern(change),
+                                None => m.routes.for_each_step_change(ends, moves, step, count),
+                            }
                         }
                         None => m
                             .routes
@@ -214,6 +250,19 @@ impl CollisionTracker {
         }
         while self.max > 0 && self.histogram[self.max as usize] == 0 {
             self.max -= 1;
+        }
+    }
+
+    /// Counts a pattern of [`Routes::one_hop_step_change`]: the slot lost, those gained.
+    #[inline(always)]
+    fn count_pattern(&mut self, (lost, gained): (usize, [usize; 2])) {
+        if lost != NO_SLOT {
+            self.count(lost, false);
+        }
+        for slot in gained {
+            if slot != NO_SLOT {
+                self.count(slot, true);
+            }
         }
     }
 
@@ -235,5 +284,100 @@ impl CollisionTracker {
             *l -= 1;
         }
         self.histogram[*l as usize] += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::{Cartesian, Fabric, LinkParameters};
+    use crate::spares::grid::NO_PORT;
+    use crate::spares::{Method, SpareAllocation, Substituter};
+    use crate::workload::{Stencil, StencilKind};
+    use proptest::prelude::*;
+
+    /// The same tracker with no one-hop hint: every route changes through the general
+    /// difference of [`Routes`].
+    fn without_hints(t: &CollisionTracker, routing: &DimensionOrder) -> CollisionTracker {
+        let m = &t.messages;
+        let mut plain = t.clone();
+        plain.messages = Arc::new(Messages {
+            sent_offsets: m.sent_offsets.clone(),
+            sent: m.sent.clone(),
+            received_offsets: m.received_offsets.clone(),
+            received: m.received.clone(),
+            sent_port: vec![NO_PORT; m.sent.len()],
+            received_port: vec![NO_PORT; m.received.len()],
+            routes: Routes::new(routing),
+        });
+        plain
+    }
+
+    const METHODS: [&str; 4] = ["hybrid(all)", "1D", "2D", "0D"];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// After every substitution (and every undo), the tracker with one-hop patterns
+        /// counts exactly what the route-by-route difference counts, on small meshes and
+        /// tori (dimensions of two nodes included, where the patterns must stand aside).
+        #[test]
+        fn one_hop_patterns_count_as_route_differences(
+            dims in prop::collection::vec(2usize..7, 2..4),
+            wrap in any::<bool>(),
+            sides in 1usize..3,
+            method in 0usize..METHODS.len(),
+            full in any::<bool>(),
+            picks in prop::collection::vec((any::<u32>(), any::<bool>()), 1..40),
+        ) {
+            let q = dims.len();
+            let shape = Cartesian::new(dims, vec![wrap; q]);
+            let alloc = SpareAllocation { dims: q, sides: sides.min(q), thickness: 1 };
+            prop_assume!(alloc.check_fits(&shape).is_ok());
+            let kind = match (q, full) {
+                (2, false) => StencilKind::FiveP,
+                (2, true) => StencilKind::NineP,
+                (_, false) => StencilKind::SevenP,
+                (_, true) => StencilKind::TwentySevenP,
+            };
+            let stencil = Stencil { kind, periodic: wrap };
+            let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
+            let routing = DimensionOrder::new(&fabric).unwrap();
+            let mut placement = Placement::initial(&shape, &alloc);
+            let pairs = stencil.pairs(&alloc.compute_extents(&shape)).unwrap();
+            let channels = fabric.num_router_channels();
+            let mut fast = CollisionTracker::new(&routing, channels, pairs, &placement);
+            let mut plain = without_hints(&fast, &routing);
+            let mut substituter =
+                Substituter::new(shape.clone(), alloc, Method::parse(METHODS[method], q).unwrap());
+            let ranks = placement.num_ranks() as u32;
+            let mut failed = Vec::new();
+            for (pick, undo) in picks.into_iter().take(alloc.num_spares(&shape)) {
+                let rank = pick % ranks;
+                if failed.contains(&rank) {
+                    continue;
+                }
+                let node = placement.fail_rank(rank);
+                let Some(sub) = substituter.substitute(&placement, rank) else {
+                    placement.repair(node, rank);
+                    break;
+                };
+                placement.apply(&sub.moves);
+                fast.after_apply(&placement, &sub.moves);
+                plain.after_apply(&placement, &sub.moves);
+                prop_assert_eq!(fast.loads(), plain.loads());
+                prop_assert_eq!(fast.max_collisions(), plain.max_collisions());
+                if undo {
+                    placement.revert(&sub.moves);
+                    fast.after_revert(&placement, &sub.moves);
+                    plain.after_revert(&placement, &sub.moves);
+                    placement.repair(node, rank);
+                    substituter.forget(&sub);
+                    prop_assert_eq!(fast.loads(), plain.loads());
+                    prop_assert_eq!(fast.max_collisions(), plain.max_collisions());
+                } else {
+                    failed.push(rank);
+                }
+            }
+        }
     }
 }

@@ -88,7 +88,20 @@ pub(crate) struct Routes {
     grid: Grid,
     /// `ports[slot]`: the channel of that output (`ChannelId::MAX` where no route takes it).
     ports: Vec<ChannelId>,
+    /// `next[slot]`: the node a hop out of that output reaches (`u32::MAX` where no route
+    /// takes it).
+    next: Vec<u32>,
+    /// Whether every dimension has at least three nodes, so that one hop between two nodes
+    /// is the one output of [`next`](Self::next) that reaches it, and a one-step move is
+    /// one hop back ([`one_hop_step_change`](Self::one_hop_step_change) needs both).
+    short_hops: bool,
 }
+
+/// The port of a route that is not one hop.
+pub(crate) const NO_PORT: u8 = u8::MAX;
+
+/// No slot, in a change pattern of [`Routes::one_hop_step_change`].
+pub(crate) const NO_SLOT: usize = usize::MAX;
 
 impl Routes {
     /// Records the channel of every output from the one-hop routes of `routing`.
@@ -98,6 +111,7 @@ impl Routes {
         let q = grid.q;
         let n = shape.num_nodes() as u32;
         let mut ports = vec![ChannelId::MAX; n as usize * 2 * q];
+        let mut next = vec![u32::MAX; n as usize * 2 * q];
         for node in 0..n {
             for d in 0..q {
                 for dir in [Direction::Up, Direction::Down] {
@@ -110,10 +124,84 @@ impl Routes {
                     }
                     let slot = node as usize * 2 * q + 2 * d + usize::from(off < 0);
                     routing.for_each_hop(node, nb, |ch, _| ports[slot] = ch);
+                    next[slot] = nb;
                 }
             }
         }
-        Self { grid, ports }
+        let short_hops = grid.sizes.iter().all(|&n| n >= 3);
+        Self {
+            grid,
+            ports,
+            next,
+            short_hops,
+        }
+    }
+
+    /// The output port (`2d + (0 up | 1 down)`) of the route `a -> b` when it is one hop,
+    /// else [`NO_PORT`].
+    pub(crate) fn one_hop_port(&self, a: u32, b: u32) -> u8 {
+        let (mut hops, mut port) = (0, NO_PORT);
+        self.for_each_hop(a, b, |slot| {
+            hops += 1;
+            // Past 127 dimensions a port has no hint (`NO_PORT` is 255).
+            port = u8::try_from(slot % (2 * self.grid.q)).unwrap_or(NO_PORT);
+        });
+        if hops == 1 {
+            port
+        } else {
+            NO_PORT
+        }
+    }
+
+    /// The change of the route `a -> b` under the one step `(d, s)` of its source
+    /// (`src_moves`), its destination (`dst_moves`) or both, as
+    /// [`for_each_step_change`](Self::for_each_step_change) visits it, when the route is the
+    /// one hop out of `port` of `a` (as [`one_hop_port`](Self::one_hop_port) gave it for some
+    /// earlier pair): the slot it loses, if any, and the at most two it gains ([`NO_SLOT`]
+    /// where there is none). `None` when the route is not that hop or the pattern does not
+    /// apply (a single end moving along the hop's own dimension, or a dimension of fewer than
+    /// three nodes).
+    ///
+    /// With the hop along `i`, in `slot(node, port)` terms: both ends moving shift the hop
+    /// by one node along `d`; the source alone moving adds the hop back along `d` at its new
+    /// node when `d < i` (the route goes back along `d` first, then takes the old hop), and
+    /// otherwise moves the hop to the new node and adds the hop back along `d` where it
+    /// arrives; the destination alone moving, when `d < i`, goes along `d` first from `a`
+    /// and then takes the hop from the node it reached, and otherwise takes the old hop and
+    /// adds the hop along `d` at `b`.
+    #[inline]
+    pub(crate) fn one_hop_step_change(
+        &self,
+        (a, b): (u32, u32),
+        port: u8,
+        (src_moves, dst_moves): (bool, bool),
+        (d, s): (usize, i32),
+    ) -> Option<(usize, [usize; 2])> {
+        let q2 = 2 * self.grid.q;
+        let (a_us, b_us) = (a as usize, b as usize);
+        let p = port as usize;
+        if port == NO_PORT || !self.short_hops || self.next[a_us * q2 + p] != b {
+            return None;
+        }
+        let i = p / 2;
+        if i == d && src_moves != dst_moves {
+            return None;
+        }
+        let sn = self.grid.strides[d] as isize * s as isize;
+        let moved = |node: usize| node.wrapping_add_signed(sn);
+        let slot = |node: usize, port: usize| node * q2 + port;
+        let (along, back) = (2 * d + usize::from(s < 0), 2 * d + usize::from(s > 0));
+        Some(match (src_moves, dst_moves) {
+            (true, true) => (slot(a_us, p), [slot(moved(a_us), p), NO_SLOT]),
+            (true, false) if d < i => (NO_SLOT, [slot(moved(a_us), back), NO_SLOT]),
+            (true, false) => (
+                slot(a_us, p),
+                [slot(moved(a_us), p), slot(moved(b_us), back)],
+            ),
+            (false, true) if d < i => (slot(a_us, p), [slot(a_us, along), slot(moved(a_us), p)]),
+            (false, true) => (NO_SLOT, [slot(b_us, along), NO_SLOT]),
+            (false, false) => return None,
+        })
     }
 
     /// Number of slots (`nodes * 2q`).
@@ -497,6 +585,69 @@ mod tests {
                 }
             }
             assert!(checked > 0);
+        }
+    }
+
+    #[test]
+    fn one_hop_patterns_are_exactly_the_route_differences() {
+        let mut shapes = shapes();
+        shapes.push(Cartesian::torus(&[3, 3, 3]));
+        for shape in shapes {
+            let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
+            let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
+            let n = shape.num_nodes() as u32;
+            let q = shape.num_dims();
+            let short = shape.dims().iter().all(|&s| s >= 3);
+            let (mut applied, mut refused) = (0, 0);
+            for a in 0..n {
+                for b in 0..n {
+                    let port = routes.one_hop_port(a, b);
+                    let mut hops = 0;
+                    routes.for_each_hop(a, b, |_| hops += 1);
+                    assert_eq!(port != NO_PORT, hops == 1, "{shape:?} {a}->{b}");
+                    for d in 0..q {
+                        for dir in [Direction::Up, Direction::Down] {
+                            let moved = |x: u32| {
+                                let y = shape.neighbor(x, d, dir)?;
+                                Some((y, routes.step(x, y)?))
+                            };
+                            let (a2, b2) = (moved(a), moved(b));
+                            let cases = [
+                                a2.map(|(a2, st)| ((a2, b), (true, false), st)),
+                                b2.map(|(b2, st)| ((a, b2), (false, true), st)),
+                                a2.zip(b2)
+                                    .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
+                            ];
+                            for (new, moves, step) in cases.into_iter().flatten() {
+                                // Every port as a hint: only the route's own may be taken.
+                                for hint in (0..2 * q as u8).chain([NO_PORT]) {
+                                    let Some((lost, gained)) =
+                                        routes.one_hop_step_change((a, b), hint, moves, step)
+                                    else {
+                                        refused += 1;
+                                        continue;
+                                    };
+                                    let slots =
+                                        [(lost, false), (gained[0], true), (gained[1], true)];
+                                    let got = visited(|v| {
+                                        for (slot, added) in slots {
+                                            if slot != NO_SLOT {
+                                                v(slot, added);
+                                            }
+                                        }
+                                    });
+                                    assert!(short && hint == port, "{shape:?} {a}->{b} {hint}");
+                                    let want = route_difference(&routes, (a, b), new);
+                                    assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
+                                    applied += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(refused > 0);
+            assert_eq!(applied > 0, short, "{shape:?}");
         }
     }
 
