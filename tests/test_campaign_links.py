@@ -15,7 +15,7 @@ from fray.campaign import (
     write_report,
 )
 from fray.campaign.db import ResultsDB
-from fray.campaign.studies.links import SECTIONS, study_params
+from fray.campaign.studies.links import SECTIONS, _build, study_params
 from fray.campaign.studies.links_report import merged_table, sweep_title
 from fray.cli import main
 from hypothesis import HealthCheck, given, settings
@@ -190,6 +190,9 @@ def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_p
          "engine.time_resolution", 'a duration under 1 ms such as "10ns"'),
         ("[workload]", '[engine]\ntime_resolution = "2ms"\n[workload]',
          "engine.time_resolution", 'a duration under 1 ms such as "10ns"'),
+        ("[workload]", ('[engine]\nname = "flow:time_tolerance=0"\ntime_tolerance = 0.01\n'
+                        '[workload]'), "engine.time_tolerance",
+         "the engine spec sets 0 and the run 0.01"),
         (SMALL, "dragonfly:p=2,a=4", "fabric.topology", "missing option h"),
         ("[fabric]", '[fabric]\nlink_bandwidth = "fast"', "fabric.link_bandwidth",
          'a bandwidth for every link such as "50GB/s"'),
@@ -207,10 +210,17 @@ def test_bad_files_name_the_key(tmp_path, old, new, key, needle):
 
 
 def test_time_resolution_reaches_every_task(tmp_path):
-    plans = [make_plan(load_scenario(write(tmp_path, text))) for text in
-             (STUDY, STUDY.replace("[workload]", '[engine]\ntime_resolution = "5ns"\n[workload]'))]
-    assert {t.params["time_resolution"] for t in plans[0].tasks} == {1e-8}
+    # The default leaves the setting to the engine (its default, or its spec's); a value
+    # given reaches every task, and the engine spec may give it instead.
+    texts = (STUDY, STUDY.replace("[workload]", '[engine]\ntime_resolution = "5ns"\n[workload]'),
+             STUDY.replace("[workload]", '[engine]\nname = "flow:time_resolution=5ns"\n'
+                           '[workload]'))
+    plans = [make_plan(load_scenario(write(tmp_path, text))) for text in texts]
+    assert {t.params["time_resolution"] for t in plans[0].tasks} == {None}
     assert {t.params["time_resolution"] for t in plans[1].tasks} == {5e-9}
+    assert {t.params["time_resolution"] for t in plans[2].tasks} == {None}
+    built = [_build(plan.tasks[0].params) for plan in plans]
+    assert [b.flow_times for b in built] == [(3e-3, 1e-8), (3e-3, 5e-9), (3e-3, 5e-9)]
 
 
 def test_scaled_host_costs_reach_every_task(tmp_path):

@@ -124,6 +124,14 @@ def _positive(value: Any) -> float:
     return v
 
 
+def _tolerance(value: Any) -> float:
+    """A flow-engine time tolerance: a share from 0 (exact) to under 0.5."""
+    v = number(value)
+    if not 0.0 <= v < 0.5:
+        raise ValueError("")
+    return v
+
+
 _WORKLOAD: dict[str, Field] = {
     "motif": Field('one of "' + '", "'.join(MOTIFS) + '"', choice(*MOTIFS), "halo3d26"),
     "compute": Field("true or false (false leaves the compute time out)", boolean, True),
@@ -167,8 +175,9 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "engine": {
         "name": Field('"flow", "load" or "packet[:OPTIONS]" such as '
                       '"packet:route=packet,mtu=2048"', text, "flow"),
-        "time_tolerance": Field("a positive number (the flow engine's, default "
-                                f"{DEFAULT_TIME_TOLERANCE:g})", _positive, DEFAULT_TIME_TOLERANCE),
+        "time_tolerance": Field("a share from 0 (exact) to under 0.5 (the flow engine's, "
+                                f"default {DEFAULT_TIME_TOLERANCE:g})", _tolerance,
+                                DEFAULT_TIME_TOLERANCE),
         "time_resolution": Field('a duration under 1 ms such as "10ns" (the flow engine\'s, '
                                  'default "10ns")', _duration, DEFAULT_TIME_RESOLUTION_S),
     },
@@ -308,10 +317,20 @@ def study_params(scenario: Scenario, point: Point) -> dict[str, Any]:
         "failed_pct": list(c["faults"]["failed_pct"]),
         "seeds": scenario.replications,
         "seed": scenario.seed,
-        "time_tolerance": c["engine"]["time_tolerance"],
-        "time_resolution": c["engine"]["time_resolution"],
+        **flow_times(c["engine"]),
         "engine": c["engine"]["name"],
         "down": list(c["faults"]["down"] or []),
+    }
+
+
+def flow_times(engine: dict[str, Any]) -> dict[str, float | None]:
+    """The section's flow-engine settings for the study, each ``None`` where it is the
+    default, so that the engine spec (``name = "flow:time_tolerance=0"``) may set it."""
+    return {
+        "time_tolerance": None if engine["time_tolerance"] == DEFAULT_TIME_TOLERANCE
+        else engine["time_tolerance"],
+        "time_resolution": None if engine["time_resolution"] == DEFAULT_TIME_RESOLUTION_S
+        else engine["time_resolution"],
     }
 
 
@@ -354,6 +373,8 @@ def _build(p: dict[str, Any], scenario: Scenario | None = None,
 
 
 def _error_key(message: str, field: str | None) -> tuple[str, str]:
+    if field in ("time_tolerance", "time_resolution"):
+        return f"engine.{field}", message
     if message.startswith("workload spec") and field in _WORKLOAD:
         return f"workload.{field}", message
     if message.startswith("workload"):

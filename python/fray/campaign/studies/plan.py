@@ -22,7 +22,7 @@ from fray._fray import PlanSetup
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
 from fray.campaign.schema import REQUIRED, Field, ScenarioError, text, whole
 from fray.campaign.studies.links import SECTIONS as LINKS_SECTIONS
-from fray.campaign.studies.links import _fabric, machine_params
+from fray.campaign.studies.links import _fabric, flow_times, machine_params
 from fray.campaign.tasks import Task
 from fray.plan import DEFAULT_EVERY, policies, setup
 
@@ -101,8 +101,7 @@ def plan_params(scenario: Scenario, point: Point) -> dict[str, Any]:
     specs = c["policies"]["specs"]
     return shared | {
         "engine": c["engine"]["name"],
-        "time_tolerance": c["engine"]["time_tolerance"],
-        "time_resolution": c["engine"]["time_resolution"],
+        **flow_times(c["engine"]),
         "jobs": c["jobs"]["count"],
         "failures": c["failures"]["classes"],
         "policies": policies() if specs is None else list(specs),
