@@ -112,6 +112,33 @@ pub(crate) fn join_options(
     Ok(text)
 }
 
+/// The `KEY=VALUE` options of a spec's option text, separated by commas (blanks and empty
+/// options skipped), in the order given; an option without `=` or a key given twice is
+/// refused, naming it. `known` lists the options for the error (`mtu=SIZE, ...`).
+pub(crate) fn key_values<'a>(
+    options: &'a str,
+    known: &str,
+) -> Result<Vec<(&'a str, &'a str)>, OptionError> {
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        let (key, value) = option.split_once('=').ok_or_else(|| {
+            OptionError::new(
+                option,
+                format!("option {option:?} is not KEY=VALUE ({known})"),
+            )
+        })?;
+        let (key, value) = (key.trim(), value.trim());
+        if pairs.iter().any(|&(k, _)| k == key) {
+            return Err(OptionError::new(
+                key,
+                format!("option {key} is given twice"),
+            ));
+        }
+        pairs.push((key, value));
+    }
+    Ok(pairs)
+}
+
 /// Writes `KIND`, then `:NAME=VALUE` and `,NAME=VALUE` for each option: the spec of the
 /// families whose options follow a colon.
 pub(crate) fn write_spec(

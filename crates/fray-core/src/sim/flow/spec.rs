@@ -2,7 +2,7 @@
 //! time_resolution=10ns` ([`FlowConfig::parse_options`], [`FlowConfig::options`]).
 
 use super::FlowConfig;
-use crate::options::OptionError;
+use crate::options::{key_values, OptionError};
 use crate::units::{format_seconds, parse_seconds};
 
 /// The flow engine's options, as a help text lists them.
@@ -16,22 +16,7 @@ impl FlowConfig {
     /// an option given twice or unknown is refused.
     pub fn parse_options(options: &str) -> Result<Self, OptionError> {
         let mut config = Self::default();
-        let mut seen: Vec<&str> = Vec::new();
-        for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
-            let (key, value) = option.split_once('=').ok_or_else(|| {
-                OptionError::new(
-                    option,
-                    format!("option {option:?} is not KEY=VALUE ({FLOW_OPTIONS})"),
-                )
-            })?;
-            let (key, value) = (key.trim(), value.trim());
-            if seen.contains(&key) {
-                return Err(OptionError::new(
-                    key,
-                    format!("option {key} is given twice"),
-                ));
-            }
-            seen.push(key);
+        for (key, value) in key_values(options, FLOW_OPTIONS)? {
             match key {
                 "time_tolerance" => {
                     config.time_tolerance = value.parse().map_err(|_| {

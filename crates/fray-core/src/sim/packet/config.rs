@@ -3,7 +3,7 @@
 use super::engine::{to_ps, CLOCK_LIMIT_S};
 use super::event::MAX_EVENT_BYTES;
 use super::PacketError;
-use crate::options::OptionError;
+use crate::options::{key_values, OptionError};
 
 /// How an output port picks among the input buffers whose head packet waits for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -252,23 +252,7 @@ impl PacketConfig {
     /// error names the option it is about (its `field`), the message without the option's
     /// name where the reason already starts with it.
     pub fn parse_options(options: &str) -> Result<Self, OptionError> {
-        let mut pairs: Vec<(&str, &str)> = Vec::new();
-        for option in options.split(',').map(str::trim).filter(|o| !o.is_empty()) {
-            let (key, value) = option.split_once('=').ok_or_else(|| {
-                OptionError::new(
-                    option,
-                    format!("option {option:?} is not KEY=VALUE ({PACKET_OPTIONS})"),
-                )
-            })?;
-            let (key, value) = (key.trim(), value.trim());
-            if pairs.iter().any(|&(k, _)| k == key) {
-                return Err(OptionError::new(
-                    key,
-                    format!("option {key} is given twice"),
-                ));
-            }
-            pairs.push((key, value));
-        }
+        let pairs = key_values(options, PACKET_OPTIONS)?;
         let mut config = Self::default();
         if let Some(&(_, name)) = pairs.iter().find(|&&(k, _)| k == "router") {
             config = RouterPreset::parse(name)?.apply(config);
