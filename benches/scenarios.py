@@ -303,9 +303,9 @@ def flow_peer(fabric: str, workload: str, messages: list, latency_s: float, repe
 
     def run():
         f = flow_fabric(fabric, latency_s)
-        return _fray.flow_messages(
-            f, messages, routing=flow_routing(fabric), time_tolerance=FLOW_PEER_TOLERANCE
-        )
+        return fray.simulate(
+            f, messages, routing=flow_routing(fabric),
+            engine=fray.FlowEngine(time_tolerance=FLOW_PEER_TOLERANCE, time_resolution="0s"))
 
     runs, out = measure(run, repeat)
     return Result(
@@ -318,10 +318,8 @@ def flow_peer(fabric: str, workload: str, messages: list, latency_s: float, repe
             "fabric": fabric,
             "workload": workload,
             "latency_s": latency_s,
-            "makespan_s": out["end_s"],
-            "events": out["events"],
-            "rate_solves": out["rate_solves"],
+            "makespan_s": out.jobs[0].makespan_s,
             "routes_unlike_simgrid": routes_unlike_simgrid(fabric, messages) if torus else 0,
-            "completion_s": out["completion_s"],
+            "completion_s": out.message_end_s.tolist(),
         },
     )

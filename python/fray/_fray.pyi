@@ -82,19 +82,6 @@ class Faults:
     @property
     def num_channels_down(self) -> int: ...
 
-def flow_messages(
-    fabric: Fabric,
-    messages: list[tuple[int, int, float]],
-    routing: str | None = None,
-    faults: Faults | None = None,
-    seed: int = 1,
-    time_tolerance: float | None = None,
-    time_resolution: float | None = None,
-) -> dict[str, Any]:
-    """One phase of ``(src_endpoint, dst_endpoint, size_bytes)`` messages, all posted at time
-    0, on the flow engine: ``routing``, ``end_s``, per-message ``completion_s`` (seconds, in
-    the order given), ``events``, ``rate_solves``."""
-
 def stencil_messages(
     fabric: Fabric,
     stencil: str,

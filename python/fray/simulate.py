@@ -141,6 +141,8 @@ class SimulationResult:
     - ``traffic``: a :class:`TrafficResult` for traffic, else ``None``.
     - ``loads``: on the load engine, one :class:`LoadReport` per job (where each job's
       messages go and how busy the busiest channel is); empty on the other engines.
+    - ``message_end_s``: for a list of messages on the flow engine, when each message's
+      last byte arrived (seconds, in the order given); else ``None``.
     """
 
     engine: str
@@ -152,6 +154,7 @@ class SimulationResult:
     traffic: TrafficResult | None = None
     vcs: int | None = None
     loads: tuple[LoadReport, ...] = ()
+    message_end_s: np.ndarray | None = None
 
     @property
     def iteration_s(self) -> list[float]:
@@ -293,4 +296,6 @@ def simulate(
         loads=tuple(LoadReport(**(d | {"routes": np.asarray(d["routes"], dtype=np.int64),
                                         "bytes": np.asarray(d["bytes"], dtype=float)}))
                     for d in r["loads"]),
+        message_end_s=(np.asarray(r["message_end_s"], dtype=float) if r["message_end_s"]
+                       else None),
     )

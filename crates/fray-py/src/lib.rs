@@ -9,7 +9,6 @@ mod diag;
 mod errors;
 mod fabric;
 mod faults;
-mod flow;
 mod health;
 mod integrity;
 mod links;
@@ -36,7 +35,6 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load::stencil_messages, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(links::host_costs, m)?)?;
-    m.add_function(wrap_pyfunction!(flow::flow_messages, m)?)?;
     m.add_class::<links::LinksStudy>()?;
     m.add_function(wrap_pyfunction!(packet::allreduce_study, m)?)?;
     m.add_class::<plan::PlanSetup>()?;

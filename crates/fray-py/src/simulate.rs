@@ -22,7 +22,8 @@ use crate::faults::{faults_or_none, Faults};
 /// `traffic` (`offered, accepted, latency_mean_s, packets, events, wall_s`, or `None`),
 /// `vcs` (the packet engine's virtual channels per channel, or `None`) and `loads` (the load
 /// engine's report per job: `max_routes, max_network_routes, histogram, total_hops,
-/// phase_time_s, routes, bytes`; empty on the other engines).
+/// phase_time_s, routes, bytes`; empty on the other engines) and `message_end_s` (for
+/// messages on the flow engine, when each arrived, seconds; else empty).
 #[pyfunction]
 #[pyo3(signature = (fabric, workload = None, messages = None, traffic = None, faults = None,
     routing = None, engine = None, host = None, seed = 1, time_tolerance = None,
@@ -132,5 +133,6 @@ pub fn simulate<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     out.set_item("loads", loads)?;
+    out.set_item("message_end_s", r.message_end_s)?;
     Ok(out)
 }

@@ -108,6 +108,9 @@ pub struct Run {
     /// message collisions, the phase time), in the order of `jobs`; empty on the other
     /// engines.
     pub loads: Vec<LoadReport>,
+    /// When each operation of the jobs ended, in seconds, jobs in the order given and each
+    /// job's operations in its DAG's order: the flow engine's; empty on the other engines.
+    pub op_end_s: Vec<f64>,
 }
 
 impl Engine {
@@ -184,6 +187,7 @@ pub fn run(
                 jobs: r.jobs,
                 channel_bytes: r.channel_bytes,
                 loads: Vec::new(),
+                op_end_s: r.op_end_s,
             }
         }
         Engine::Load => {
@@ -198,6 +202,7 @@ pub fn run(
                 jobs,
                 channel_bytes,
                 loads,
+                op_end_s: Vec::new(),
             }
         }
         Engine::Packet(packets) => {
@@ -208,6 +213,7 @@ pub fn run(
                 jobs: r.jobs,
                 channel_bytes: r.channel_bytes.iter().map(|&b| b as f64).collect(),
                 loads: Vec::new(),
+                op_end_s: Vec::new(),
             }
         }
     })

@@ -71,6 +71,9 @@ pub struct Simulated {
     /// The load engine's report of each job's messages ([`super::Run::loads`]; empty on
     /// the other engines).
     pub loads: Vec<LoadReport>,
+    /// For a phase of messages on the flow engine, when each message's last byte arrived, in
+    /// seconds, in the order given; empty otherwise.
+    pub message_end_s: Vec<f64>,
 }
 
 impl Simulated {
@@ -139,6 +142,7 @@ impl Simulation {
                     channel_bytes: Vec::new(),
                     traffic: Some(measured),
                     loads: Vec::new(),
+                    message_end_s: Vec::new(),
                 });
             }
             Workload::Jobs(spec) => match self.host {
@@ -172,6 +176,11 @@ impl Simulation {
             channel_bytes: r.channel_bytes,
             traffic: None,
             loads: r.loads,
+            message_end_s: if matches!(self.workload, Workload::Messages(_)) {
+                r.op_end_s
+            } else {
+                Vec::new()
+            },
         })
     }
 }
