@@ -33,7 +33,7 @@ mod uniform_random;
 pub use allreduce::allreduce_recursive_doubling;
 pub use alltoall::AllToAll;
 pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES};
-pub use halo3d26::{Halo3D26, EMBER_HALO3D26_PEFLOPS};
+pub use halo3d26::{Halo3D26, EMBER_HALO3D26_ORDER, EMBER_HALO3D26_PEFLOPS};
 pub use host::{HostCosts, HostTimeline};
 pub use job::Job;
 pub use layout::linear_after_random_idle;
