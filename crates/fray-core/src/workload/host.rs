@@ -686,7 +686,10 @@ impl HostTimeline {
     /// compute starts a round: after it the rank posts that round's receives
     /// ([`HostCosts::post_s`] each; with [`Progress::Calls`] each first searches the
     /// unexpected queue and completes the message it finds there, listed in
-    /// [`Self::take_completed`]), and the compute ends when they are posted.
+    /// [`Self::take_completed`]), and the compute ends when they are posted. Those
+    /// receives count as posted from the compute's start: a message that arrives during
+    /// the compute is searched for among them (Firefly would park it in the unexpected
+    /// queue and the post would find it there, at about the same cost).
     pub fn compute(&mut self, job: usize, rank: u32, seconds: f64, t: f64) -> f64 {
         if self.is_free() {
             return t + seconds;
