@@ -194,3 +194,10 @@ def test_the_all_to_all_motif_is_a_class_too():
     a = fray.AllToAll(bytes=1024, iterations=2)
     assert str(a) == "alltoall:bytes=1024,iterations=2"
     assert fray.parse_workload(str(a)) == a and type(fray.parse_workload("alltoall")) is fray.AllToAll
+
+
+def test_firefly_host_costs_are_embers_charged_call_by_call():
+    spelled = fray.parse_host("ember+recv=100ns+nic=150ns+post=60ns+progress=calls")
+    assert type(spelled) is fray.Firefly and spelled == fray.Firefly()
+    assert str(fray.Firefly(nic="100ns")) == "firefly+nic=100ns"
+    assert str(fray.Ember(progress="calls")) == "ember+progress=calls"

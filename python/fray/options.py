@@ -30,6 +30,7 @@ __all__ = [
     "Dor",
     "DorRetry",
     "Ember",
+    "Firefly",
     "FlowEngine",
     "Halo3D26",
     "HostCosts",
@@ -173,13 +174,18 @@ class PacketEngine(Option, family="engine", kind="packet"):
 # Host costs (``--host``, a workload's ``host``).
 class HostCosts(Option, family="host", kind="none"):
     """Host costs from none (``none``): ``send``, ``recv``, ``match``, ``register``,
-    ``page``, ``nic`` (times), ``copy``, ``send_copy``, ``recv_copy`` (times per byte,
-    ``"344ps/B"``), ``eager`` (bytes)."""
+    ``page``, ``nic``, ``post`` (times), ``copy``, ``send_copy``, ``recv_copy`` (times per
+    byte, ``"344ps/B"``), ``eager`` (bytes), ``progress`` (``released``, ``calls``)."""
 
 
 class Ember(Option, family="host", kind="ember"):
     """SST Ember's host costs (``ember``), times ``scale`` (``ember*K``), with the same
     overrides as :class:`HostCosts`."""
+
+
+class Firefly(Option, family="host", kind="firefly"):
+    """SST Ember's host costs charged call by call as SST Firefly charges them
+    (``firefly``), with the same overrides as :class:`HostCosts`."""
 
 
 # Workloads (``--workload`` and the links study's workload spec).

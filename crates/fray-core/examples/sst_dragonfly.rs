@@ -4,9 +4,11 @@
 //! cables failed. Prints, per seed, the healthy and failed time per iteration of iterations
 //! 3-4 (a 4-iteration run less a 2-iteration one, over 2, as SST's numbers are taken) and
 //! the loss:
-//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC [HOST]]]`
+//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC [HOST [ROUTING [LAST]]]]]`
 //! (seeds `FIRST..FIRST + SEEDS`, as `fray links` numbers them; HOST the host costs,
-//! default `ember`; with FAILED_PCT 0 only the healthy machine runs), e.g.
+//! default `ember`; ROUTING default `ugal:links=adaptive,threshold=800`; LAST, default 4,
+//! times iterations `LAST - 1` and `LAST` instead, as SST's 5-6; with FAILED_PCT 0 only
+//! the healthy machine runs), e.g.
 //! `packet:router=merlin,mtu=2048 20ns 30 3`.
 
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
@@ -24,6 +26,8 @@ fn main() {
     let first: u32 = arg(5, "0").parse().unwrap();
     let spec: FabricSpec = arg(6, "dragonfly:p=16,a=32,h=1,g=17").parse().unwrap();
     let host = arg(7, "ember");
+    let routing = arg(8, "ugal:links=adaptive,threshold=800");
+    let last: u32 = arg(9, "4").parse().unwrap();
     let link = LinkParameters {
         bandwidth_bytes_s: 50e9,
         latency_s,
@@ -35,7 +39,7 @@ fn main() {
             "halo3d26:iterations={iterations},nx=30,compute=no,host={host}"
         ))
         .unwrap(),
-        routing: "ugal:links=adaptive,threshold=800".into(),
+        routing: routing.clone(),
         fail: CableSelector::parse("global"),
         jobs: vec![1],
         failed_pct: vec![failed_pct],
@@ -58,11 +62,13 @@ fn main() {
     };
     println!(
         "engine {engine}, host {host}, links {latency_s:e} s, {failed_pct} % of global cables \
-         failed"
+         failed, iterations {}-{last}",
+        last - 1
     );
     for replica in first..first + seeds {
-        let per_iteration =
-            |baseline| (makespan(4, replica, baseline) - makespan(2, replica, baseline)) / 2.0;
+        let per_iteration = |baseline| {
+            (makespan(last, replica, baseline) - makespan(last - 2, replica, baseline)) / 2.0
+        };
         let healthy = per_iteration(true);
         if failed_pct == 0.0 {
             println!("seed {replica}: healthy {:.2} us", healthy * 1e6);

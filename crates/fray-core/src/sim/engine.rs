@@ -241,6 +241,10 @@ fn load_bound(
         if let Some((src, dst, size_bytes)) = op.message() {
             sending[src as usize] += job.host.before_s(op);
             receiving[dst as usize] += job.host.after_s(op);
+            if matches!(op, Op::Send { .. } | Op::Header { .. }) {
+                // Its receive was posted on the receiver's core.
+                receiving[dst as usize] += job.host.post_s;
+            }
             messages.push(Message {
                 src,
                 dst,

@@ -3,7 +3,7 @@
 use super::exchange::compute_then_exchange;
 use super::grid::RankGrid;
 use super::motif::{check_non_negative, check_positive, Motif};
-use super::{Dag, Message, Stencil, StencilKind, WorkloadError};
+use super::{Dag, Message, WorkloadError};
 
 const NAME: &str = "halo3d26";
 
@@ -17,8 +17,8 @@ const NAME: &str = "halo3d26";
 /// Each iteration, on every rank:
 /// 1. compute for `compute_s` seconds;
 /// 2. send one message to each neighbour (and receive one from each), all at once, in
-///    Ember's order: the six faces (x down, x up, y down, y up, z down, z up), then the
-///    edges, then the corners;
+///    Ember's order ([`EMBER_HALO3D26_ORDER`]): the six faces (x down, x up, y down, y up,
+///    z down, z up), then the edges, then the corners;
 ///    - to a face neighbour (one coordinate differs): the face's cells, `ny * nz` towards
 ///      x, `nx * nz` towards y, `nx * ny` towards z;
 ///    - to an edge neighbour (two coordinates differ): the cells of the edge along the
@@ -99,46 +99,70 @@ impl Halo3D26 {
     }
 
     /// The messages of one exchange: for each rank in order, one per existing neighbour, in
-    /// the order Ember posts them (faces x down to z up, then edges, then corners).
+    /// the order Ember posts them ([`EMBER_HALO3D26_ORDER`]: faces x down to z up, then its
+    /// twelve edges `line_a` to `line_l`, then its eight corners `corner_a` to `corner_h`).
     pub fn messages(&self) -> Result<Vec<Message>, WorkloadError> {
         let grid = self.grid()?;
         let cells = [self.nx, self.ny, self.nz];
         let cell_bytes = f64::from(self.fields_per_cell) * f64::from(self.element_size_bytes);
-        let stencil = Stencil {
-            kind: StencilKind::TwentySevenP,
-            periodic: false,
-        };
-        let mut pairs =
-            stencil.pairs(&[self.pex as usize, self.pey as usize, self.pez as usize])?;
-        // Pairs come rank by rank; within a rank, faces first, each dimension down then up,
-        // then edges and corners (in the stencil's order, which the sort keeps).
-        pairs.sort_by_key(|&(src, dst)| {
-            let (a, b) = (grid.coords(src), grid.coords(dst));
-            let (mut differing, mut face) = (0, 0);
-            for d in (0..3).filter(|&d| a[d] != b[d]) {
-                differing += 1;
-                face = 2 * d + usize::from(b[d] > a[d]);
-            }
-            (src, differing, if differing == 1 { face } else { 0 })
-        });
-        Ok(pairs
-            .into_iter()
-            .map(|(src, dst)| {
-                let (a, b) = (grid.coords(src), grid.coords(dst));
+        let mut messages = Vec::new();
+        for src in 0..grid.num_ranks() {
+            for offset in EMBER_HALO3D26_ORDER {
+                let mut dst = Some(src);
+                for (d, &step) in offset.iter().enumerate() {
+                    dst = dst.and_then(|r| grid.neighbour(r, d, step));
+                }
+                let Some(dst) = dst else { continue };
                 // The halo spans every dimension in which the two ranks are level.
                 let halo_cells: f64 = (0..3)
-                    .filter(|&d| a[d] == b[d])
+                    .filter(|&d| offset[d] == 0)
                     .map(|d| f64::from(cells[d]))
                     .product();
-                Message {
+                messages.push(Message {
                     src,
                     dst,
                     size_bytes: halo_cells * cell_bytes,
-                }
-            })
-            .collect())
+                });
+            }
+        }
+        Ok(messages)
     }
 }
+
+/// The neighbours of a rank as offsets `[dx, dy, dz]`, in the order SST Ember's
+/// `emberhalo3d26.cc` posts its receives and then its sends to them every iteration: the six
+/// faces (`xface_down`, `xface_up`, `yface_down`, `yface_up`, `zface_down`, `zface_up`), the
+/// twelve edges (`line_a` to `line_l`) and the eight corners (`corner_a` to `corner_h`), each
+/// offset as the motif's `convertPositionToRank` calls give it. The order sets which
+/// receive an arriving message is matched against first, so it is part of the motif's cost.
+pub const EMBER_HALO3D26_ORDER: [[i64; 3]; 26] = [
+    [-1, 0, 0],
+    [1, 0, 0],
+    [0, -1, 0],
+    [0, 1, 0],
+    [0, 0, -1],
+    [0, 0, 1],
+    [-1, -1, 0],
+    [0, -1, -1],
+    [1, -1, 0],
+    [0, -1, 1],
+    [-1, 0, 1],
+    [1, 0, 1],
+    [-1, 0, -1],
+    [1, 0, -1],
+    [-1, 1, 0],
+    [0, 1, 1],
+    [1, 1, 0],
+    [0, 1, -1],
+    [-1, -1, 1],
+    [1, -1, 1],
+    [-1, -1, -1],
+    [1, -1, -1],
+    [-1, 1, 1],
+    [1, 1, 1],
+    [-1, 1, -1],
+    [1, 1, -1],
+];
 
 impl Motif for Halo3D26 {
     fn name(&self) -> &'static str {

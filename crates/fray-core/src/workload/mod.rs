@@ -33,13 +33,13 @@ mod uniform_random;
 pub use allreduce::allreduce_recursive_doubling;
 pub use alltoall::AllToAll;
 pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES};
-pub use halo3d26::{Halo3D26, EMBER_HALO3D26_PEFLOPS};
-pub use host::{HostCosts, HostTimeline};
+pub use halo3d26::{Halo3D26, EMBER_HALO3D26_ORDER, EMBER_HALO3D26_PEFLOPS};
+pub use host::{HostCosts, HostTimeline, Progress};
 pub use job::Job;
 pub use layout::linear_after_random_idle;
 pub use lqcd::{Lqcd, LqcdDecomposition, EMBER_SHORT_MSG_LENGTH_BYTES, SU3_VECTOR_ELEMENTS};
 pub use motif::Motif;
-pub use posted::PostedReceives;
+pub use posted::{Arrival, PostedReceives, Posting};
 pub use progress::JobsProgress;
 pub use sizing::{
     largest_cube, largest_square, lqcd_job_size, ranks_per_job, LQCD_PAPER_LATTICE,

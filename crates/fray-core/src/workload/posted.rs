@@ -13,6 +13,14 @@
 //! round begins, so a message of the next round that arrives early is searched for behind
 //! every receive still unmatched in this one (in Firefly it would walk those and wait in
 //! the unexpected queue, which costs about the same).
+//!
+//! With Firefly's call-by-call progress ([`super::Progress::Calls`]) the queue follows
+//! SST 16's `ctrlMsgProcessQueuesState.cc` instead: a rank's receives of a round are posted
+//! when it enters the round ([`PostedReceives::enter_round`]); a message that arrives
+//! before its receive is posted walks every receive posted and unmatched, matches none and
+//! waits in the rank's unexpected queue ([`PostedReceives::arrive`]); posting a receive
+//! first walks that queue from its front, one match delay per message examined, up to its
+//! own message or, when it has none, to the end.
 
 use super::{Job, Op};
 
@@ -28,6 +36,38 @@ pub struct PostedReceives {
     /// Per global rank: its first entry not yet matched, and one past its last entry.
     head: Vec<u32>,
     end: Vec<u32>,
+    /// Per global rank: its first entry.
+    start: Vec<u32>,
+    /// The round of each entry of the flat queue (rounds count from 1, as computes do).
+    round: Vec<u32>,
+    /// The global operation of each entry of the flat queue.
+    op_of: Vec<u32>,
+    /// Per global rank: the round whose receives it has posted ([`Self::enter_round`]).
+    current: Vec<u32>,
+    /// Per global rank: the entries whose messages arrived before their receive was
+    /// posted, in the order they arrived (Firefly's unexpected queue).
+    unexpected: Vec<Vec<u32>>,
+}
+
+/// What the search of a rank's queues found for an arrived message ([`PostedReceives::arrive`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrival {
+    /// Its receive was posted: the search examined this many entries, its own included.
+    Matched(u32),
+    /// Its receive is not posted yet: the search walked this many posted receives without
+    /// a match and the message waits in the rank's unexpected queue.
+    Unexpected(u32),
+}
+
+/// One receive a rank posts as it enters a round ([`PostedReceives::enter_round`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Posting {
+    /// The message that was waiting for it in the unexpected queue, now matched (global
+    /// operation), or `None` when none was.
+    pub matched: Option<u32>,
+    /// Messages of the unexpected queue the post examined: the matched one's place from the
+    /// front (1 for the first), or the whole queue's length when none matched.
+    pub examined: u32,
 }
 
 impl PostedReceives {
@@ -86,11 +126,71 @@ impl PostedReceives {
             *e = (*e).max(start);
             start = *e;
         }
+        let ranks = head.len();
+        let start = head.clone();
         Self {
+            start,
             place,
             matched: vec![false; entries.len()],
             head,
             end,
+            round: entries.iter().map(|&(_, r, _, _)| r).collect(),
+            op_of: entries.iter().map(|&(_, _, _, g)| g).collect(),
+            current: vec![0; ranks],
+            unexpected: vec![Vec::new(); ranks],
+        }
+    }
+
+    /// Global operation `g` arrived at global rank `rank`, which has posted the receives of
+    /// its rounds up to [`Self::enter_round`]'s last: matched now if its receive is among
+    /// them ([`Self::take`]), else put in the rank's unexpected queue after walking every
+    /// posted receive still unmatched.
+    pub fn arrive(&mut self, g: u32, rank: usize) -> Arrival {
+        let k = self.place[g as usize];
+        let current = self.current[rank];
+        if k == u32::MAX || self.round[k as usize] <= current {
+            return Arrival::Matched(self.take(g, rank));
+        }
+        let (head, end) = (self.head[rank] as usize, self.end[rank] as usize);
+        let walked = (head..end)
+            .take_while(|&e| self.round[e] <= current)
+            .filter(|&e| !self.matched[e])
+            .count() as u32;
+        self.unexpected[rank].push(k);
+        Arrival::Unexpected(walked)
+    }
+
+    /// Global rank `rank` enters its next round and posts its receives, in the order it
+    /// posts them: each searches the unexpected queue ([`Posting`]); the postings are
+    /// appended to `out`.
+    pub fn enter_round(&mut self, rank: usize, out: &mut Vec<Posting>) {
+        self.current[rank] += 1;
+        let round = self.current[rank];
+        let (start, end) = (self.start[rank] as usize, self.end[rank] as usize);
+        let first = (start..end)
+            .find(|&e| self.round[e] >= round)
+            .unwrap_or(end);
+        let last = (first..end)
+            .find(|&e| self.round[e] != round)
+            .unwrap_or(end);
+        for e in first..last {
+            let waiting = &mut self.unexpected[rank];
+            let posting = match waiting.iter().position(|&k| k as usize == e) {
+                Some(p) => {
+                    waiting.remove(p);
+                    let g = self.op_of[e];
+                    self.take(g, rank);
+                    Posting {
+                        matched: Some(g),
+                        examined: p as u32 + 1,
+                    }
+                }
+                None => Posting {
+                    matched: None,
+                    examined: waiting.len() as u32,
+                },
+            };
+            out.push(posting);
         }
     }
 
@@ -169,6 +269,46 @@ mod tests {
         let (mut q, [first, _]) = centre();
         let examined: Vec<u32> = first.iter().rev().map(|&g| q.take(g, 13)).collect();
         assert_eq!(examined, (1..=26).rev().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn with_firefly_progress_an_early_message_waits_unexpected_until_its_round_is_posted() {
+        let (mut q, [first, second]) = centre();
+        let mut out = Vec::new();
+        q.enter_round(13, &mut out);
+        assert_eq!(out.len(), 26);
+        assert!(out.iter().all(|p| *p
+            == Posting {
+                matched: None,
+                examined: 0
+            }));
+        for &g in &first[..20] {
+            assert_eq!(q.arrive(g, 13), Arrival::Matched(1));
+        }
+        // Six receives of round one are unmatched: two early messages of round two walk
+        // them, then the last of round one is matched behind five.
+        assert_eq!(q.arrive(second[4], 13), Arrival::Unexpected(6));
+        assert_eq!(q.arrive(second[1], 13), Arrival::Unexpected(6));
+        assert_eq!(q.arrive(first[25], 13), Arrival::Matched(6));
+        for &g in &first[20..25] {
+            assert_eq!(q.arrive(g, 13), Arrival::Matched(1));
+        }
+        // Round two's posts: the first walks both waiting messages, the second finds its
+        // message second in the queue, the next three walk the one left, the fifth finds
+        // it first, the rest find the queue empty.
+        out.clear();
+        q.enter_round(13, &mut out);
+        let examined: Vec<u32> = out.iter().map(|p| p.examined).collect();
+        assert_eq!(examined[..6], [2, 2, 1, 1, 1, 0]);
+        assert_eq!(out[1].matched, Some(second[1]));
+        assert_eq!(out[4].matched, Some(second[4]));
+        assert_eq!(out.iter().filter(|p| p.matched.is_some()).count(), 2);
+        // The others arrive in order and examine one entry each.
+        for (i, &g) in second.iter().enumerate() {
+            if i != 1 && i != 4 {
+                assert_eq!(q.arrive(g, 13), Arrival::Matched(1), "receive {i}");
+            }
+        }
     }
 
     #[test]

@@ -110,6 +110,10 @@ fn each_rank_sends_faces_first_as_ember_posts_them() {
     assert_eq!(sent.len(), 26);
     let dsts: Vec<u32> = sent.iter().map(|&(d, _)| d).collect();
     assert_eq!(dsts[..6], [12, 14, 10, 16, 4, 22]);
+    // Ember's edges `line_a` to `line_l` and corners `corner_a` to `corner_h`, worked out
+    // by hand from the offsets `emberhalo3d26.cc` gives them (rank = x + 3 y + 9 z).
+    assert_eq!(dsts[6..18], [9, 1, 11, 19, 21, 23, 3, 5, 15, 25, 17, 7]);
+    assert_eq!(dsts[18..], [18, 20, 0, 2, 24, 26, 6, 8]);
     // Faces, then edges (one row of cells: 5, 6 or 7 cells of 16 bytes), then corners.
     let cells: Vec<f64> = sent.iter().map(|&(_, b)| b / 16.0).collect();
     assert!(cells[..6].iter().all(|&c| c >= 30.0), "{cells:?}");

@@ -11,7 +11,9 @@ use fray_core::routing::build;
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::{run, Engine};
-use fray_core::workload::{DagBuilder, HostCosts, Job, Message, Op, WorkloadSpec, CONTROL_BYTES};
+use fray_core::workload::{
+    DagBuilder, HostCosts, Job, Message, Op, Progress, WorkloadSpec, CONTROL_BYTES,
+};
 
 const EXACT: FlowConfig = FlowConfig {
     seed: 1,
@@ -30,6 +32,8 @@ const SLOW_CORE: HostCosts = HostCosts {
     register_s: 0.0,
     register_s_per_page: 0.0,
     nic_latency_s: 0.0,
+    post_s: 0.0,
+    progress: Progress::Released,
 };
 
 /// A line of `n` routers with 1 GB/s cables, one endpoint each on a far faster host link, no
@@ -494,4 +498,77 @@ fn the_workload_spec_names_the_host_costs() {
         .place(&f, 1)
         .unwrap();
     assert_eq!(plain[0].host, HostCosts::NONE);
+}
+
+/// [`SLOW_CORE`] made progress call by call, as SST's Firefly does.
+const CALLS: HostCosts = HostCosts {
+    progress: Progress::Calls,
+    ..SLOW_CORE
+};
+
+#[test]
+fn with_firefly_progress_a_message_arriving_between_sends_is_completed_before_the_next() {
+    // Rank 0 sends three 1 kB messages to rank 1 (1 ms of core each), rank 1 one to rank 0.
+    // Rank 1's message reaches rank 0 1 us after rank 0's first send left: released in
+    // order, rank 0 completes it after its third send (3 to 3.5 ms); made call by call it
+    // completes it when its second send has left (2 to 2.5 ms), and its third send leaves
+    // at 3.5 ms, so rank 1 completes that one at 4 ms (plus the wire's 1 us each way).
+    let f = line(2);
+    let messages = [(0, 1, 1e3), (0, 1, 1e3), (0, 1, 1e3), (1, 0, 1e3)];
+    let wire = 1e-6;
+    for (host, rank0_receive, last) in [
+        (SLOW_CORE, 3.5e-3, 3.5e-3 + wire),
+        (CALLS, 2.5e-3, 4e-3 + wire),
+    ] {
+        let (ends, _) = flow_ends(&f, phase(&f, &messages, host));
+        assert!((ends[3] - rank0_receive).abs() < 1e-9, "{host:?}: {ends:?}");
+        assert!((ends[2] - last).abs() < 1e-9, "{host:?}: {ends:?}");
+        let (f, job) = line_job(2, host, |b| {
+            for &(src, dst, bytes) in &messages {
+                b.send(src, dst, bytes, &[]).unwrap();
+            }
+        });
+        for makespan in makespans(&f, &job) {
+            assert!((makespan - last).abs() < 1e-5, "{host:?}: {makespan}");
+        }
+    }
+}
+
+#[test]
+fn with_firefly_progress_an_early_message_waits_for_its_receive_to_be_posted() {
+    // Three ranks, two rounds; 1 ms per send, 0.5 ms per receive, 1 ms per entry a search
+    // examines, 0.25 ms to post a receive. Rank 1 posts its round-one receives from ranks 0
+    // and 2 (0 to 0.5 ms); rank 0's message arrives at 1 ms and is done at 2.5 ms (0.5 ms
+    // and its own examination); rank 0 then sends its round-two message, which arrives at
+    // 3.5 ms while rank 2's (after 5 ms of compute) has not: rank 1's receive for it is not
+    // posted yet. Call by call, it walks the one posted receive (1 ms) and waits; rank 2's
+    // arrives at 6 ms and is done at 7.5 ms; rank 1 enters round two and posts the receive,
+    // which finds the waiting message first in the queue: 0.25 ms + 1.5 ms, done at
+    // 9.25 ms. Released in order, the early message is searched for behind rank 2's
+    // receive at once (2.5 ms, to 6 ms), rank 2's follows (to 7.5 ms) and round two's post
+    // ends the run at 7.75 ms (each plus a few us of wire).
+    let host = HostCosts {
+        match_s: 1e-3,
+        post_s: 0.25e-3,
+        ..SLOW_CORE
+    };
+    let dag = |b: &mut DagBuilder| {
+        let c0 = b.compute(0, 0.0, &[]).unwrap();
+        let c1 = b.compute(1, 0.0, &[]).unwrap();
+        let c2 = b.compute(2, 5e-3, &[]).unwrap();
+        let w = b.send(0, 1, 1e3, &[c0]).unwrap();
+        let z = b.send(2, 1, 1e3, &[c2]).unwrap();
+        let c0_2 = b.compute(0, 0.0, &[c0, w]).unwrap();
+        b.compute(1, 0.0, &[c1, w, z]).unwrap();
+        b.send(0, 1, 1e3, &[c0_2]).unwrap();
+    };
+    for (progress, expected) in [(Progress::Calls, 9.25e-3), (Progress::Released, 7.75e-3)] {
+        let (f, job) = line_job(3, HostCosts { progress, ..host }, dag);
+        for makespan in makespans(&f, &job) {
+            assert!(
+                (makespan - expected).abs() < 2e-5,
+                "{progress:?}: {makespan}"
+            );
+        }
+    }
 }

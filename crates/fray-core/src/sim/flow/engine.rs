@@ -841,21 +841,38 @@ impl State<'_> {
             Op::Compute { rank, seconds } => {
                 let end = self.host.compute(j, rank, seconds, t);
                 self.push(end, Kind::ComputeDone(g));
-            }
-            Op::PostReceive { .. } => {
-                let posted = self.host.depart(j, &op, t);
-                self.push(posted, Kind::ComputeDone(g));
-            }
-            _ => {
-                let posted = self.host.depart(j, &op, t);
-                if posted > t {
-                    self.push(posted, Kind::Post(g));
-                } else {
-                    self.post(g, t)?;
+                let mut completed = Vec::new();
+                self.host.take_completed(&mut completed);
+                for (m, at) in completed {
+                    self.push(at.max(t), Kind::Received(m));
                 }
             }
+            Op::PostReceive { .. } => {
+                if let Some(posted) = self.host.depart(g, j, &op, t) {
+                    self.push(posted, Kind::ComputeDone(g));
+                }
+            }
+            _ => match self.host.depart(g, j, &op, t) {
+                Some(posted) if posted > t => self.push(posted, Kind::Post(g)),
+                Some(_) => self.post(g, t)?,
+                None => {}
+            },
         }
         Ok(())
+    }
+
+    /// Message `g` entered the network at `t`: its sender's core goes on with the
+    /// messages that arrived meanwhile and its next send ([`HostTimeline::handed_off`]).
+    fn handed_off(&mut self, g: u32, t: f64) {
+        let (j, _, op) = self.progress.op(g);
+        let mut done = Vec::new();
+        let next = self.host.handed_off(j, &op, t, &mut done);
+        for (m, at) in done {
+            self.push(at.max(t), Kind::Received(m));
+        }
+        if let Some((send, at)) = next {
+            self.push(at.max(t), Kind::Post(send));
+        }
     }
 
     /// The last byte of message `g` arrived at `t`: it ends once its receiver's core has
@@ -866,17 +883,17 @@ impl State<'_> {
             return;
         }
         let (j, _, op) = self.progress.op(g);
-        let done = self.host.arrive(g, j, &op, t);
-        if done > t {
-            self.push(done, Kind::Received(g));
-        } else {
-            self.done_ops.push(g);
+        match self.host.arrive(g, j, &op, t) {
+            Some(done) if done > t => self.push(done, Kind::Received(g)),
+            Some(_) => self.done_ops.push(g),
+            None => {}
         }
     }
 
     /// Posts message `g` at `t`: it is routed now and becomes a flow once its path's latency
     /// has passed.
     fn post(&mut self, g: u32, t: f64) -> Result<(), RoutingError> {
+        self.handed_off(g, t);
         let (_, job, op) = self.progress.op(g);
         let Some((src, dst, size_bytes)) = op.message() else {
             unreachable!("only messages are posted")

@@ -55,6 +55,7 @@ pub fn simulate(
     let mut starting: Vec<u32> = Vec::new();
     let mut arrived: Vec<u32> = Vec::new();
     let mut done: Vec<u32> = Vec::new();
+    let mut completed: Vec<(u32, f64)> = Vec::new();
     loop {
         // Released operations start in the order they were released (a rank's sends in
         // its DAG's order, as the flow engine starts them).
@@ -69,18 +70,24 @@ pub fn simulate(
                         to_ps(host.compute(j, rank, seconds, now_s))
                     };
                     engine.schedule_external(end_ps, g);
+                    // Messages that waited for receives the compute's round posted.
+                    host.take_completed(&mut completed);
+                    for (m, at) in completed.drain(..) {
+                        engine.schedule_external(to_ps(at).max(engine.now_ps), m);
+                    }
                 }
                 (j, _, op @ Op::PostReceive { .. }) => {
                     let now_s = engine.now_ps as f64 / PS_PER_S;
-                    engine.schedule_external(to_ps(host.depart(j, &op, now_s)), g);
+                    if let Some(at) = host.depart(g, j, &op, now_s) {
+                        engine.schedule_external(to_ps(at), g);
+                    }
                 }
-                (j, job, op) => {
+                (j, _, op) => {
                     let now_s = engine.now_ps as f64 / PS_PER_S;
-                    let at_ps = to_ps(host.depart(j, &op, now_s));
-                    if at_ps > engine.now_ps {
-                        engine.schedule_external(at_ps, g);
-                    } else {
-                        post(&mut engine, &mut posted, job, g, op)?;
+                    match host.depart(g, j, &op, now_s).map(to_ps) {
+                        Some(at_ps) if at_ps > engine.now_ps => engine.schedule_external(at_ps, g),
+                        Some(_) => post(&mut engine, &mut host, &mut posted, &progress, g)?,
+                        None => {}
                     }
                 }
             }
@@ -89,10 +96,10 @@ pub fn simulate(
         if arrived.is_empty() && done.is_empty() {
             match engine.next() {
                 Some(Step::Timer(g)) => match progress.op(g) {
-                    (_, job, op)
+                    (_, _, op)
                         if !host.is_free() && op.message().is_some() && !posted[g as usize] =>
                     {
-                        post(&mut engine, &mut posted, job, g, op)?;
+                        post(&mut engine, &mut host, &mut posted, &progress, g)?;
                         arrived.append(&mut engine.finished);
                     }
                     _ => done.push(g),
@@ -105,11 +112,10 @@ pub fn simulate(
         for g in arrived.drain(..) {
             let (j, _, op) = progress.op(g);
             let now_s = engine.now_ps as f64 / PS_PER_S;
-            let at_ps = to_ps(host.arrive(g, j, &op, now_s));
-            if at_ps > engine.now_ps {
-                engine.schedule_external(at_ps, g);
-            } else {
-                done.push(g);
+            match host.arrive(g, j, &op, now_s).map(to_ps) {
+                Some(at_ps) if at_ps > engine.now_ps => engine.schedule_external(at_ps, g),
+                Some(_) => done.push(g),
+                None => {}
             }
         }
         // Operations done now release their successors.
@@ -140,14 +146,16 @@ pub fn simulate(
     })
 }
 
-/// Puts message `g` (`op`, of `job`) into the network now.
+/// Puts message `g` into the network now; its sender's core goes on with the messages
+/// that arrived meanwhile and its next send ([`HostTimeline::handed_off`]), on timers.
 fn post(
     engine: &mut Engine,
+    host: &mut HostTimeline,
     posted: &mut [bool],
-    job: &Job,
+    progress: &JobsProgress<u64>,
     g: u32,
-    op: Op,
 ) -> Result<(), PacketError> {
+    let (j, job, op) = progress.op(g);
     let Some((src, dst, size_bytes)) = op.message() else {
         unreachable!("only messages are posted")
     };
@@ -156,5 +164,11 @@ fn post(
     }
     let (a, b) = (job.placement[src as usize], job.placement[dst as usize]);
     engine.post(a, b, size_bytes.round() as u64, g)?;
+    let now_s = engine.now_ps as f64 / PS_PER_S;
+    let mut done = Vec::new();
+    let next = host.handed_off(j, &op, now_s, &mut done);
+    for (m, at) in done.into_iter().chain(next) {
+        engine.schedule_external(to_ps(at).max(engine.now_ps), m);
+    }
     Ok(())
 }
