@@ -173,7 +173,7 @@ def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_p
         ("nx = 8", "nz = 8\nnxx = 8", "workload.nxx", 'did you mean "nx"'),
         ("nx = 8", 'motif = "halo3d27"', "workload.motif", '"halo3d26", "sweep3d"'),
         ("nx = 8", 'nx = 8\nhost = "ember*-1"', "workload.host", '"ember*K" (those times K'),
-        ("nx = 8", 'nx = 8\nhost = "firefly"', "workload.host", '"none", "ember"'),
+        ("nx = 8", 'nx = 8\nhost = "cray"', "workload.host", "known: none, ember, firefly"),
         ("counts = [1, 4]", "counts = [1, 1]", "jobs.counts", "a number of jobs repeated"),
         ("counts = [1, 4]", "counts = [0]", "jobs.counts", "positive whole numbers"),
         ("failed_pct = [0, 10, 30]", "failed_pct = [0, 101]", "faults.failed_pct",

@@ -430,7 +430,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--link-bandwidth", "fast"], "--link-bandwidth"),
         (["--host-bandwidth", "0GB/s"], "--host-bandwidth"),
         (["--routing", "ugal:threshold=-2"], "threshold must be a finite number >= 0"),
-        (["--host", "sst"], "host: unknown host costs \"sst\" (known: none, ember, ember*K,"),
+        (["--host", "sst"], "host: unknown host costs \"sst\" (known: none, ember, firefly, ember*K,"),
         (["--engine", "packets"], "unknown engine \"packets\""),
         (["--cables", "5", "--jobs", "1,4", "--failed", "20"], "give one value of --jobs"),
         (["--cables", "0", "--jobs", "1", "--failed", "20"], "--cables: must be a positive"),

@@ -135,9 +135,10 @@ def _tolerance(value: Any) -> float:
 _WORKLOAD: dict[str, Field] = {
     "motif": Field('one of "' + '", "'.join(MOTIFS) + '"', choice(*MOTIFS), "halo3d26"),
     "compute": Field("true or false (false leaves the compute time out)", boolean, True),
-    "host": Field('"none", "ember" (SST Ember\'s host costs per message), "ember*K" (those '
-                  'times K, a number at least 0), each followed by "+KEY=VALUE" overrides such '
-                  'as "+send_copy=344ps/B"', _host, "none"),
+    "host": Field('"none", "ember" (SST Ember\'s host costs per message), "firefly" (the same, '
+                  'charged call by call as SST\'s Firefly does), "ember*K" (those times K, a '
+                  'number at least 0), each followed by "+KEY=VALUE" overrides such as '
+                  '"+send_copy=344ps/B"', _host, "none"),
     "iterations": Field("a positive whole number of iterations per job", whole(1), 1),
     "chunks": Field("a positive whole number of chunks per message", whole(1), 1),
     "budget": Field("a positive whole number of endpoints shared by the jobs", whole(1)),
