@@ -1,7 +1,7 @@
 //! All-to-all: every rank sends the same number of bytes to every other rank, after SST
 //! Ember's `Alltoall` motif and the pairwise exchange SST Firefly runs it as.
 
-use super::motif::{check_non_negative, check_positive, invalid, Motif};
+use super::motif::{at_least_two_ranks, check_non_negative, check_positive, Motif};
 use super::{Dag, DagBuilder, OpId, WorkloadError};
 
 const NAME: &str = "alltoall";
@@ -37,14 +37,7 @@ impl Motif for AllToAll {
     }
 
     fn num_ranks(&self) -> Result<u32, WorkloadError> {
-        if self.ranks < 2 {
-            return Err(invalid(
-                NAME,
-                "ranks",
-                format!("needs at least 2 ranks to exchange, got {}", self.ranks),
-            ));
-        }
-        Ok(self.ranks)
+        at_least_two_ranks(NAME, self.ranks)
     }
 
     fn dag(&self) -> Result<Dag, WorkloadError> {

@@ -26,6 +26,19 @@ pub(crate) fn invalid(motif: &str, field: &str, reason: impl Into<String>) -> Wo
     }
 }
 
+/// `ranks`, if at least 2: a motif whose ranks send to one another needs a pair; the error
+/// names `motif`'s `ranks`.
+pub(crate) fn at_least_two_ranks(motif: &str, ranks: u32) -> Result<u32, WorkloadError> {
+    if ranks < 2 {
+        return Err(invalid(
+            motif,
+            "ranks",
+            format!("needs at least 2 ranks to send to one another, got {ranks}"),
+        ));
+    }
+    Ok(ranks)
+}
+
 /// Checks that `value` of `field` is at least 1.
 pub(crate) fn check_positive(motif: &str, field: &str, value: u32) -> Result<(), WorkloadError> {
     if value == 0 {
@@ -51,5 +64,24 @@ pub(crate) fn check_non_negative(
             field,
             format!("must be a finite number of {unit} >= 0, got {value}"),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_motif_of_messages_needs_a_pair_of_ranks() {
+        assert_eq!(at_least_two_ranks("alltoall", 2), Ok(2));
+        for ranks in [0, 1] {
+            let WorkloadError::Invalid { what, reason } =
+                at_least_two_ranks("alltoall", ranks).unwrap_err()
+            else {
+                panic!("not Invalid");
+            };
+            assert_eq!(what, "alltoall ranks");
+            assert!(reason.ends_with(&format!("got {ranks}")), "{reason}");
+        }
     }
 }

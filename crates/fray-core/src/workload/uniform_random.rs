@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
 use super::exchange::compute_then_exchange;
-use super::motif::{check_non_negative, check_positive, invalid, Motif};
+use super::motif::{at_least_two_ranks, check_non_negative, check_positive, Motif};
 use super::{Dag, Message, WorkloadError};
 
 const NAME: &str = "uniform_random";
@@ -37,17 +37,7 @@ impl Motif for UniformRandom {
     }
 
     fn num_ranks(&self) -> Result<u32, WorkloadError> {
-        if self.ranks < 2 {
-            return Err(invalid(
-                NAME,
-                "ranks",
-                format!(
-                    "needs at least 2 ranks to send to another, got {}",
-                    self.ranks
-                ),
-            ));
-        }
-        Ok(self.ranks)
+        at_least_two_ranks(NAME, self.ranks)
     }
 
     fn dag(&self) -> Result<Dag, WorkloadError> {
