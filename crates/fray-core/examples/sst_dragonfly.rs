@@ -4,18 +4,24 @@
 //! cables failed. Prints, per seed, the healthy and failed time per iteration of iterations
 //! 3-4 (a 4-iteration run less a 2-iteration one, over 2, as SST's numbers are taken) and
 //! the loss:
-//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC [HOST [ROUTING [LAST]]]]]`
+//! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC [HOST [ROUTING [LAST [DOWN [LAYOUT]]]]]]]`
 //! (seeds `FIRST..FIRST + SEEDS`, as `fray links` numbers them; HOST the host costs,
 //! default `ember`; ROUTING default `ugal:links=adaptive,threshold=800`; LAST, default 4,
-//! times iterations `LAST - 1` and `LAST` instead, as SST's 5-6; with FAILED_PCT 0 only
-//! the healthy machine runs), e.g.
+//! times iterations `LAST - 1` and `LAST` instead, as SST's 5-6; DOWN a fault file of
+//! cables down in the failed case besides FAILED_PCT % drawn (`fray links --down`), e.g.
+//! the cables of one of SST's draws with FAILED_PCT 0, `-` for none; LAYOUT `random`, the
+//! default, leaves the idle endpoints at random as `fray links` does, `linear` places rank
+//! `r` on endpoint `r` as SST's `allocateNodes(ep, "linear")` does; with FAILED_PCT 0 and
+//! no DOWN only the healthy machine runs), e.g.
 //! `packet:router=merlin,mtu=2048 20ns 30 3`.
 
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
 use fray_core::faults::CableSelector;
-use fray_core::links::{CaseOutcome, DownCables, LinksCase, LinksStudy};
+use fray_core::links::{DownCables, LinksCase, LinksStudy};
+use fray_core::routing;
+use fray_core::sim::run;
 use fray_core::units::parse_seconds;
-use fray_core::workload::WorkloadSpec;
+use fray_core::workload::{Job, WorkloadSpec};
 
 fn main() {
     let arg = |i: usize, default: &str| std::env::args().nth(i).unwrap_or(default.to_string());
@@ -28,6 +34,19 @@ fn main() {
     let host = arg(7, "ember");
     let routing = arg(8, "ugal:links=adaptive,threshold=800");
     let last: u32 = arg(9, "4").parse().unwrap();
+    let down = std::env::args()
+        .nth(10)
+        .filter(|file| file != "-")
+        .map(|file| DownCables {
+            text: std::fs::read_to_string(&file).unwrap(),
+            file,
+        })
+        .unwrap_or_default();
+    let linear = match arg(11, "random").as_str() {
+        "random" => false,
+        "linear" => true,
+        other => panic!("LAYOUT is random or linear, not {other:?}"),
+    };
     let link = LinkParameters {
         bandwidth_bytes_s: 50e9,
         latency_s,
@@ -46,23 +65,44 @@ fn main() {
         seeds: first + seeds,
         seed: 1,
         engine,
-        down: DownCables::default(),
+        down: down.clone(),
     };
     let makespan = |iterations: u32, replica: u32, baseline: bool| {
+        let study = study(iterations);
         let case = LinksCase {
             jobs: 1,
             failed_pct: if baseline { 0.0 } else { failed_pct },
             replica,
             baseline,
         };
-        match study(iterations).run_case(&fabric, case).unwrap() {
-            CaseOutcome::Ran { iteration_s, .. } => iteration_s[0] * f64::from(iterations),
-            CaseOutcome::Unroutable(why) => panic!("{why}"),
+        // As `LinksStudy::run_case`, with the ranks placed linearly when asked.
+        let seed = study.replica_seed(replica);
+        let faults = study.case_faults(&fabric, case).unwrap();
+        let mut jobs = study.workload.place(&fabric, seed).unwrap();
+        if linear {
+            jobs = jobs
+                .into_iter()
+                .map(|j| {
+                    let placement = (0..j.dag.num_ranks()).collect();
+                    Job::new(j.name, j.dag, placement, &fabric)
+                        .unwrap()
+                        .with_host(j.host)
+                })
+                .collect();
         }
+        let router = routing::build(&study.routing, &fabric, &faults).unwrap();
+        let results = run(study.engine, &fabric, &faults, router.as_ref(), &jobs, seed).unwrap();
+        results.jobs[0].iteration_s * f64::from(iterations)
     };
     println!(
         "engine {engine}, host {host}, links {latency_s:e} s, {failed_pct} % of global cables \
-         failed, iterations {}-{last}",
+         failed{}, {} layout, iterations {}-{last}",
+        if down.is_empty() {
+            String::new()
+        } else {
+            format!(" besides those of {}", down.file)
+        },
+        if linear { "linear" } else { "random" },
         last - 1
     );
     for replica in first..first + seeds {
@@ -70,7 +110,7 @@ fn main() {
             (makespan(last, replica, baseline) - makespan(last - 2, replica, baseline)) / 2.0
         };
         let healthy = per_iteration(true);
-        if failed_pct == 0.0 {
+        if failed_pct == 0.0 && down.is_empty() {
             println!("seed {replica}: healthy {:.2} us", healthy * 1e6);
             continue;
         }
