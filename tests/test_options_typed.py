@@ -164,11 +164,12 @@ def test_the_entry_points_take_the_objects_as_their_specs():
     assert by_object.channel_bytes.tolist() == by_text.channel_bytes.tolist()
     sst = profiles.SST
     assert sst.routing == fray.Ugal(threshold=800, links="adaptive")
-    assert sst.engine == fray.PacketEngine(router="merlin", mtu="2KiB")
-    assert sst.host == fray.Ember()
+    assert sst.engine == fray.PacketEngine(router="merlin", mtu="2KiB", nic_setup="50ns")
+    assert sst.host == fray.Firefly(nic="100ns")
     _, workload, routing, engine = profiles.apply(
         sst, SMALL, fray.Halo3D26(nx=4), fray.Minimal(), None)
-    assert (workload, routing, engine) == ("halo3d26:nx=4,host=ember", "minimal", str(sst.engine))
+    assert (workload, routing, engine) == ("halo3d26:nx=4,host=firefly+nic=100ns", "minimal",
+                                           str(sst.engine))
     # A profile's fields may be the objects too.
     mine = dataclasses.replace(sst, routing=fray.Minimal(), engine=fray.LoadEngine(),
                                host=fray.Ember(scale=2))

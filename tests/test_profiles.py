@@ -13,8 +13,8 @@ from pandas.testing import assert_frame_equal
 FABRIC = "dragonfly:p=4,a=8,h=2,g=17"
 SPELLED = {
     "--routing": "ugal:links=adaptive,threshold=800",
-    "--engine": "packet:router=merlin,mtu=2048",
-    "--host": "ember",
+    "--engine": "packet:router=merlin,mtu=2048,nic_setup=50ns",
+    "--host": "firefly+nic=100ns",
     "--link-bandwidth": "50GB/s",
 }
 
@@ -37,11 +37,11 @@ def spelled(**overrides):
 def test_sst_holds_the_spelled_out_settings():
     sst = profiles.SST
     assert (sst.name, sst.routing, sst.host) == ("sst", fray.parse_routing(SPELLED["--routing"]),
-                                                 fray.Ember())
+                                                 fray.Firefly(nic="100ns"))
     assert sst.link_bandwidth_bytes_s == 50e9
     assert "router" not in str(sst.engine)  # the preset written out value by value
     for part in ("route=packet", "mtu=2048", "buffer=32000", "queue=output", "speedup=1.5",
-                 "out_buffer=32000", "input_latency=20ns", "output_latency=20ns"):
+                 "out_buffer=32000", "input_latency=20ns", "output_latency=20ns", "nic_setup=50ns"):
         assert part in str(sst.engine).split(":", 1)[1].split(",")
     assert profiles.parse(str(sst)) == sst
     assert repr(sst).startswith("Profile(name='sst', routing=Ugal(threshold=800, links='adaptive')")
@@ -67,7 +67,7 @@ def test_profile_sst_gives_the_table_of_its_spelled_out_options(tmp_path):
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("--engine", "flow"), ("--routing", "ugal"), ("--host", "none"),
+    [("--engine", "flow"), ("--routing", "valiant"), ("--host", "none"),
      ("--link-bandwidth", "10GB/s")],
 )
 def test_an_explicit_option_wins_over_the_profile(tmp_path, option, value):
@@ -93,7 +93,8 @@ def test_simulate_takes_a_profile_and_explicit_values_win():
     sst = profiles.SST
     by_name = simulate(FABRIC, workload, profile="sst")
     fabric = Fabric.parse(FABRIC, bandwidth_bytes_s=50e9)
-    by_hand = simulate(fabric, workload + ",host=ember", routing=sst.routing, engine=sst.engine)
+    by_hand = simulate(fabric, workload + ",host=firefly+nic=100ns", routing=sst.routing,
+                       engine=sst.engine)
     assert by_name.iteration_s == by_hand.iteration_s
     assert by_name.engine == by_hand.engine
     # The workload's own host= and an explicit engine win over the profile's.

@@ -9,9 +9,10 @@
 //! default `ember`; ROUTING default `ugal:links=adaptive,threshold=800`; LAST, default 4,
 //! times iterations `LAST - 1` and `LAST` instead, as SST's 5-6; DOWN a fault file of
 //! cables down in the failed case besides FAILED_PCT % drawn (`fray links --down`), e.g.
-//! the cables of one of SST's draws with FAILED_PCT 0, `-` for none; LAYOUT `random`, the
-//! default, leaves the idle endpoints at random as `fray links` does, `linear` places rank
-//! `r` on endpoint `r` as SST's `allocateNodes(ep, "linear")` does; with FAILED_PCT 0 and
+//! the cables of one of SST's draws with FAILED_PCT 0, `-` for none; LAYOUT the workload's
+//! `layout=`: `random-idle`, the default, leaves the idle endpoints at random as `fray links`
+//! does, `linear` places rank `r` on endpoint `r` as SST's `allocateNodes(ep, "linear")`
+//! does; with FAILED_PCT 0 and
 //! no DOWN only the healthy machine runs), e.g.
 //! `packet:router=merlin,mtu=2048 20ns 30 3`.
 
@@ -21,7 +22,7 @@ use fray_core::links::{DownCables, LinksCase, LinksStudy};
 use fray_core::routing;
 use fray_core::sim::run;
 use fray_core::units::parse_seconds;
-use fray_core::workload::{Job, WorkloadSpec};
+use fray_core::workload::{Layout, WorkloadSpec};
 
 fn main() {
     let arg = |i: usize, default: &str| std::env::args().nth(i).unwrap_or(default.to_string());
@@ -42,11 +43,7 @@ fn main() {
             file,
         })
         .unwrap_or_default();
-    let linear = match arg(11, "random").as_str() {
-        "random" => false,
-        "linear" => true,
-        other => panic!("LAYOUT is random or linear, not {other:?}"),
-    };
+    let layout = Layout::parse(&arg(11, "random-idle")).unwrap();
     let link = LinkParameters {
         bandwidth_bytes_s: 50e9,
         latency_s,
@@ -55,7 +52,8 @@ fn main() {
     let fabric = Fabric::from_spec(&spec, link).unwrap();
     let study = |iterations: u32| LinksStudy {
         workload: WorkloadSpec::parse(&format!(
-            "halo3d26:iterations={iterations},nx=30,compute=no,host={host}"
+            "halo3d26:iterations={iterations},nx=30,compute=no,host={host},layout={}",
+            layout.name()
         ))
         .unwrap(),
         routing: routing.clone(),
@@ -75,21 +73,10 @@ fn main() {
             replica,
             baseline,
         };
-        // As `LinksStudy::run_case`, with the ranks placed linearly when asked.
+        // As `LinksStudy::run_case`.
         let seed = study.replica_seed(replica);
         let faults = study.case_faults(&fabric, case).unwrap();
-        let mut jobs = study.workload.place(&fabric, seed).unwrap();
-        if linear {
-            jobs = jobs
-                .into_iter()
-                .map(|j| {
-                    let placement = (0..j.dag.num_ranks()).collect();
-                    Job::new(j.name, j.dag, placement, &fabric)
-                        .unwrap()
-                        .with_host(j.host)
-                })
-                .collect();
-        }
+        let jobs = study.workload.place(&fabric, seed).unwrap();
         let router = routing::build(&study.routing, &fabric, &faults).unwrap();
         let results = run(study.engine, &fabric, &faults, router.as_ref(), &jobs, seed).unwrap();
         results.jobs[0].iteration_s * f64::from(iterations)
@@ -102,7 +89,7 @@ fn main() {
         } else {
             format!(" besides those of {}", down.file)
         },
-        if linear { "linear" } else { "random" },
+        layout.name(),
         last - 1
     );
     for replica in first..first + seeds {

@@ -64,18 +64,21 @@ pub struct Profile {
 impl Profile {
     /// SST 16's set-up for the failed-links paper's dragonflies: SST merlin's `hr_router`
     /// with SST's 2 KiB NIC packets, each packet routed on its own
-    /// and UGAL reading the output queues ([`crate::sim::packet::RouterPreset::Merlin`]);
-    /// merlin's UGAL over every parallel global link with its bias of 50 flits of 16 B,
-    /// 800 B (`ugal:links=adaptive,threshold=800`); Ember's host costs (`ember`,
-    /// [`crate::workload::HostCosts::EMBER`]); 50 GB/s links (the paper's 400 Gb/s, SST's `link_bw`).
+    /// and UGAL reading the output queues ([`crate::sim::packet::RouterPreset::Merlin`]),
+    /// and Firefly's send machine taking 50 ns (`txDelay`) to start each message
+    /// (`nic_setup=50ns`); merlin's UGAL over every parallel global link with its bias of 50
+    /// flits of 16 B, 800 B (`ugal:links=adaptive,threshold=800`); Ember's host costs charged
+    /// call by call as Firefly makes progress, with the 100 ns between core and NIC of SST's
+    /// dragonfly configuration (`firefly+nic=100ns`, [`crate::workload::HostCosts::FIREFLY`]);
+    /// 50 GB/s links (the paper's 400 Gb/s, SST's `link_bw`).
     pub fn sst() -> Self {
         Self {
             name: ProfileName::Sst,
             routing: "ugal:links=adaptive,threshold=800",
-            engine: "packet:router=merlin,mtu=2KiB"
+            engine: "packet:router=merlin,mtu=2KiB,nic_setup=50ns"
                 .parse()
                 .expect("the sst profile's engine is valid"),
-            host: "ember",
+            host: "firefly+nic=100ns",
             link_bandwidth_bytes_s: 50e9,
         }
     }
@@ -139,19 +142,24 @@ mod tests {
     }
 
     #[test]
-    fn sst_is_merlins_router_with_2kib_packets_embers_costs_and_50gb_links() {
+    fn sst_is_merlins_router_with_2kib_packets_fireflys_costs_and_50gb_links() {
         let sst = Profile::sst();
         let Engine::Packet(config) = sst.engine else {
             panic!("sst runs on the packet engine, got {}", sst.engine);
         };
         let merlin = RouterPreset::Merlin.apply(PacketConfig {
             packet_bytes: 2048,
+            nic_setup_ps: 50_000,
             ..PacketConfig::default()
         });
         assert_eq!(config, merlin);
         assert!(config.route_per_packet);
         assert_eq!(config.queue_view, QueueView::Output);
-        assert_eq!(sst.host.parse::<HostCosts>(), Ok(HostCosts::EMBER));
+        let firefly = HostCosts {
+            nic_latency_s: 100e-9,
+            ..HostCosts::FIREFLY
+        };
+        assert_eq!(sst.host.parse::<HostCosts>(), Ok(firefly));
         assert_eq!(sst.link_bandwidth_bytes_s, 50e9);
     }
 

@@ -36,7 +36,7 @@ pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES};
 pub use halo3d26::{Halo3D26, EMBER_HALO3D26_ORDER, EMBER_HALO3D26_PEFLOPS};
 pub use host::{HostCosts, HostTimeline, Progress};
 pub use job::Job;
-pub use layout::linear_after_random_idle;
+pub use layout::{linear_after_random_idle, Layout};
 pub use lqcd::{Lqcd, LqcdDecomposition, EMBER_SHORT_MSG_LENGTH_BYTES, SU3_VECTOR_ELEMENTS};
 pub use motif::Motif;
 pub use posted::{Arrival, PostedReceives, Posting};

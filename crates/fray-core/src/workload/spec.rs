@@ -4,9 +4,9 @@
 
 use super::motif::invalid;
 use super::{
-    largest_cube, largest_square, linear_after_random_idle, lqcd_job_size, ranks_per_job, AllToAll,
-    Halo3D26, HostCosts, Job, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError,
-    EMBER_HALO3D26_PEFLOPS, PAPER_ENDPOINT_BUDGET,
+    largest_cube, largest_square, lqcd_job_size, ranks_per_job, AllToAll, Halo3D26, HostCosts, Job,
+    Layout, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, EMBER_HALO3D26_PEFLOPS,
+    PAPER_ENDPOINT_BUDGET,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -62,7 +62,8 @@ pub const WORKLOADS: &[(&str, &[&str])] = &[
 /// messages, each routed on its own when it starts) and `host` (`none` or `ember`: what each
 /// message costs the ranks' cores, [`HostCosts`]; default `none`; with `ember`, a message
 /// longer than Ember's 12,000-byte eager limit also crosses the network as Firefly's
-/// rendezvous, header, get request, payload and acknowledgement, [`Dag::with_rendezvous`]).
+/// rendezvous, header, get request, payload and acknowledgement, [`Dag::with_rendezvous`]),
+/// and `layout` (`random-idle`, the default, or `linear`: where the ranks go, [`Layout`]).
 const COMMON: &[&str] = &[
     "jobs",
     "budget",
@@ -71,6 +72,7 @@ const COMMON: &[&str] = &[
     "compute_s",
     "chunks",
     "host",
+    "layout",
 ];
 
 /// A parsed workload spec.
@@ -94,6 +96,8 @@ pub struct WorkloadSpec {
     pub chunks: u32,
     /// What each message costs the ranks' cores.
     pub host: HostCosts,
+    /// Where the jobs' ranks go on the endpoints.
+    pub layout: Layout,
     /// The motif's own options, as `(name, value)`.
     pub options: Vec<(String, f64)>,
 }
@@ -202,6 +206,10 @@ impl FromStr for WorkloadSpec {
                 .parse()
                 .map_err(|e: OptionError| spec_error(text, "host", format!("host: {e}")))?,
         };
+        let layout = match parts.take("layout") {
+            None => Layout::default(),
+            Some(v) => Layout::parse(v).map_err(|e| spec_error(text, "layout", e.to_string()))?,
+        };
         let compute_s = parts
             .take("compute_s")
             .map(|v| number(text, "compute_s", v, 0.0))
@@ -224,6 +232,7 @@ impl FromStr for WorkloadSpec {
             compute_s,
             chunks,
             host,
+            layout,
             options,
         })
     }
@@ -242,7 +251,7 @@ impl OptionFamily for WorkloadSpec {
 
     /// The motif's own options as given, in the order [`WORKLOADS`] lists them, then the
     /// common ones that differ from their defaults (`jobs`, `budget`, `iterations`,
-    /// `compute`, `compute_s`, `chunks`, `host`).
+    /// `compute`, `compute_s`, `chunks`, `host`, `layout`).
     fn options(&self) -> Vec<(&'static str, String)> {
         let own = WORKLOADS
             .iter()
@@ -274,6 +283,9 @@ impl OptionFamily for WorkloadSpec {
         differs("chunks", self.chunks != 1, &|| self.chunks.to_string());
         differs("host", self.host != HostCosts::NONE, &|| {
             self.host.to_string()
+        });
+        differs("layout", self.layout != Layout::default(), &|| {
+            self.layout.name().into()
         });
         options
     }
@@ -437,9 +449,10 @@ impl WorkloadSpec {
         self.motif(ranks_per_job(budget, self.jobs)?, seed)
     }
 
-    /// The jobs on `fabric`: `jobs` equal jobs sized for `budget / jobs` endpoints each, the
-    /// endpoints no job needs left idle at random, the jobs mapped linearly after that
-    /// ([`linear_after_random_idle`], seeded with `seed`). Job `j` is named `MOTIF-j`.
+    /// The jobs on `fabric`: `jobs` equal jobs sized for `budget / jobs` endpoints each,
+    /// placed by the spec's [`Layout`] (by default the endpoints no job needs left idle at
+    /// random, drawn with `seed`, and the jobs mapped linearly after that). Job `j` is named
+    /// `MOTIF-j`.
     pub fn place(&self, fabric: &Fabric, seed: u64) -> Result<Vec<Job>, WorkloadError> {
         let motif = self.job_motif(fabric, seed)?;
         let mut dag = match self.chunks {
@@ -450,7 +463,7 @@ impl WorkloadSpec {
             // Messages the host registers rather than copies go as Firefly's rendezvous.
             dag = dag.with_rendezvous(self.host.eager_limit_bytes)?;
         }
-        let layout = linear_after_random_idle(
+        let layout = self.layout.place(
             fabric.num_endpoints(),
             &vec![dag.num_ranks(); self.jobs as usize],
             seed,
@@ -482,7 +495,7 @@ mod tests {
             ("halo3d26", "halo3d26"),
             ("HALO3D26:jobs=4,nx=30", "halo3d26:nx=30,jobs=4"),
             (
-                "halo3d26:compute=yes,jobs=1,iterations=1,chunks=1,host=none",
+                "halo3d26:compute=yes,jobs=1,iterations=1,chunks=1,host=none,layout=random-idle",
                 "halo3d26",
             ),
             (
@@ -492,6 +505,10 @@ mod tests {
             (
                 "lqcd:budget=512,compute_s=1e-6",
                 "lqcd:budget=512,compute_s=0.000001",
+            ),
+            (
+                "halo3d26:layout=linear,jobs=2",
+                "halo3d26:jobs=2,layout=linear",
             ),
         ] {
             let spec: WorkloadSpec = given.parse().unwrap();
@@ -526,7 +543,12 @@ mod tests {
                 1u32..10,
                 1u32..8,
             ),
-            (any::<bool>(), proptest::option::of(0.0f64..1.0), host),
+            (
+                any::<bool>(),
+                proptest::option::of(0.0f64..1.0),
+                host,
+                proptest::sample::select(Layout::ALL.to_vec()),
+            ),
         )
             .prop_map(
                 |(
@@ -534,7 +556,7 @@ mod tests {
                     values,
                     given,
                     (jobs, budget, iterations, chunks),
-                    (compute, compute_s, host),
+                    (compute, compute_s, host, layout),
                 )| {
                     let (motif, keys) = WORKLOADS[m];
                     let options = keys
@@ -553,6 +575,7 @@ mod tests {
                         compute_s,
                         chunks,
                         host,
+                        layout,
                         options,
                     }
                 },
@@ -581,7 +604,7 @@ mod tests {
 
         #[test]
         fn a_bad_value_is_named(
-            key in proptest::sample::select(vec!["jobs", "nx", "compute", "host", "iterations", "kba"]),
+            key in proptest::sample::select(vec!["jobs", "nx", "compute", "host", "iterations", "kba", "layout"]),
             value in "[a-z]{1,3}",
         ) {
             // `compute` is a flag: its two spellings are the only letters it takes.
@@ -629,6 +652,25 @@ mod tests {
         assert!(err("halo3d26:compute=maybe").contains("compute: expected yes or no"));
         assert!(err("uniform:size=-4").contains("size"));
         assert!(err("halo3d26:host=sst").contains("host: unknown host costs \"sst\""));
+        assert_eq!(field("halo3d26:layout=snake"), "layout");
+        assert!(err("halo3d26:layout=snake").contains("layout must be random-idle or linear"));
+    }
+
+    #[test]
+    fn the_linear_layout_puts_the_jobs_from_endpoint_zero() {
+        // 64 endpoints, two jobs of 32: each the largest cube that fits, 27 ranks.
+        let fabric = Fabric::parse("torus:4x4x4").unwrap();
+        let place = |spec: &str, seed| WorkloadSpec::parse(spec).unwrap().place(&fabric, seed);
+        for seed in 0..5 {
+            let jobs = place("halo3d26:jobs=2,layout=linear", seed).unwrap();
+            assert_eq!(jobs[0].placement, (0..27).collect::<Vec<u32>>());
+            assert_eq!(jobs[1].placement, (27..54).collect::<Vec<u32>>());
+        }
+        // The default leaves 10 endpoints idle at random: some seed moves a rank.
+        let random: Vec<_> = (0..5)
+            .map(|seed| place("halo3d26:jobs=2", seed).unwrap()[1].placement.clone())
+            .collect();
+        assert!(random.iter().any(|p| *p != (27..54).collect::<Vec<u32>>()));
     }
 
     #[test]

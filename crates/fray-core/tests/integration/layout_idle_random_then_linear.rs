@@ -1,7 +1,7 @@
 //! The study's layout: the endpoints no job needs are drawn at random and left idle, then
-//! the jobs take the rest linearly, job after job.
+//! the jobs take the rest linearly, job after job; and SST's linear layout beside it.
 
-use fray_core::workload::linear_after_random_idle;
+use fray_core::workload::{linear_after_random_idle, Layout};
 
 #[test]
 fn jobs_get_their_sizes_on_distinct_endpoints_in_order() {
@@ -65,4 +65,32 @@ fn too_many_ranks_is_an_error() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("11 ranks do not fit on 10 endpoints"), "{err}");
+}
+
+#[test]
+fn the_linear_layout_fills_from_endpoint_zero_whatever_the_seed() {
+    for seed in 0..10 {
+        let layout = Layout::Linear.place(100, &[30, 7], seed).unwrap();
+        assert_eq!(
+            layout,
+            vec![(0..30).collect::<Vec<_>>(), (30..37).collect()]
+        );
+    }
+    assert_eq!(
+        Layout::RandomIdle.place(1000, &[300, 300], 7).unwrap(),
+        linear_after_random_idle(1000, &[300, 300], 7).unwrap()
+    );
+    let err = Layout::Linear
+        .place(10, &[6, 5], 0)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("11 ranks do not fit on 10 endpoints"), "{err}");
+}
+
+#[test]
+fn layout_names_read_back() {
+    for layout in Layout::ALL {
+        assert_eq!(Layout::parse(layout.name()).unwrap(), layout);
+    }
+    assert_eq!(Layout::parse("zigzag").unwrap_err().field, "layout");
 }
