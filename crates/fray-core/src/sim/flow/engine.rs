@@ -570,7 +570,9 @@ impl State<'_> {
         for &i in &ending {
             let i = i as usize;
             let end = self.ends.get(i);
-            self.hold_until = self.hold_until.min(end + self.window(end, self.active[i].posted_s));
+            self.hold_until = self
+                .hold_until
+                .min(end + self.window(end, self.active[i].posted_s));
             self.ends.set(i, f64::INFINITY);
             self.leaves.set(i, f64::INFINITY);
             self.held.push(i as u32);
