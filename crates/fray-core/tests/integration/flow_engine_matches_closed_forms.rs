@@ -144,7 +144,10 @@ fn three_on_one_cable(sizes: [f64; 3], tol: f64) -> (Vec<f64>, u64) {
 fn assert_ends(got: &[f64], want: &[f64]) {
     assert_eq!(got.len(), want.len());
     for (k, (&g, &w)) in got.iter().zip(want).enumerate() {
-        assert!((g - w).abs() < 1e-15, "message {k}: {g:e} s against {w:e} s");
+        assert!(
+            (g - w).abs() < 1e-15,
+            "message {k}: {g:e} s against {w:e} s"
+        );
     }
 }
 

@@ -17,10 +17,14 @@ pub struct FlowConfig {
     /// Seed of the routings' random choices: message `k` draws from `(seed, k)`.
     pub seed: u64,
     /// Flows ending within this fraction of their message's time so far (from its post, its
-    /// path's latency included) after an event end with it (0: exact).
+    /// path's latency included) after an event end with it, and a flow that ends keeps its
+    /// bandwidth up to as long after its end while another flow's end comes within that
+    /// time, so that the two share one rate solve (0: exact). Each message is still
+    /// delivered at its own predicted end.
     pub time_tolerance: f64,
-    /// Flows ending within this many seconds after an event end with it too, however young
-    /// their message (0: only the relative `time_tolerance` applies).
+    /// Flows ending within this many seconds after an event end with it too, and a flow
+    /// that ends may keep its bandwidth as long, however young their message (0: only the
+    /// relative `time_tolerance` applies).
     pub time_resolution_s: f64,
 }
 
