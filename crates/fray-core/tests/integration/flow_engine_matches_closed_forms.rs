@@ -1,6 +1,7 @@
 //! The flow engine against closed forms: one flow gets its bottleneck, n flows on one channel
 //! get 1/n each, the textbook max-min example, latency paid once per message, DAG
-//! dependencies in time, and agreement with the load engine's bound on a single phase.
+//! dependencies in time, agreement with the load engine's bound on a single phase, and the
+//! time tolerance's rule for flows that end: held only to merge ends closer than the window.
 
 use fray_core::fabric::{ChannelId, RouterId};
 use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
@@ -125,6 +126,59 @@ fn textbook_max_min_with_three_links() {
     }
     // One solve when the four start, one when the B flows end; the A flows end together.
     assert_eq!(r.rate_solves, 2);
+}
+
+/// Three messages of `sizes` bytes from endpoint 0 to endpoint 1 over one 1 GB/s cable, at
+/// tolerance `tol` (no resolution): their end times and the rate solves.
+fn three_on_one_cable(sizes: [f64; 3], tol: f64) -> (Vec<f64>, u64) {
+    let f = line(&[1e9]);
+    let job = phase(&f, &sizes.map(|s| (0, 1, s)));
+    let config = FlowConfig {
+        time_tolerance: tol,
+        ..EXACT
+    };
+    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], config).unwrap();
+    (r.op_end_s, r.rate_solves)
+}
+
+fn assert_ends(got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len());
+    for (k, (&g, &w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() < 1e-15,
+            "message {k}: {g:e} s against {w:e} s"
+        );
+    }
+}
+
+#[test]
+fn ends_farther_apart_than_the_window_are_exact() {
+    // 1, 1.1 and 2 MB at 1/3 GB/s each: the first ends at 3 ms, the second 0.2 ms later
+    // (1/2 GB/s), the third 0.9 ms after that (1 GB/s): each gap is far beyond the 3e-3
+    // window (9 us), so no flow leaves early or keeps its bandwidth after its end.
+    let sizes = [1e6, 1.1e6, 2e6];
+    let (ends, solves) = three_on_one_cable(sizes, 3e-3);
+    assert_ends(&ends, &[3e-3, 3.2e-3, 4.1e-3]);
+    assert_eq!(solves, 3);
+    assert_eq!(three_on_one_cable(sizes, 0.0), (ends, solves));
+}
+
+#[test]
+fn a_flow_keeps_its_bandwidth_until_an_end_within_its_window() {
+    // 1, 1.001 and 2 MB: exact, the second ends at 3.002 ms (1/2 GB/s after 3 ms). With a
+    // tolerance of 3e-3 the first keeps its 1/3 GB/s after its end (3 ms) up to the second's
+    // (3.003 ms at 1/3 GB/s, within 9 us): one solve for both ends, and the third gets the
+    // whole cable from 3.003 ms for its last 0.999 MB. Every message within the tolerance.
+    let sizes = [1e6, 1.001e6, 2e6];
+    let (exact, exact_solves) = three_on_one_cable(sizes, 0.0);
+    assert_ends(&exact, &[3e-3, 3.002e-3, 4.001e-3]);
+    assert_eq!(exact_solves, 3);
+    let (ends, solves) = three_on_one_cable(sizes, 3e-3);
+    assert_ends(&ends, &[3e-3, 3.003e-3, 4.002e-3]);
+    assert_eq!(solves, 2);
+    for (e, f) in exact.iter().zip(&ends) {
+        assert!((f - e).abs() <= 3e-3 * e);
+    }
 }
 
 #[test]

@@ -17,10 +17,14 @@ pub struct FlowConfig {
     /// Seed of the routings' random choices: message `k` draws from `(seed, k)`.
     pub seed: u64,
     /// Flows ending within this fraction of their message's time so far (from its post, its
-    /// path's latency included) after an event end with it (0: exact).
+    /// path's latency included) after an event end with it, and a flow that ends keeps its
+    /// bandwidth up to as long after its end while another flow's end comes within that
+    /// time, so that the two share one rate solve (0: exact). Each message is still
+    /// delivered at its own predicted end.
     pub time_tolerance: f64,
-    /// Flows ending within this many seconds after an event end with it too, however young
-    /// their message (0: only the relative `time_tolerance` applies).
+    /// Flows ending within this many seconds after an event end with it too, and a flow
+    /// that ends may keep its bandwidth as long, however young their message (0: only the
+    /// relative `time_tolerance` applies).
     pub time_resolution_s: f64,
 }
 
@@ -229,8 +233,13 @@ struct State<'a> {
     rates: Vec<f64>,
     ends: TimeBlocks,
     leaves: TimeBlocks,
-    /// Flows in `active` that have not left.
+    /// Flows in `active` that have not left (the held ones included).
     live: usize,
+    /// Positions in `active` of the flows that ended (their messages delivered) but keep
+    /// their bandwidth until the next solve, and the latest time that solve may come: the
+    /// earliest end plus window of a held flow (infinite when none is held).
+    held: Vec<u32>,
+    hold_until: f64,
     /// The paths of the moving flows, in the same order (with the gaps of flows that ended,
     /// until `compact_moving`): a solve reads them front to back.
     moving_paths: Vec<ChannelId>,
@@ -325,6 +334,8 @@ fn simulate_with(
         ends: TimeBlocks::default(),
         leaves: TimeBlocks::default(),
         live: 0,
+        held: Vec::new(),
+        hold_until: f64::INFINITY,
         moving_paths: Vec::new(),
         moving_path_entries: 0,
         flows_on: vec![0; num_channels],
@@ -371,34 +382,16 @@ fn simulate_with(
         let mut moved = 0usize;
         // The lowest max-min level this event can change (see `resolve_from`).
         let mut restart = f64::INFINITY;
-        // At a flow's end, the flows that end now or within the tolerance of their message's
-        // time so far leave the network; each message is delivered at its predicted end.
-        if next_flow <= t {
-            let leaving = s.leaving(t);
-            for &i in &leaving {
-                let i = i as usize;
-                let (m, rate, end) = (s.active[i], s.rates[i], s.ends.get(i));
-                s.rates[i] = LEFT;
-                s.ends.set(i, f64::INFINITY);
-                s.leaves.set(i, f64::INFINITY);
-                s.live -= 1;
-                s.moving_path_entries -= m.path_len as usize;
-                s.give_back(m.flow, rate);
-                s.leave_channels(i);
-                restart = restart.min(rate);
-                s.finish_flow(m.flow);
-                let op = s.flows[m.flow as usize].op;
-                if end > t {
-                    s.push(end, Kind::Delivered(op));
-                } else {
-                    s.arrived(op, t);
-                }
+        // At a flow's end, its message is delivered; the flow keeps its bandwidth while the
+        // next flow end comes within its window (see `hold`), and once none does, the held
+        // flows and those ending within the tolerance of their message's time so far leave
+        // the network together (each of those messages is delivered at its predicted end).
+        let ended = next_flow <= t;
+        if ended {
+            s.hold(t);
+            if s.next_end() > s.hold_until {
+                moved += s.release(t, &mut restart);
                 changed = true;
-            }
-            moved += leaving.len();
-            s.leaving_scratch = leaving;
-            if s.active.len() > 2 * s.live + 4096 {
-                s.compact_moving();
             }
         }
         // Discrete events at this instant (within a picosecond).
@@ -453,6 +446,10 @@ fn simulate_with(
         while let Some(op) = s.done_ops.pop() {
             s.complete(op, t)?;
         }
+        // Rates change now anyway: the held flows leave with this solve.
+        if changed && !s.held.is_empty() {
+            moved += s.release(t, &mut restart);
+        }
         if changed && s.live > 0 {
             solves += 1;
             #[cfg(test)]
@@ -465,7 +462,7 @@ fn simulate_with(
             }
         }
         s.seeds.clear();
-        if changed {
+        if changed || ended {
             next_flow = s.next_end();
         }
     }
@@ -552,13 +549,76 @@ impl State<'_> {
         self.ends.min()
     }
 
-    /// The positions in `active` of the flows that may leave at `t` (leaving time at most
-    /// `t`), in increasing order.
-    fn leaving(&mut self, t: f64) -> Vec<u32> {
-        let mut out = std::mem::take(&mut self.leaving_scratch);
-        out.clear();
-        self.leaves.up_to(t, &mut out);
-        out
+    /// How long before its predicted `end` a flow whose message was posted at `posted_s` may
+    /// leave the network, and how long after it the flow may keep its bandwidth, in seconds:
+    /// the time tolerance of its message's time so far (from the post, latency included),
+    /// or the time resolution if larger.
+    fn window(&self, end: f64, posted_s: f64) -> f64 {
+        (self.config.time_tolerance * (end - posted_s)).max(self.config.time_resolution_s)
+    }
+
+    /// The flows whose predicted end is at most `t` end now: their messages are delivered,
+    /// and each keeps its rate (held) until the next solve, which must come within its
+    /// window after its end.
+    ///
+    /// Holding is the mirror of leaving early: a flow that leaves early gives its bandwidth
+    /// back up to its window before its end, a held flow up to its window after; the
+    /// others' rates move by as much either way. A flow is held only while the next flow
+    /// end comes within the window (the caller releases the held flows as soon as it does
+    /// not), so a held flow delays a solve only to merge it with the next end; where ends
+    /// are sparse no flow is held and the others see every end at its time.
+    fn hold(&mut self, t: f64) {
+        let mut ending = std::mem::take(&mut self.leaving_scratch);
+        ending.clear();
+        self.ends.up_to(t, &mut ending);
+        for &i in &ending {
+            let i = i as usize;
+            let end = self.ends.get(i);
+            self.hold_until = self
+                .hold_until
+                .min(end + self.window(end, self.active[i].posted_s));
+            self.ends.set(i, f64::INFINITY);
+            self.leaves.set(i, f64::INFINITY);
+            self.held.push(i as u32);
+            let op = self.flows[self.active[i].flow as usize].op;
+            self.arrived(op, t);
+        }
+        self.leaving_scratch = ending;
+    }
+
+    /// The held flows, and the flows that may leave at `t` (leaving time at most `t`), leave
+    /// the network at `t`: their rates go back to their channels, and `restart` comes down
+    /// to the lowest of those rates. The messages of the early leavers are delivered at their
+    /// predicted ends. Returns how many flows left.
+    fn release(&mut self, t: f64, restart: &mut f64) -> usize {
+        let mut leaving = std::mem::take(&mut self.held);
+        let held = leaving.len();
+        self.leaves.up_to(t, &mut leaving);
+        for (k, &i) in leaving.iter().enumerate() {
+            let i = i as usize;
+            let (m, rate, end) = (self.active[i], self.rates[i], self.ends.get(i));
+            self.rates[i] = LEFT;
+            self.ends.set(i, f64::INFINITY);
+            self.leaves.set(i, f64::INFINITY);
+            self.live -= 1;
+            self.moving_path_entries -= m.path_len as usize;
+            self.give_back(m.flow, rate);
+            self.leave_channels(i);
+            *restart = restart.min(rate);
+            self.finish_flow(m.flow);
+            if k >= held {
+                // (Its end is after `t`: the flows ending by `t` are held.)
+                self.push(end, Kind::Delivered(self.flows[m.flow as usize].op));
+            }
+        }
+        let n = leaving.len();
+        leaving.clear();
+        self.held = leaving;
+        self.hold_until = f64::INFINITY;
+        if self.active.len() > 2 * self.live + 4096 {
+            self.compact_moving();
+        }
+        n
     }
 
     /// The moving flow at position `i` left: take it off its channels' lists, and mark
@@ -801,11 +861,10 @@ impl State<'_> {
                 self.rates[i] = new;
                 if new > 0.0 {
                     let end = t + m.remaining_bytes / new;
+                    let posted_s = m.posted_s;
                     self.ends.set(i, end);
-                    // It may leave once its end is within the tolerance of its message's time
-                    // so far (from the post, latency included), or within the resolution.
-                    let window = (self.config.time_tolerance * (end - m.posted_s))
-                        .max(self.config.time_resolution_s);
+                    // It may leave once its end is within its window.
+                    let window = self.window(end, posted_s);
                     // (Never below 0, so that the bit patterns order as the times do.)
                     let leave = if end - window > 0.0 {
                         end - window

@@ -13,9 +13,9 @@
 //! # Cost
 //! A rate solve costs O(P) for the P path entries of the flows it re-rates, plus the queue
 //! work of progressive filling over the channels they touch ([`MaxMin`]), plus O(1) per
-//! re-rated flow, O(64) per block whose earliest end grew and O(F / 64) per event to keep
-//! the F moving flows' ends in blocks of 64 with a minimum each (the earliest end, and the
-//! flows that may leave, without a heap). Only the flows whose rate can
+//! re-rated flow, O(64) per block whose earliest end grew and O(F / 4096) per event to keep
+//! the F moving flows' ends in blocks of 64 with a minimum each, and the blocks in groups of
+//! 64 (the earliest end, and the flows that may leave, without a heap). Only the flows whose rate can
 //! change are re-rated. At an event where few flows leave or join, the engine first
 //! re-rates locally: the flows that a changed channel bottlenecks (those at its top rate),
 //! then those that the saturated channels of these bottleneck, and so on; it solves that
@@ -40,11 +40,17 @@
 //! bandwidth the early leavers free up early perturbs the others: on random traffic every
 //! message's completion time stays within three times the tolerance of the exact one (a
 //! property test checks this), and on the failed-links exchanges within a few percent of it.
-//! The number of events falls roughly as 1/tolerance. Early in an exchange, when every
-//! message is young, those windows are nanoseconds wide; a `time_resolution_s` widens every
-//! window to at least that many seconds, and every message's completion then stays within
-//! three times the tolerance of its time plus three times the resolution of the exact one.
-//! With both 0 the simulation is exact.
+//! The number of events falls roughly as 1/tolerance. The same window applies after a
+//! flow's end: a flow that ends (its message delivered then) keeps its bandwidth while the
+//! next flow end comes within its window, and the flows held so leave with the first solve
+//! after that, together with the early leavers of that instant; so ends closer than the
+//! window share one rate solve (about half as many solves on the failed-links exchanges),
+//! and ends farther apart are simulated exactly. A held flow delays the others by as much
+//! as an early leaver speeds them up, and the bounds below hold with it. Early in an
+//! exchange, when every message is young, those windows are nanoseconds wide; a
+//! `time_resolution_s` widens every window to at least that many seconds, and every
+//! message's completion then stays within three times the tolerance of its time plus three
+//! times the resolution of the exact one. With both 0 the simulation is exact.
 
 mod engine;
 mod maxmin;

@@ -27,8 +27,13 @@ pub(super) struct Entry {
 /// so an entry stops moving between buckets once it is that close to the front.
 #[derive(Debug, Clone)]
 pub(super) struct RadixHeap {
-    /// Keys whose leading bits equal those of `last`, smallest first.
+    /// Keys whose leading bits equal those of `last` (but not `last` itself), smallest first.
     front: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The channels whose key is `last` exactly (ties are many in a solve: channels of the
+    /// same capacity left with the same flows); taken in any order, in O(1).
+    ties: Vec<u32>,
+    /// The smallest key filed in each bucket since it was last moved.
+    bucket_mins: Vec<u64>,
     /// Bucket `b` (1..=64 - FINE_BITS) holds keys whose highest leading bit differing from
     /// `last`'s is bit `b - 1` of the leading bits.
     buckets: Vec<Vec<(u64, u32)>>,
@@ -52,6 +57,8 @@ impl RadixHeap {
     pub fn new() -> Self {
         Self {
             front: BinaryHeap::new(),
+            ties: Vec::new(),
+            bucket_mins: vec![u64::MAX; 65 - FINE_BITS as usize],
             buckets: vec![Vec::new(); 65 - FINE_BITS as usize],
             occupied: 0,
             last: 0,
@@ -62,9 +69,11 @@ impl RadixHeap {
     /// Empties the heap and lets it take keys from 0 again.
     pub fn clear(&mut self) {
         self.front.clear();
+        self.ties.clear();
         for b in &mut self.buckets {
             b.clear();
         }
+        self.bucket_mins.fill(u64::MAX);
         self.occupied = 0;
         self.last = 0;
         self.len = 0;
@@ -87,11 +96,14 @@ impl RadixHeap {
     #[inline]
     fn put(&mut self, key: u64, channel: u32) {
         let b = bucket(key, self.last);
-        if b == 0 {
+        if key == self.last {
+            self.ties.push(channel);
+        } else if b == 0 {
             self.front.push(Reverse((key, channel)));
         } else {
             self.occupied |= 1u64 << (b - 1);
             self.buckets[b].push((key, channel));
+            self.bucket_mins[b] = self.bucket_mins[b].min(key);
         }
     }
 
@@ -102,9 +114,21 @@ impl RadixHeap {
     /// if nothing moved it since.
     pub fn pop_wanted(&mut self, wanted: impl FnMut(u32) -> bool) -> Option<Entry> {
         self.fill_front(wanted);
-        let Reverse((key, channel)) = self.front.pop()?;
+        let below = self.front.peek().is_some_and(|r| r.0 .0 < self.last);
+        let (key, channel) = match self.ties.pop() {
+            Some(channel) if !below => (self.last, channel),
+            tie => {
+                // (A key below `last`, pushed after a peek, comes before the ties.)
+                self.ties.extend(tie);
+                let Reverse((key, channel)) = self.front.pop()?;
+                (key, channel)
+            }
+        };
         self.len -= 1;
-        self.last = key.max(self.last);
+        if key > self.last {
+            // Keys equal to the new base in `front` stay there; new ones join `ties`.
+            self.last = key;
+        }
         Some(Entry {
             share: f64::from_bits(key),
             channel,
@@ -115,14 +139,29 @@ impl RadixHeap {
     /// it), without taking it.
     pub fn peek_wanted(&mut self, wanted: impl FnMut(u32) -> bool) -> Option<u64> {
         self.fill_front(wanted);
-        self.front.peek().map(|r| r.0 .0)
+        self.lower_bound()
+    }
+
+    /// The smallest key in the heap, wanted or not, found without moving a bucket (`None`
+    /// when the heap is empty): that of `front` or `ties` (which hold keys below those of
+    /// every bucket), else the smallest key filed in the lowest occupied bucket.
+    pub fn lower_bound(&self) -> Option<u64> {
+        let front = self.front.peek().map(|r| r.0 .0);
+        let ties = (!self.ties.is_empty()).then_some(self.last);
+        match (front, ties) {
+            (Some(f), Some(t)) => Some(f.min(t)),
+            (Some(k), None) | (None, Some(k)) => Some(k),
+            (None, None) if self.occupied == 0 => None,
+            (None, None) => Some(self.bucket_mins[self.occupied.trailing_zeros() as usize + 1]),
+        }
     }
 
     /// Moves buckets down until `front` holds something or nothing is left.
     fn fill_front(&mut self, mut wanted: impl FnMut(u32) -> bool) {
-        while self.front.is_empty() && self.len > 0 {
+        while self.front.is_empty() && self.ties.is_empty() && self.len > 0 {
             let b = self.occupied.trailing_zeros() as usize + 1;
             self.occupied &= !(1u64 << (b - 1));
+            self.bucket_mins[b] = u64::MAX;
             let mut moved = std::mem::take(&mut self.buckets[b]);
             let before = moved.len();
             moved.retain(|&(_, channel)| wanted(channel));
@@ -155,7 +194,8 @@ mod tests {
     proptest! {
         /// Pushing shares that never fall below the last one taken, interleaved with pops and
         /// peeks, takes every wanted entry exactly once, at its share and in non-decreasing
-        /// order; an entry no longer wanted comes out at most once.
+        /// order; an entry no longer wanted comes out at most once; the lower bound is never
+        /// above the entry taken next.
         #[test]
         fn pops_in_order_and_loses_nothing(
             ops in proptest::collection::vec((0.0f64..1e12, any::<bool>(), any::<bool>()), 1..300)
@@ -166,7 +206,9 @@ mod tests {
             let mut last = 0.0f64;
             let mut times_taken = vec![0u32; ops.len()];
             let mut take = |heap: &mut RadixHeap, pushed: &[f64], last: &mut f64| {
+                let bound = heap.lower_bound();
                 let e = heap.pop_wanted(wanted)?;
+                assert!(bound.is_some_and(|b| b <= e.share.to_bits()), "bound above the front");
                 assert!(e.share >= *last, "taken out of order");
                 assert_eq!(e.share, pushed[e.channel as usize], "taken at another share");
                 *last = e.share;

@@ -47,6 +47,19 @@ impl ShareQueue {
             }
             self.next += 1;
         }
+        // Where a starting share is at most a lower bound of the heap's keys, it is taken
+        // without moving the heap's buckets: a peek would move the heap's base up to its
+        // smallest key, and every share pushed below that base afterwards (the grown shares
+        // of channels that come to the front) would wait in its binary-heap front.
+        if let Some(&(key, channel)) = self.initial.get(self.next) {
+            if self.refreshed.lower_bound().is_none_or(|b| key <= b) {
+                self.next += 1;
+                return Some(Entry {
+                    share: f64::from_bits(key),
+                    channel,
+                });
+            }
+        }
         let from_heap = self.refreshed.peek_wanted(&mut wanted);
         match (self.initial.get(self.next), from_heap) {
             (Some(&(key, channel)), heap_key) if heap_key.is_none_or(|h| key <= h) => {
