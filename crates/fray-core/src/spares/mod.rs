@@ -16,6 +16,7 @@
 mod allocation;
 mod collisions;
 mod grid;
+mod lines;
 mod method;
 mod placement;
 mod study;

@@ -1,5 +1,6 @@
 //! Which node runs which rank, which nodes are free and which have failed.
 
+use super::lines::LineSets;
 use super::SpareAllocation;
 use crate::fabric::Cartesian;
 
@@ -31,6 +32,8 @@ pub struct Placement {
     dims: Vec<u32>,
     /// `free_coords[d][i]`: coordinate along `d` of the free node `free[i]`.
     free_coords: Vec<Vec<u32>>,
+    /// The free and failed nodes of every line.
+    lines: LineSets,
 }
 
 impl Placement {
@@ -59,6 +62,7 @@ impl Placement {
             free_slot: vec![NOT_LISTED; n],
             dims: shape.dims().iter().map(|&s| s as u32).collect(),
             free_coords: vec![Vec::new(); shape.num_dims()],
+            lines: LineSets::new(&shape.dims().iter().map(|&s| s as u32).collect::<Vec<_>>()),
         };
         for node in 0..n as u32 {
             if p.node_rank[node as usize] == FREE {
@@ -75,6 +79,7 @@ impl Placement {
         self.free.clone_from(&other.free);
         self.free_slot.clone_from(&other.free_slot);
         self.free_coords.clone_from(&other.free_coords);
+        self.lines.clone_from(&other.lines);
     }
 
     /// Number of ranks of the job.
@@ -110,6 +115,11 @@ impl Placement {
         &self.free_coords
     }
 
+    /// The free and failed nodes of every line, for slides.
+    pub(crate) fn lines(&self) -> &LineSets {
+        &self.lines
+    }
+
     fn list_free(&mut self, node: u32) {
         if self.free_slot[node as usize] == NOT_LISTED {
             self.free_slot[node as usize] = self.free.len() as u32;
@@ -119,6 +129,7 @@ impl Placement {
                 column.push(rest % size);
                 rest /= size;
             }
+            self.lines.set(node, false, true);
         }
     }
 
@@ -137,6 +148,7 @@ impl Placement {
                 self.free_slot[last as usize] = slot;
             }
             self.free_slot[node as usize] = NOT_LISTED;
+            self.lines.set(node, false, false);
         }
     }
 
@@ -145,6 +157,7 @@ impl Placement {
         let node = self.rank_node[rank as usize];
         debug_assert_eq!(self.node_rank[node as usize], rank);
         self.node_rank[node as usize] = FAILED;
+        self.lines.set(node, true, true);
         node
     }
 
@@ -153,6 +166,7 @@ impl Placement {
         debug_assert_eq!(self.node_rank[node as usize], FAILED);
         debug_assert_eq!(self.rank_node[rank as usize], node);
         self.node_rank[node as usize] = rank;
+        self.lines.set(node, true, false);
     }
 
     /// Marks a free node failed (it leaves the free nodes).
@@ -160,12 +174,14 @@ impl Placement {
         debug_assert_eq!(self.node_rank[node as usize], FREE);
         self.node_rank[node as usize] = FAILED;
         self.unlist_free(node);
+        self.lines.set(node, true, true);
     }
 
     /// Undoes [`fail_free_node`](Self::fail_free_node).
     pub fn unfail_free_node(&mut self, node: u32) {
         debug_assert_eq!(self.node_rank[node as usize], FAILED);
         self.node_rank[node as usize] = FREE;
+        self.lines.set(node, true, false);
         self.list_free(node);
     }
 
