@@ -42,13 +42,6 @@ impl Grid {
         self.coords[node as usize * self.q + d]
     }
 
-    /// Coordinates of `node`, one per dimension.
-    #[inline]
-    pub(crate) fn coords(&self, node: u32) -> &[u32] {
-        let at = node as usize * self.q;
-        &self.coords[at..at + self.q]
-    }
-
     /// Size of dimension `d`.
     #[inline]
     pub(crate) fn size(&self, d: usize) -> u32 {

@@ -16,7 +16,6 @@
 mod allocation;
 mod collisions;
 mod grid;
-mod lines;
 mod method;
 mod placement;
 mod study;

@@ -1,6 +1,5 @@
 //! Which node runs which rank, which nodes are free and which have failed.
 
-use super::lines::LineSets;
 use super::SpareAllocation;
 use crate::fabric::Cartesian;
 
@@ -32,8 +31,6 @@ pub struct Placement {
     dims: Vec<u32>,
     /// `free_coords[d][i]`: coordinate along `d` of the free node `free[i]`.
     free_coords: Vec<Vec<u32>>,
-    /// The free and failed nodes of every line.
-    lines: LineSets,
 }
 
 impl Placement {
@@ -62,7 +59,6 @@ impl Placement {
             free_slot: vec![NOT_LISTED; n],
             dims: shape.dims().iter().map(|&s| s as u32).collect(),
             free_coords: vec![Vec::new(); shape.num_dims()],
-            lines: LineSets::new(&shape.dims().iter().map(|&s| s as u32).collect::<Vec<_>>()),
         };
         for node in 0..n as u32 {
             if p.node_rank[node as usize] == FREE {
@@ -79,7 +75,6 @@ impl Placement {
         self.free.clone_from(&other.free);
         self.free_slot.clone_from(&other.free_slot);
         self.free_coords.clone_from(&other.free_coords);
-        self.lines.clone_from(&other.lines);
     }
 
     /// Number of ranks of the job.
@@ -115,11 +110,6 @@ impl Placement {
         &self.free_coords
     }
 
-    /// The free and failed nodes of every line, for slides.
-    pub(crate) fn lines(&self) -> &LineSets {
-        &self.lines
-    }
-
     fn list_free(&mut self, node: u32) {
         if self.free_slot[node as usize] == NOT_LISTED {
             self.free_slot[node as usize] = self.free.len() as u32;
@@ -129,7 +119,6 @@ impl Placement {
                 column.push(rest % size);
                 rest /= size;
             }
-            self.lines.set(node, false, true);
         }
     }
 
@@ -148,7 +137,6 @@ impl Placement {
                 self.free_slot[last as usize] = slot;
             }
             self.free_slot[node as usize] = NOT_LISTED;
-            self.lines.set(node, false, false);
         }
     }
 
@@ -157,7 +145,6 @@ impl Placement {
         let node = self.rank_node[rank as usize];
         debug_assert_eq!(self.node_rank[node as usize], rank);
         self.node_rank[node as usize] = FAILED;
-        self.lines.set(node, true, true);
         node
     }
 
@@ -166,7 +153,6 @@ impl Placement {
         debug_assert_eq!(self.node_rank[node as usize], FAILED);
         debug_assert_eq!(self.rank_node[rank as usize], node);
         self.node_rank[node as usize] = rank;
-        self.lines.set(node, true, false);
     }
 
     /// Marks a free node failed (it leaves the free nodes).
@@ -174,14 +160,12 @@ impl Placement {
         debug_assert_eq!(self.node_rank[node as usize], FREE);
         self.node_rank[node as usize] = FAILED;
         self.unlist_free(node);
-        self.lines.set(node, true, true);
     }
 
     /// Undoes [`fail_free_node`](Self::fail_free_node).
     pub fn unfail_free_node(&mut self, node: u32) {
         debug_assert_eq!(self.node_rank[node as usize], FAILED);
         self.node_rank[node as usize] = FREE;
-        self.lines.set(node, true, false);
         self.list_free(node);
     }
 

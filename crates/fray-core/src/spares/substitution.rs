@@ -29,7 +29,7 @@
 use std::sync::Arc;
 
 use super::grid::Grid;
-use super::placement::{Move, Placement, FAILED};
+use super::placement::{Move, Placement, FAILED, FREE};
 use super::{Method, SpareAllocation};
 use crate::fabric::Cartesian;
 
@@ -225,13 +225,12 @@ impl Substituter {
         moves.clear();
         let failed = placement.node_of(rank);
         let grid = &self.nodes.grid;
-        let stride_d = grid.stride(d);
+        let (n_d, stride_d) = (grid.size(d), grid.stride(d));
         let start_d = grid.coord(failed, d);
+        let steps = if up { n_d - 1 - start_d } else { start_d };
         let step = |node: u32| if up { node + stride_d } else { node - stride_d };
-        let lines = placement.lines();
-        // The free node ending the line from `start` (the first node past it that is free
-        // or failed must be free); `Err` when the slide is impossible, `Ok(None)` when the
-        // line runs no rank at the failed node's position.
+        // The free node ending the line from `start`; `Err` when the slide is impossible,
+        // `Ok(None)` when the line runs no rank at the failed node's position.
         let line_end = |start: u32| -> Result<Option<(u32, u32)>, ()> {
             let first = if start == failed {
                 rank
@@ -241,11 +240,16 @@ impl Substituter {
             if start != failed && first >= FAILED {
                 return Ok(None);
             }
-            let line = lines.line(d, grid.coords(start));
-            match lines.next_stop(d, line, start_d, up) {
-                Some((c, true)) => Ok(Some((first, start - start_d * stride_d + c * stride_d))),
-                _ => Err(()),
+            let mut node = start;
+            for _ in 0..steps {
+                node = step(node);
+                match placement.state(node) {
+                    FREE => return Ok(Some((first, node))),
+                    FAILED => return Err(()),
+                    _ => {}
+                }
             }
+            Err(())
         };
         if self.for_each_line(failed, |start| line_end(start).is_ok()) {
             self.for_each_line(failed, |start| {
