@@ -15,6 +15,9 @@ use crate::routing::DimensionOrder;
 use crate::seeds::case_seed;
 use crate::workload::{Stencil, StencilKind};
 
+/// Fewest cases a thread takes at once among those that go on alone from a shared state.
+const ALONE_SPLIT: usize = 16;
+
 /// Largest number of failure sets an exhaustive study accepts (beyond it, sample).
 pub const MAX_EXHAUSTIVE_CASES: u128 = 1 << 40;
 
@@ -482,21 +485,22 @@ impl Study {
             return Curve::empty(max_f, degrees);
         }
         // Which draws' next failure is a full-degree slide, and which one.
-        let mut probe = shared.clone();
+        // Finding a case's next substitution needs the placement, not the counts.
+        let mut probe = shared.placement.clone();
         let mut groups: BTreeMap<(usize, usize, usize), SharedSlide> = BTreeMap::new();
         let mut alone = Vec::new();
         for draw in draws {
             let mut next = draw.clone();
             let rank = next.next_rank(done + 1, ranks);
             for &n in &draw.failed {
-                probe.placement.fail_free_node(n);
+                probe.fail_free_node(n);
             }
-            let node = probe.placement.fail_rank(rank);
-            let mut substituter = probe.substituter.clone();
-            let found = substituter.substitute(&probe.placement, rank);
-            probe.placement.repair(node, rank);
+            let node = probe.fail_rank(rank);
+            let mut substituter = shared.substituter.clone();
+            let found = substituter.substitute(&probe, rank);
+            probe.repair(node, rank);
             for &n in &draw.failed {
-                probe.placement.unfail_free_node(n);
+                probe.unfail_free_node(n);
             }
             match found {
                 Some(sub) if sub.degree == full => {
@@ -541,9 +545,12 @@ impl Study {
                 }
                 curve
             })
-            .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
+            .reduce_with(Curve::merge);
         let alone_part = alone
             .into_par_iter()
+            // A split costs a copy of the shared state and an empty curve: not worth it for
+            // a few cases (the groups run in parallel already).
+            .with_min_len(ALONE_SPLIT)
             .fold(
                 // Each split keeps one state and resets it per case.
                 || (Curve::empty(max_f, degrees), shared.clone(), Vec::new()),
@@ -572,8 +579,13 @@ impl Study {
                 },
             )
             .map(|(curve, _, _)| curve)
-            .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
-        shared_part.merge(alone_part)
+            .reduce_with(Curve::merge);
+        // Parts are merged without empty curves to start from (each is 2 vectors a row).
+        match (shared_part, alone_part) {
+            (Some(a), Some(b)) => a.merge(b),
+            (Some(part), None) | (None, Some(part)) => part,
+            (None, None) => Curve::empty(max_f, degrees),
+        }
     }
 
     /// Number of failure sets of sizes 1..=`max_failures` whose lowest rank is in `roots`.

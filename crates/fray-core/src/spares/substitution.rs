@@ -251,7 +251,9 @@ impl Substituter {
             }
             Err(())
         };
-        if self.for_each_line(failed, |start| line_end(start).is_ok()) {
+        // The failed node's own line first: the order of the checks is free, and a line
+        // that blocks the failed node's own slide along `d` blocks every degree of it.
+        if line_end(failed).is_ok() && self.for_each_line(failed, |start| line_end(start).is_ok()) {
             self.for_each_line(failed, |start| {
                 if let Ok(Some((first, end))) = line_end(start) {
                     let (mut from, mut moving) = (start, first);
