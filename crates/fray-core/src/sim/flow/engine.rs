@@ -615,7 +615,7 @@ impl State<'_> {
         leaving.clear();
         self.held = leaving;
         self.hold_until = f64::INFINITY;
-        if self.active.len() > 2 * self.live + 4096 {
+        if self.active.len() > 2 * self.live + 64 {
             self.compact_moving();
         }
         n
