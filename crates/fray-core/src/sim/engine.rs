@@ -449,6 +449,15 @@ mod tests {
         }
     }
 
+    /// `engine` reads back from its printed spec and from its options of kind `kind`.
+    fn reads_back(engine: Engine, kind: &str) -> Result<(), TestCaseError> {
+        prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));
+        let options = engine.options();
+        let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        prop_assert_eq!(Engine::from_options(kind, &options), Ok(engine));
+        Ok(())
+    }
+
     proptest! {
         #[test]
         fn an_engine_reads_back_as_it_prints(
@@ -486,10 +495,7 @@ mod tests {
                 output_latency_ps,
                 ..PacketConfig::default()
             });
-            prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));
-            let options = engine.options();
-            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            prop_assert_eq!(Engine::from_options("packet", &options), Ok(engine));
+            reads_back(engine, "packet")?;
         }
 
         #[test]
@@ -502,10 +508,7 @@ mod tests {
                 time_resolution_s: resolution_ps as f64 * 1e-12,
                 ..FlowConfig::default()
             });
-            prop_assert_eq!(engine.to_string().parse::<Engine>(), Ok(engine));
-            let options = engine.options();
-            let options: Vec<(&str, &str)> = options.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            prop_assert_eq!(Engine::from_options("flow", &options), Ok(engine));
+            reads_back(engine, "flow")?;
         }
 
         #[test]
