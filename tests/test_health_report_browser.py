@@ -29,10 +29,14 @@ def _missing(what: str) -> None:
     pytest.skip(reason)
 
 
-def _chromium():
-    """A headless Chromium driven through the system chromedriver."""
+def _chromium(profile: Path, log: Path, attempts: int = 3):
+    """A headless Chromium driven through the system chromedriver, with its own profile
+    folder. A browser that exits while starting is started again, up to ``attempts`` times in
+    all; when every attempt fails, the failure quotes the end of chromedriver's log (the browser's
+    own messages included), less its JSON dumps."""
     try:
         from selenium import webdriver
+        from selenium.common.exceptions import SessionNotCreatedException
         from selenium.webdriver.chrome.service import Service
     except ImportError:
         _missing("the selenium package is not installed (pip install '.[test]')")
@@ -43,10 +47,20 @@ def _chromium():
     options = webdriver.ChromeOptions()
     options.binary_location = browser
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 "--window-size=1200,900"):
+                 "--window-size=1200,900", "--remote-debugging-pipe",
+                 f"--user-data-dir={profile}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(driver), options=options)
+    for attempt in range(1, attempts + 1):
+        service = Service(driver, service_args=["--verbose"], log_output=str(log))
+        try:
+            return webdriver.Chrome(service=service, options=options)
+        except SessionNotCreatedException as error:
+            if attempt == attempts:
+                lines = log.read_text(errors="replace").splitlines()
+                tail = [line for line in lines if line[:1] not in (" ", "}")][-20:]
+                pytest.fail(f"Chromium did not start in {attempts} attempts: {error.msg}\n"
+                            + "\n".join(tail))
 
 
 @pytest.fixture(scope="module")
@@ -61,9 +75,10 @@ def report(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(tmp_path_factory):
     """A headless Chromium, found (or skipped, or failed under CI) before any report runs."""
-    driver = _chromium()
+    folder = tmp_path_factory.mktemp("chromium")
+    driver = _chromium(folder / "profile", folder / "chromedriver.log")
     yield driver
     driver.quit()
 
