@@ -265,8 +265,6 @@ struct State<'a> {
     channel_top: Vec<f64>,
     top_round: Vec<u32>,
     round: u32,
-    /// Channels whose flows changed at this event: the paths of flows that left or joined.
-    seeds: Vec<ChannelId>,
     /// How an event's flows are re-rated.
     rerate: Rerate,
     /// Marks of the local re-rate's flows (by position in `active`) and channels: equal to
@@ -276,6 +274,13 @@ struct State<'a> {
     stamp: u32,
     /// Channels whose flows at the top rate join the local set, still to visit.
     pending: Vec<ChannelId>,
+    /// Flows that started moving at this event: the last ones of `active`.
+    joined: usize,
+    /// Positions in `active` of the flows at the top rate of a saturated channel of a flow
+    /// that left at this event (their rates may grow), when few left.
+    freed: Vec<u32>,
+    /// The flows [`State::rerate_simply`] raised, and their rates before, to undo.
+    raised: Vec<(u32, f64)>,
 }
 
 /// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done.
@@ -355,12 +360,14 @@ fn simulate_with(
         channel_top: vec![0.0; num_channels],
         top_round: vec![0; num_channels],
         round: 0,
-        seeds: Vec::new(),
         rerate,
         flow_mark: Vec::new(),
         channel_mark: vec![0; num_channels],
         stamp: 0,
         pending: Vec::new(),
+        joined: 0,
+        freed: Vec::new(),
+        raised: Vec::new(),
     };
     s.residual = s.capacity.clone();
     for g in s.progress.initially_ready() {
@@ -417,7 +424,6 @@ fn simulate_with(
                             let c = s.paths[k as usize];
                             s.slots.push(s.on[c as usize].len() as u32);
                             s.on[c as usize].push(at);
-                            s.seeds.push(c);
                         }
                         let path =
                             flow.path_start as usize..(flow.path_start + flow.path_len) as usize;
@@ -436,6 +442,7 @@ fn simulate_with(
                         s.ends.push(f64::INFINITY);
                         s.leaves.push(f64::INFINITY);
                         s.live += 1;
+                        s.joined += 1;
                         moved += 1;
                         changed = true;
                     }
@@ -457,11 +464,15 @@ fn simulate_with(
                 restart = 0.0;
             }
             let local = s.rerate == Rerate::Local && moved <= LOCAL_CHANGES;
-            if !(local && s.rerate_locally(&mut solver, t)) {
+            if !(local && (s.rerate_simply(t) || s.rerate_locally(&mut solver, t))) {
                 s.resolve_from(&mut solver, restart, t, local);
             }
         }
-        s.seeds.clear();
+        s.joined = 0;
+        s.freed.clear();
+        if s.active.len() > 2 * s.live + 64 {
+            s.compact_moving();
+        }
         if changed || ended {
             next_flow = s.next_end();
         }
@@ -594,8 +605,12 @@ impl State<'_> {
         let mut leaving = std::mem::take(&mut self.held);
         let held = leaving.len();
         self.leaves.up_to(t, &mut leaving);
+        let few = leaving.len() <= LOCAL_CHANGES;
         for (k, &i) in leaving.iter().enumerate() {
             let i = i as usize;
+            if few {
+                self.collect_freed(i);
+            }
             let (m, rate, end) = (self.active[i], self.rates[i], self.ends.get(i));
             self.rates[i] = LEFT;
             self.ends.set(i, f64::INFINITY);
@@ -615,9 +630,6 @@ impl State<'_> {
         leaving.clear();
         self.held = leaving;
         self.hold_until = f64::INFINITY;
-        if self.active.len() > 2 * self.live + 64 {
-            self.compact_moving();
-        }
         n
     }
 
@@ -643,7 +655,6 @@ impl State<'_> {
                     }
                 }
             }
-            self.seeds.push(c);
         }
     }
 
@@ -757,15 +768,16 @@ impl State<'_> {
         }
     }
 
-    /// Re-rates, after the flows on the channels `seeds` changed at `t`, only the flows
-    /// whose rates can follow, and checks the result; false when it gives up (the flows it
-    /// re-rated are then marked for [`Self::resolve_from`]).
+    /// Re-rates, after few flows left or joined at `t`, only the flows whose rates can
+    /// follow, and checks the result; false when it gives up (the flows it re-rated are
+    /// then marked for [`Self::resolve_from`]).
     ///
     /// A max-min fair allocation is the one in which every flow has a bottleneck: a
     /// saturated channel on which no flow has a higher rate. Starting from the allocation
-    /// before the event (max-min fair), a flow's rate can change only through a channel
-    /// whose flows changed: the changed channels, then the saturated channels of the flows
-    /// re-rated; on each, the flows it bottlenecks (at its top rate) follow. That set is
+    /// before the event (max-min fair), a flow's rate can change only if it joined, or was
+    /// at the top rate of a saturated channel of a flow that left (`freed`), or through the
+    /// saturated channels of the flows re-rated: on each, the flows it bottlenecks (at its
+    /// top rate) follow. That set is
     /// solved on what the others leave; a flow outside it keeps its bottleneck (no flow of
     /// the set crosses it), and a flow of the set has one unless a flow outside the set has
     /// a higher rate on every saturated channel of its path: such flows join the set, which
@@ -777,14 +789,15 @@ impl State<'_> {
         self.stamp += 1;
         self.round += 1;
         self.resolve.clear();
-        let seeds = std::mem::take(&mut self.seeds);
-        for &c in &seeds {
-            if self.channel_mark[c as usize] != self.stamp {
-                self.channel_mark[c as usize] = self.stamp;
-                self.pending.push(c);
+        for k in 0..self.freed.len() {
+            let j = self.freed[k] as usize;
+            if self.rates[j] > 0.0 {
+                self.join(j);
             }
         }
-        self.seeds = seeds;
+        for i in self.active.len() - self.joined..self.active.len() {
+            self.join(i);
+        }
         let budget = self.live / LOCAL_SHARE;
         for _ in 0..LOCAL_ROUNDS {
             self.close_set();
@@ -850,35 +863,138 @@ impl State<'_> {
             &mut self.new_rates,
         );
         if ok {
-            for (k, &i) in self.resolve.iter().enumerate() {
-                let (old, new) = (self.rates[i], self.new_rates[k]);
-                if new == old {
-                    continue;
-                }
-                let m = &mut self.active[i];
-                m.remaining_bytes = (m.remaining_bytes - old * (t - m.rated_s)).max(0.0);
-                m.rated_s = t;
-                self.rates[i] = new;
-                if new > 0.0 {
-                    let end = t + m.remaining_bytes / new;
-                    let posted_s = m.posted_s;
-                    self.ends.set(i, end);
-                    // It may leave once its end is within its window.
-                    let window = self.window(end, posted_s);
-                    // (Never below 0, so that the bit patterns order as the times do.)
-                    let leave = if end - window > 0.0 {
-                        end - window
-                    } else {
-                        0.0
-                    };
-                    self.leaves.set(i, leave);
-                } else {
-                    self.ends.set(i, f64::INFINITY);
-                    self.leaves.set(i, f64::INFINITY);
+            for k in 0..self.resolve.len() {
+                let (i, new) = (self.resolve[k], self.new_rates[k]);
+                if new != self.rates[i] {
+                    self.set_rate(i, new, t);
                 }
             }
         }
         ok
+    }
+
+    /// Gives the moving flow at position `i` rate `new` (bytes per second) from `t`: its
+    /// bytes left are brought up to `t` under the old rate, and its end and leaving time
+    /// predicted under the new one. (The residual capacities are the caller's.)
+    fn set_rate(&mut self, i: usize, new: f64, t: f64) {
+        let m = &mut self.active[i];
+        m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
+        m.rated_s = t;
+        self.rates[i] = new;
+        if new > 0.0 {
+            let end = t + m.remaining_bytes / new;
+            let posted_s = m.posted_s;
+            self.ends.set(i, end);
+            // It may leave once its end is within its window.
+            let window = self.window(end, posted_s);
+            // (Never below 0, so that the bit patterns order as the times do.)
+            let leave = if end - window > 0.0 {
+                end - window
+            } else {
+                0.0
+            };
+            self.leaves.set(i, leave);
+        } else {
+            self.ends.set(i, f64::INFINITY);
+            self.leaves.set(i, f64::INFINITY);
+        }
+    }
+
+    /// Adds to `freed` the other flows with a rate at the top rate of a saturated channel
+    /// of the moving flow at position `i`, about to leave: the channel may be their
+    /// bottleneck, and their rates may grow once it has capacity again. (Flows that only
+    /// started at this event have no rate yet and are not counted.)
+    fn collect_freed(&mut self, i: usize) {
+        let m = self.active[i];
+        for k in m.path_start..m.path_start + m.path_len {
+            let c = self.moving_paths[k as usize];
+            if !self.saturated(c) {
+                continue;
+            }
+            let on = &self.on[c as usize];
+            let top = on
+                .iter()
+                .map(|&j| self.rates[j as usize])
+                .fold(0.0, f64::max);
+            self.freed.extend(on.iter().filter(|&&j| {
+                let rate = self.rates[j as usize];
+                j as usize != i && rate > 0.0 && rate >= top * (1.0 - TOP)
+            }));
+        }
+    }
+
+    /// Whether the moving flow at position `i` has a bottleneck: a saturated channel on its
+    /// path on which no flow has a higher rate.
+    fn has_bottleneck(&self, i: usize) -> bool {
+        let (m, rate) = (self.active[i], self.rates[i]);
+        let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
+        self.moving_paths[path].iter().any(|&c| {
+            self.saturated(c)
+                && self.on[c as usize]
+                    .iter()
+                    .all(|&j| self.rates[j as usize] <= rate * (1.0 + TOP))
+        })
+    }
+
+    /// The common case of sparse traffic, solved without a solve. Only two kinds of flows
+    /// can change rate when few leave or join: those that joined, and those at the top rate
+    /// of a saturated channel of a flow that left (`freed`). One after the other, each of
+    /// them takes, on top of its rate, the least residual capacity on its path, and every
+    /// other flow keeps its rate. That is the max-min fair allocation (it is unique) when
+    /// each of them then has a bottleneck (a saturated channel on which no flow has a
+    /// higher rate): a flow that kept its rate kept its bottleneck, since the flows that
+    /// left were at the top of none of its saturated channels (or it would be in `freed`)
+    /// and a raised flow only takes capacity from channels that had some left. False (and
+    /// nothing changed) when a raised flow has no bottleneck so, or a joined flow gets no
+    /// bandwidth; the rates are then solved.
+    fn rerate_simply(&mut self, t: f64) -> bool {
+        let mut freed = std::mem::take(&mut self.freed);
+        freed.sort_unstable();
+        freed.dedup();
+        // (A flow that left at this event too has no rate.)
+        freed.retain(|&j| self.rates[j as usize] > 0.0);
+        let first_joined = self.active.len() - self.joined;
+        let raise = freed
+            .iter()
+            .map(|&j| j as usize)
+            .chain(first_joined..self.active.len());
+        let mut simple = true;
+        self.raised.clear();
+        for i in raise {
+            let (m, rate) = (self.active[i], self.rates[i]);
+            let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
+            let more = self.moving_paths[path.clone()]
+                .iter()
+                .map(|&c| self.residual[c as usize].max(0.0))
+                .fold(f64::INFINITY, f64::min);
+            if rate + more <= 0.0 {
+                simple = false;
+                break;
+            }
+            if more > 0.0 {
+                for p in path {
+                    self.residual[self.moving_paths[p] as usize] -= more;
+                }
+                self.raised.push((i as u32, rate));
+                self.set_rate(i, rate + more, t);
+            }
+            if !self.has_bottleneck(i) {
+                simple = false;
+                break;
+            }
+        }
+        if !simple {
+            while let Some((i, rate)) = self.raised.pop() {
+                let (i, m) = (i as usize, self.active[i as usize]);
+                let more = self.rates[i] - rate;
+                for p in m.path_start..m.path_start + m.path_len {
+                    self.residual[self.moving_paths[p as usize] as usize] += more;
+                }
+                self.set_rate(i, rate, t);
+            }
+        }
+        self.freed = freed;
+        simple
     }
 
     fn push(&mut self, time_s: f64, kind: Kind) {

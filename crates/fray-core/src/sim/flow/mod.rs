@@ -16,9 +16,14 @@
 //! re-rated flow, O(64) per block whose earliest end grew and O(F / 4096) per event to keep
 //! the F moving flows' ends in blocks of 64 with a minimum each, and the blocks in groups of
 //! 64 (the earliest end, and the flows that may leave, without a heap). Only the flows whose rate can
-//! change are re-rated. At an event where few flows leave or join, the engine first
-//! re-rates locally: the flows that a changed channel bottlenecks (those at its top rate),
-//! then those that the saturated channels of these bottleneck, and so on; it solves that
+//! change are re-rated. At an event where few flows leave or join, the engine first tries
+//! the case of sparse traffic: only the flows that joined and those at the top rate of a
+//! saturated channel of a flow that left change rate first, and if each of them, taking the
+//! least capacity left on its path on top of its rate, then has a bottleneck, no other
+//! flow changes and that is the answer (no solve; O(1) per channel of these flows and per flow on them; most events of
+//! a wavefront such as Sweep3D's). Otherwise it re-rates locally: the flows that joined or
+//! were freed so, then those that the saturated channels of these bottleneck (the flows at
+//! their top rate), and so on; it solves that
 //! set on what the other flows leave and checks that every flow of the set has a
 //! bottleneck, growing the set until it does. The answer is the max-min fair allocation
 //! itself (it is unique), at the cost of the flows near the event (about an eighth of
