@@ -76,9 +76,10 @@ pub struct IbnetdiscoverFabric {
     pub router_guids: Vec<u64>,
     /// The HCA port behind each endpoint, indexed by [`EndpointId`].
     pub endpoint_ports: Vec<HcaPort>,
-    /// The InfiniBand port each channel leaves from, indexed by [`ChannelId`] (router
-    /// channels and host channels alike): a port's transmit counters count that channel, its
-    /// receive counters the channel back ([`crate::fabric::Channels::reverse`]).
+    /// The InfiniBand port each channel leaves from, indexed by
+    /// [`ChannelId`](crate::fabric::ChannelId) (router channels and host channels alike): a
+    /// port's transmit counters count that channel, its receive counters the channel back
+    /// ([`crate::fabric::Channels::reverse`]).
     pub channel_ports: Vec<IbPort>,
 }
 
