@@ -60,6 +60,12 @@ def plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
             ("dragonfly:p=4,a=8,h=4,g=33", "minimal", 3, 160, 0.6),
         )
     ]
+    # The flow engine against the packet engine on the studies' motifs (the packet engine's
+    # all-to-all takes minutes a run and is left out).
+    steps += [
+        (f"engine-ratio {workload}", partial(scenarios.engine_ratio, workload, repeat))
+        for workload in ENGINE_RATIO_WORKLOADS
+    ]
     # The failed-links targets: one exchange on the 8,704-endpoint dragonfly well under 10 s,
     # on the 33,280-endpoint one under 60 s (a couple of minutes a run: full runs only, once).
     steps.append(
@@ -87,6 +93,11 @@ def plan(quick: bool, repeat: int) -> list[tuple[str, Callable[[], Result]]]:
     ]
     return steps + flow_peer_plan(quick, repeat)
 
+
+#: The motifs on which the flow engine's CPU time is set against the packet engine's: the
+#: engines issue's 512-rank Halo3D26 exchange (Ember's host costs, no compute) and the other
+#: motifs of the studies at their defaults.
+ENGINE_RATIO_WORKLOADS = ("halo3d26:nx=30,compute=no,host=ember", "sweep3d", "lqcd", "uniform")
 
 #: fray's flow engine against SimGrid, as (fabric, workload); workloads: one random
 #: permutation of 1 MB messages (seed 1), or one Halo3D26 exchange (periodic on the whole
@@ -186,6 +197,22 @@ def results_table(results: list[Result]) -> str:
             f"| {_spread(summary([s.load_before for s in r.runs]), lambda x: f'{x:.1f}')} |"
         )
     return "\n".join(rows)
+
+
+def engine_ratio_table(results: list[Result]) -> str:
+    """The flow engine's CPU time against the packet engine's, per motif (medians of runs
+    alternated in this run), and whether the packet engine costs at least 10 times more."""
+    rows = [
+        "| workload | flow CPU | packet CPU | packet / flow | at least 10x |",
+        "|---|---|---|---|---|",
+    ]
+    for r in (r for r in results if r.scenario == "engine-ratio"):
+        e = r.extra
+        rows.append(
+            f"| `{e['workload']}` | {_time(e['flow_cpu_s'])} | {_time(e['packet_cpu_s'])} "
+            f"| {e['packet_over_flow']:.1f} | {'met' if e['packet_over_flow'] >= 10 else 'MISSED'} |"
+        )
+    return "\n".join(rows) if len(rows) > 2 else ""
 
 
 def peer_table(results: list[Result]) -> str:
@@ -341,6 +368,10 @@ def main(argv: list[str] | None = None) -> int:
     print(results_table(results))
     print()
     print(peer_table(results) if not reason else f"SimGrid peer skipped: {reason}")
+    ratios = engine_ratio_table(results)
+    if ratios:
+        print()
+        print(ratios)
     flow_rows = flow_peer_rows(results)
     if flow_rows:
         print()

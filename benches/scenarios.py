@@ -14,7 +14,7 @@ import fray.spares
 import numpy as np
 from fray import _fray
 from result import Result
-from timing import Sample, measure
+from timing import Sample, measure, summary
 
 #: The allocation and substitution method of every spare scenario (the paper's best).
 ALLOC, METHOD = "3D(2,1)", "hybrid(all)"
@@ -150,6 +150,55 @@ def links_exchange(fabric: str, failed: float, target_s: float, repeat: int) -> 
         runs=runs,
         target_s=target_s,
         extra={"iteration_s": out.iteration_s[0]},
+    )
+
+
+#: The fabric, link bandwidth, failed share of the global cables and routing on which the
+#: flow engine's cost is set against the packet engine's (the engines issue's set-up).
+ENGINE_RATIO_FABRIC, ENGINE_RATIO_BANDWIDTH, ENGINE_RATIO_FAILED, ENGINE_RATIO_ROUTING = (
+    "dragonfly:p=4,a=8,h=4,g=17", 4e9, 0.1, "ugal",
+)
+
+
+def engine_ratio(workload: str, repeat: int) -> Result:
+    """One run of ``workload`` on the flow engine (the study's time tolerance and
+    resolution) and on the packet engine, alternated ``repeat`` times on the same fabric,
+    faults and routing: the flow engine's runs, with the packet engine's CPU times and the
+    ratio of the medians (packet over flow; the engines issue asks for at least 10)."""
+    f = _fray.Fabric.parse(ENGINE_RATIO_FABRIC, bandwidth_bytes_s=ENGINE_RATIO_BANDWIDTH)
+    faults = _fray.Faults.fail_links(f, "global", ENGINE_RATIO_FAILED, 1)
+
+    def flow():
+        return fray.simulate(
+            f, workload, faults=faults, routing=ENGINE_RATIO_ROUTING, engine="flow",
+            time_tolerance=LINKS_TOLERANCE, time_resolution=LINKS_RESOLUTION_S,
+        )
+
+    def packet():
+        return fray.simulate(
+            f, workload, faults=faults, routing=ENGINE_RATIO_ROUTING, engine="packet"
+        )
+
+    flow_runs, packet_runs = [], []
+    for _ in range(repeat):
+        runs, flow_out = measure(flow, 1)
+        flow_runs += runs
+        runs, packet_out = measure(packet, 1)
+        packet_runs += runs
+    flow_cpu = summary([s.cpu_s for s in flow_runs])["median"]
+    packet_cpu = summary([s.cpu_s for s in packet_runs])["median"]
+    return Result(
+        scenario="engine-ratio",
+        case=f"{workload} on {ENGINE_RATIO_FABRIC}, {ENGINE_RATIO_FAILED:.0%} global failed",
+        runs=flow_runs,
+        extra={
+            "workload": workload,
+            "flow_cpu_s": flow_cpu,
+            "packet_cpu_s": packet_cpu,
+            "packet_over_flow": packet_cpu / flow_cpu,
+            "flow_iteration_s": flow_out.iteration_s[0],
+            "packet_iteration_s": packet_out.iteration_s[0],
+        },
     )
 
 
