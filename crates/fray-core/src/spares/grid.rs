@@ -42,6 +42,12 @@ impl Grid {
         self.coords[node as usize * self.q + d]
     }
 
+    /// Number of dimensions.
+    #[inline]
+    pub(crate) fn dims(&self) -> usize {
+        self.q
+    }
+
     /// Size of dimension `d`.
     #[inline]
     pub(crate) fn size(&self, d: usize) -> u32 {
