@@ -89,6 +89,10 @@ struct Nodes {
 }
 
 impl Nodes {
+    /// The weight of the coordinate along `d` in the positions of `attempt`'s block.
+    fn scale(&self, attempt: usize, d: usize) -> u32 {
+        self.scales[attempt * self.grid.dims() + d]
+    }
     /// The entry of [`Blocked`] for the attempt at `attempt` of a failure at `node`, or
     /// `None` when the attempt is not remembered.
     #[inline]
@@ -373,9 +377,17 @@ impl Substituter {
                                 });
                                 break 'dims;
                             }
-                            Err(line) => {
+                            Err(refusal) => {
                                 if let Some(i) = entry {
-                                    self.blocked.remember(i, line, placement);
+                                    // Positions along `d`, counted in the slide's direction.
+                                    let scale = self.nodes.scale(attempt, d) as isize;
+                                    let scale = if up { scale } else { -scale };
+                                    let (behind, ahead) =
+                                        (refusal.behind as isize, refusal.ahead as isize);
+                                    for k in -behind..=ahead {
+                                        let at = i.wrapping_add_signed(k * scale);
+                                        self.blocked.remember(at, refusal.line, placement);
+                                    }
                                 }
                             }
                         }
@@ -393,9 +405,8 @@ impl Substituter {
     }
 
     /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`, whose
-    /// failed node's own line is open. When it is impossible: `Err` with the line (as
-    /// [`Placement::line_of`] names it along `d`) that refused it. Every line is checked
-    /// before any move is listed.
+    /// failed node's own line is open. When it is impossible: `Err` with the line that
+    /// refused it. Every line is checked before any move is listed.
     fn slide_moves(
         &self,
         placement: &Placement,
@@ -403,19 +414,23 @@ impl Substituter {
         d: usize,
         up: bool,
         moves: &mut Vec<Move>,
-    ) -> Result<(), u32> {
+    ) -> Result<(), Refusal> {
         moves.clear();
         let lines = Lines::new(&self.nodes.grid, placement, rank, d, up);
         let mut refused = None;
-        self.for_each_line(lines.failed, |start| {
-            let ok = lines.end(start).is_ok();
-            if !ok {
-                refused = Some(start);
+        self.for_each_line(lines.failed, |start| match lines.end(start) {
+            Err(ahead) => {
+                refused = Some((start, ahead));
+                false
             }
-            ok
+            Ok(_) => true,
         });
-        if let Some(start) = refused {
-            return Err(placement.line_of(d, start));
+        if let Some((start, ahead)) = refused {
+            return Err(Refusal {
+                line: placement.line_of(d, start),
+                behind: lines.ranks_behind(start),
+                ahead,
+            });
         }
         self.for_each_line(lines.failed, |start| {
             if let Ok(Some((first, end))) = lines.end(start) {
@@ -468,6 +483,16 @@ impl Substituter {
     }
 }
 
+/// A line that refused a slide from the failed node's position: it refuses the same slide
+/// from every position from `behind` nodes before it to `ahead` nodes past it (along the
+/// slide), which all run ranks up to the failed node or the end that blocks them.
+struct Refusal {
+    /// The line, as [`Placement::line_of`] names it along the slide's dimension.
+    line: u32,
+    behind: u32,
+    ahead: u32,
+}
+
 /// Whether the failed node's own line is open for a slide along a dimension and direction
 /// (unknown until walked, once per failure).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -485,6 +510,8 @@ struct Lines<'a> {
     failed: u32,
     up: bool,
     stride: u32,
+    /// Size of the dimension.
+    size: u32,
     /// Steps from the failed node's position to the end of the dimension.
     steps: u32,
 }
@@ -499,6 +526,7 @@ impl<'a> Lines<'a> {
             failed,
             up,
             stride: grid.stride(d),
+            size: grid.size(d),
             steps: if up { grid.size(d) - 1 - c } else { c },
         }
     }
@@ -513,11 +541,13 @@ impl<'a> Lines<'a> {
         }
     }
 
-    /// The free node ending the line from `start` and the rank that moves first; `Err` when
-    /// the line blocks the slide, `Ok(None)` when it runs no rank at the failed node's
-    /// position (the failed node's own line always does: its rank waits there).
+    /// The free node ending the line from `start` and the rank that moves first; `Err` with
+    /// the number of nodes running ranks past `start` when the line blocks the slide (a
+    /// failed node or the end of the dimension follows them), `Ok(None)` when it runs no rank
+    /// at the failed node's position (the failed node's own line always does: its rank
+    /// waits there).
     #[inline]
-    fn end(&self, start: u32) -> Result<Option<(u32, u32)>, ()> {
+    fn end(&self, start: u32) -> Result<Option<(u32, u32)>, u32> {
         let first = if start == self.failed {
             self.rank
         } else {
@@ -527,15 +557,32 @@ impl<'a> Lines<'a> {
             return Ok(None);
         }
         let mut node = start;
-        for _ in 0..self.steps {
+        for k in 0..self.steps {
             node = self.step(node);
             match self.placement.state(node) {
                 FREE => return Ok(Some((first, node))),
-                FAILED => return Err(()),
+                FAILED => return Err(k),
                 _ => {}
             }
         }
-        Err(())
+        Err(self.steps)
+    }
+
+    /// Nodes running ranks right behind `start` (against the slide), up to the first that
+    /// does not or the end of the dimension.
+    fn ranks_behind(&self, start: u32) -> u32 {
+        let mut node = start;
+        for k in 0..self.size - 1 - self.steps {
+            node = if self.up {
+                node - self.stride
+            } else {
+                node + self.stride
+            };
+            if self.placement.state(node) >= FAILED {
+                return k;
+            }
+        }
+        self.size - 1 - self.steps
     }
 }
 
