@@ -93,6 +93,7 @@ impl Nodes {
     fn scale(&self, attempt: usize, d: usize) -> u32 {
         self.scales[attempt * self.grid.dims() + d]
     }
+
     /// The entry of [`Blocked`] for the attempt at `attempt` of a failure at `node`, or
     /// `None` when the attempt is not remembered.
     #[inline]
@@ -108,7 +109,7 @@ impl Nodes {
     }
 }
 
-/// Most entries of [`Blocked`] (12 bytes each): degrees whose attempts would need more are
+/// Most entries of [`Blocked`] (16 bytes each): degrees whose attempts would need more are
 /// not remembered.
 const MAX_BLOCKED: usize = 1 << 16;
 
@@ -131,7 +132,8 @@ struct Blocked {
 }
 
 impl Clone for Blocked {
-    /// An empty memory: a clone of a placement has a new lineage.
+    /// An empty memory: the entries hold for one placement's lineage, and the clone will be
+    /// used with another (a clone or reset of a placement has a new lineage).
     fn clone(&self) -> Self {
         Self {
             lineage: u64::MAX,
