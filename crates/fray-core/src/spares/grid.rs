@@ -18,14 +18,21 @@ pub(crate) struct Grid {
     wrap_link: Vec<bool>,
     /// `coords[node * q + d]`: coordinate of `node` along `d`.
     coords: Vec<u32>,
+    /// `ring_offsets[d][a * n + b]`: [`offset`](Self::offset) from `a` to `b` along `d`,
+    /// for dimensions of at most [`MAX_TABLED`] nodes (empty for larger ones).
+    ring_offsets: Vec<Vec<i8>>,
 }
+
+/// Largest dimension whose ring offsets [`Grid`] reads from a table (a mesh of 128 nodes
+/// has offsets up to 127, which fit in an `i8`).
+const MAX_TABLED: u32 = 128;
 
 impl Grid {
     /// The tables of `shape`.
     pub(crate) fn new(shape: &Cartesian) -> Self {
         let q = shape.num_dims();
         let n = shape.num_nodes() as u32;
-        Self {
+        let mut grid = Self {
             q,
             sizes: shape.dims().iter().map(|&s| s as u32).collect(),
             strides: (0..q).map(|d| shape.stride(d) as u32).collect(),
@@ -33,13 +40,32 @@ impl Grid {
             coords: (0..n)
                 .flat_map(|node| (0..q).map(move |d| shape.coord(node, d) as u32))
                 .collect(),
-        }
+            ring_offsets: vec![Vec::new(); q],
+        };
+        grid.ring_offsets = (0..q)
+            .map(|d| {
+                let size = grid.sizes[d];
+                if size > MAX_TABLED {
+                    return Vec::new();
+                }
+                (0..size * size)
+                    .map(|ab| grid.ring_offset(d, ab / size, ab % size) as i8)
+                    .collect()
+            })
+            .collect();
+        grid
     }
 
     /// Coordinate of `node` along `d`.
     #[inline]
     pub(crate) fn coord(&self, node: u32, d: usize) -> u32 {
         self.coords[node as usize * self.q + d]
+    }
+
+    /// Number of dimensions.
+    #[inline]
+    pub(crate) fn dims(&self) -> usize {
+        self.q
     }
 
     /// Size of dimension `d`.
@@ -62,9 +88,19 @@ impl Grid {
     }
 
     /// Signed steps the shortest way from coordinate `a` to `b` along `d`, exactly
-    /// [`Cartesian::signed_offset`] (ties on an even ring go up).
+    /// [`Cartesian::signed_offset`] (ties on an even ring go up): from the table where the
+    /// dimension has one.
     #[inline]
     fn offset(&self, d: usize, a: u32, b: u32) -> i32 {
+        match self.ring_offsets[d].get((a * self.sizes[d] + b) as usize) {
+            Some(&o) => i32::from(o),
+            None => self.ring_offset(d, a, b),
+        }
+    }
+
+    /// [`offset`](Self::offset), computed.
+    #[inline]
+    fn ring_offset(&self, d: usize, a: u32, b: u32) -> i32 {
         let delta = b as i32 - a as i32;
         if !self.wrap_link[d] {
             return delta;

@@ -1,5 +1,7 @@
 //! Which node runs which rank, which nodes are free and which have failed.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::SpareAllocation;
 use crate::fabric::Cartesian;
 
@@ -20,8 +22,17 @@ pub struct Move {
     pub to: u32,
 }
 
-/// The rank-to-node map of a job, its inverse, and the set of free nodes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Source of [`Placement::lineage`] values.
+static NEXT_LINEAGE: AtomicU64 = AtomicU64::new(0);
+
+fn new_lineage() -> u64 {
+    NEXT_LINEAGE.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The rank-to-node map of a job, its inverse, and the set of free nodes; beside them, per
+/// line of nodes, a stamp of the changes that can open a slide that line blocked (see
+/// [`line_stamp`](Placement::line_stamp)).
+#[derive(Debug)]
 pub struct Placement {
     rank_node: Vec<u32>,
     node_rank: Vec<u32>,
@@ -31,7 +42,47 @@ pub struct Placement {
     dims: Vec<u32>,
     /// `free_coords[d][i]`: coordinate along `d` of the free node `free[i]`.
     free_coords: Vec<Vec<u32>>,
+    /// Node index step of each dimension.
+    strides: Vec<u32>,
+    /// Index of the first line along each dimension in `line_stamps`.
+    line_base: Vec<u32>,
+    /// Per line along each dimension (see [`line_of`](Placement::line_of)): a count of the
+    /// changes of its nodes other than a free node taking a rank or failing.
+    line_stamps: Vec<u64>,
+    /// Names this placement's history of line stamps: a new value whenever the placement is
+    /// made, cloned or reset, so that stamps read from two placements are never confused.
+    lineage: u64,
 }
+
+impl Clone for Placement {
+    fn clone(&self) -> Self {
+        Self {
+            rank_node: self.rank_node.clone(),
+            node_rank: self.node_rank.clone(),
+            free: self.free.clone(),
+            free_slot: self.free_slot.clone(),
+            dims: self.dims.clone(),
+            free_coords: self.free_coords.clone(),
+            strides: self.strides.clone(),
+            line_base: self.line_base.clone(),
+            line_stamps: self.line_stamps.clone(),
+            lineage: new_lineage(),
+        }
+    }
+}
+
+/// Two placements are equal when they run the same ranks on the same nodes and list the same
+/// free nodes in the same order; stamps and lineage are bookkeeping.
+impl PartialEq for Placement {
+    fn eq(&self, other: &Self) -> bool {
+        self.rank_node == other.rank_node
+            && self.node_rank == other.node_rank
+            && self.free == other.free
+            && self.dims == other.dims
+    }
+}
+
+impl Eq for Placement {}
 
 impl Placement {
     /// The initial map: the rank at logical coordinates `c` of the compute box runs on the
@@ -52,13 +103,24 @@ impl Placement {
             node_rank[node as usize] = rank as u32;
             rank_node.push(node);
         }
+        let q = shape.num_dims();
+        // Lines along `d`: one per node with coordinate 0 along `d`.
+        let lines_along = |d: usize| n / shape.dims()[d];
+        let line_base = (0..q)
+            .map(|d| (0..d).map(lines_along).sum::<usize>() as u32)
+            .collect::<Vec<_>>();
+        let lines: usize = (0..q).map(lines_along).sum();
         let mut p = Self {
             rank_node,
             node_rank,
             free: Vec::new(),
             free_slot: vec![NOT_LISTED; n],
             dims: shape.dims().iter().map(|&s| s as u32).collect(),
-            free_coords: vec![Vec::new(); shape.num_dims()],
+            free_coords: vec![Vec::new(); q],
+            strides: (0..q).map(|d| shape.stride(d) as u32).collect(),
+            line_base,
+            line_stamps: vec![0; lines],
+            lineage: new_lineage(),
         };
         for node in 0..n as u32 {
             if p.node_rank[node as usize] == FREE {
@@ -75,6 +137,42 @@ impl Placement {
         self.free.clone_from(&other.free);
         self.free_slot.clone_from(&other.free_slot);
         self.free_coords.clone_from(&other.free_coords);
+        self.line_stamps.clone_from(&other.line_stamps);
+        self.lineage = new_lineage();
+    }
+
+    /// The line along `d` through `node`, as an index into the line stamps (lines along
+    /// different dimensions have different indices).
+    #[inline]
+    pub fn line_of(&self, d: usize, node: u32) -> u32 {
+        let (stride, size) = (self.strides[d], self.dims[d]);
+        // The node's index with its coordinate along `d` removed.
+        let within = node % stride + node / (stride * size) * stride;
+        self.line_base[d] + within
+    }
+
+    /// The stamp of `line` (from [`line_of`](Self::line_of)): it changes whenever one of the
+    /// line's nodes changes in a way that can let a slide through where the line blocked it
+    /// before (a node freed or repaired, or a rank's node failing); it stays when a free node
+    /// takes a rank or fails, or a rank moves onto a node that ran another, which can only
+    /// block more. Comparable only within one [`lineage`](Self::lineage).
+    #[inline]
+    pub fn line_stamp(&self, line: u32) -> u64 {
+        self.line_stamps[line as usize]
+    }
+
+    /// A value naming this placement's history of line stamps: new when the placement is
+    /// made, cloned or reset, kept otherwise.
+    pub fn lineage(&self) -> u64 {
+        self.lineage
+    }
+
+    /// Changes the stamps of the lines through `node`.
+    fn touch(&mut self, node: u32) {
+        for d in 0..self.dims.len() {
+            let line = self.line_of(d, node) as usize;
+            self.line_stamps[line] = self.line_stamps[line].wrapping_add(1);
+        }
     }
 
     /// Number of ranks of the job.
@@ -112,6 +210,7 @@ impl Placement {
 
     fn list_free(&mut self, node: u32) {
         if self.free_slot[node as usize] == NOT_LISTED {
+            self.touch(node);
             self.free_slot[node as usize] = self.free.len() as u32;
             self.free.push(node);
             let mut rest = node;
@@ -145,6 +244,7 @@ impl Placement {
         let node = self.rank_node[rank as usize];
         debug_assert_eq!(self.node_rank[node as usize], rank);
         self.node_rank[node as usize] = FAILED;
+        self.touch(node);
         node
     }
 
@@ -153,6 +253,7 @@ impl Placement {
         debug_assert_eq!(self.node_rank[node as usize], FAILED);
         debug_assert_eq!(self.rank_node[rank as usize], node);
         self.node_rank[node as usize] = rank;
+        self.touch(node);
     }
 
     /// Marks a free node failed (it leaves the free nodes).

@@ -59,21 +59,161 @@ pub struct Substituter {
     subset: Vec<usize>,
     /// Scratch of 0D: hops from the failed node to each free node.
     hops: Vec<u32>,
+    /// Per spare dimension and direction (`2d + down`), whether the failed node's own line
+    /// is open, for the failure being substituted.
+    own_line: Vec<Open>,
+    /// Slide attempts that a line other than the failed node's own refused.
+    blocked: Blocked,
     nodes: Arc<Nodes>,
 }
 
-/// Per-node tables for 0D's search, shared by every clone of a substituter.
+/// Per-node tables for 0D's search, and where each slide attempt is remembered in
+/// [`Blocked`]; shared by every clone of a substituter.
 #[derive(Debug)]
 struct Nodes {
     grid: Grid,
     /// `side[node]`: the spare side `node` lies on, or `r` (the number of sides) off them.
     side: Vec<u32>,
+    /// `attempts[attempt(degree, d, up, subset)]`: the first entry of that attempt's block
+    /// in [`Blocked`], or `usize::MAX` when it is not remembered. A block has one entry per
+    /// position of the failed node off the attempt's other dimensions.
+    attempts: Vec<usize>,
+    /// Most sub-spaces of one degree (`C(q-1, k-1)` at its largest).
+    subsets: usize,
+    /// Number of entries of [`Blocked`].
+    entries: usize,
+    /// `scales[attempt * q + e]`: the weight of the coordinate along `e` in the index of a
+    /// failed node's position within the attempt's block (0 on the sub-space's other
+    /// dimensions, mixed radix over the rest, the lowest dimension fastest).
+    scales: Vec<u32>,
+}
+
+impl Nodes {
+    /// The weight of the coordinate along `d` in the positions of `attempt`'s block.
+    fn scale(&self, attempt: usize, d: usize) -> u32 {
+        self.scales[attempt * self.grid.dims() + d]
+    }
+
+    /// The entry of [`Blocked`] for the attempt at `attempt` of a failure at `node`, or
+    /// `None` when the attempt is not remembered.
+    #[inline]
+    fn position(&self, attempt: usize, node: u32) -> Option<usize> {
+        let block = self.attempts[attempt];
+        if block == usize::MAX {
+            return None;
+        }
+        let q = self.grid.dims();
+        let scales = &self.scales[attempt * q..(attempt + 1) * q];
+        let within: u32 = (0..q).map(|e| self.grid.coord(node, e) * scales[e]).sum();
+        Some(block + within as usize)
+    }
+}
+
+/// Most entries of [`Blocked`] (16 bytes each): degrees whose attempts would need more are
+/// not remembered.
+const MAX_BLOCKED: usize = 1 << 16;
+
+/// Slide attempts refused by a line other than the failed node's own, each with that line
+/// and its [`Placement::line_stamp`]. While the stamp holds, the line has had no change that
+/// could let the slide through (its nodes only took ranks or failed), so the attempt is
+/// refused again without walking its lines. The failed node's own line is never remembered:
+/// it is the one line whose start fails anew.
+///
+/// Entries hold for one placement's [`lineage`](Placement::lineage): a clone forgets them,
+/// and a substitution on another lineage starts a new epoch, which empties every entry.
+#[derive(Debug)]
+struct Blocked {
+    /// The lineage the entries hold for (`u64::MAX`: none).
+    lineage: u64,
+    /// Entries of another epoch are empty.
+    epoch: u32,
+    /// `(epoch, line, stamp)` per attempt and position (see [`Nodes::attempts`]).
+    entries: Vec<(u32, u32, u64)>,
+}
+
+impl Clone for Blocked {
+    /// An empty memory: the entries hold for one placement's lineage, and the clone will be
+    /// used with another (a clone or reset of a placement has a new lineage).
+    fn clone(&self) -> Self {
+        Self {
+            lineage: u64::MAX,
+            epoch: 0,
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl Blocked {
+    /// Empties the memory unless it holds for `placement`'s lineage.
+    fn follow(&mut self, placement: &Placement, size: usize) {
+        if self.lineage == placement.lineage() {
+            return;
+        }
+        self.lineage = placement.lineage();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 || self.entries.len() != size {
+            self.entries.clear();
+            self.entries.resize(size, (0, 0, 0));
+            self.epoch = 1;
+        }
+    }
+
+    /// Whether entry `i` names a line that still blocks.
+    #[inline]
+    fn holds(&self, i: usize, placement: &Placement) -> bool {
+        let (epoch, line, stamp) = self.entries[i];
+        epoch == self.epoch && placement.line_stamp(line) == stamp
+    }
+
+    fn remember(&mut self, i: usize, line: u32, placement: &Placement) {
+        self.entries[i] = (self.epoch, line, placement.line_stamp(line));
+    }
 }
 
 impl Substituter {
     /// A substituter for a job on `shape` with spares `alloc`, using `method`.
     pub fn new(shape: Cartesian, alloc: SpareAllocation, method: Method) -> Self {
         let sides = alloc.sides;
+        let q = shape.num_dims();
+        let n = shape.num_nodes();
+        let subsets = (1..=q).map(|k| binomial(q - 1, k - 1)).max().unwrap_or(1);
+        let mut attempts = vec![usize::MAX; (q + 1) * sides * 2 * subsets];
+        let mut scales = vec![0u32; attempts.len() * q];
+        let mut entries = 0;
+        // Degrees 2 and up (a 1D slide has the failed node's line only), while they fit.
+        for k in 2..=q {
+            let mut blocks = Vec::new();
+            for d in 0..sides {
+                for up in [true, false] {
+                    let mut subset: Vec<usize> = (0..k - 1).collect();
+                    let mut ord = 0;
+                    loop {
+                        let others: Vec<usize> =
+                            subset.iter().map(|&i| i + usize::from(i >= d)).collect();
+                        let across: usize = others.iter().map(|&e| shape.dims()[e]).product();
+                        let attempt = attempt_index(k, d, up, ord, sides, subsets);
+                        let mut scale = 1;
+                        for e in (0..q).filter(|e| !others.contains(e)) {
+                            scales[attempt * q + e] = scale as u32;
+                            scale *= shape.dims()[e];
+                        }
+                        blocks.push((attempt, n / across));
+                        ord += 1;
+                        if !next_subset(&mut subset, q - 1) {
+                            break;
+                        }
+                    }
+                }
+            }
+            let size: usize = blocks.iter().map(|b| b.1).sum();
+            if entries + size > MAX_BLOCKED {
+                break;
+            }
+            for (i, len) in blocks {
+                attempts[i] = entries;
+                entries += len;
+            }
+        }
         Self {
             alloc,
             method,
@@ -83,11 +223,21 @@ impl Substituter {
             dims: Vec::new(),
             subset: Vec::new(),
             hops: Vec::new(),
+            own_line: vec![Open::Unknown; 2 * sides],
+            blocked: Blocked {
+                lineage: u64::MAX,
+                epoch: 0,
+                entries: Vec::new(),
+            },
             nodes: Arc::new(Nodes {
                 grid: Grid::new(&shape),
                 side: (0..shape.num_nodes() as u32)
                     .map(|n| alloc.side_of(&shape, n).unwrap_or(sides) as u32)
                     .collect(),
+                attempts,
+                subsets,
+                entries,
+                scales,
             }),
             shape,
         }
@@ -101,7 +251,13 @@ impl Substituter {
     /// Finds the substitution for the failed `rank`, whose node is already marked failed in
     /// `placement`, and updates the counters; `None` when the method cannot recover it.
     /// The caller applies the moves to the placement.
+    ///
+    /// Slide attempts that a line refused are remembered with the line's stamp (see
+    /// [`Placement::line_stamp`]) and refused again without a walk while it holds; the
+    /// memory follows one placement's lineage and empties when called with another.
     pub fn substitute(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
+        self.blocked.follow(placement, self.nodes.entries);
+        self.own_line.fill(Open::Unknown);
         for i in 0..self.method.degrees().len() {
             let degree = self.method.degrees()[i];
             let found = if degree == 0 {
@@ -132,7 +288,7 @@ impl Substituter {
 
     fn zero_d(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
         let failed = placement.node_of(rank);
-        let Nodes { grid, side } = &*self.nodes;
+        let Nodes { grid, side, .. } = &*self.nodes;
         // Hops to every free node, one dimension at a time over the free nodes' coordinates.
         let hops = &mut self.hops;
         hops.clear();
@@ -184,23 +340,61 @@ impl Substituter {
         let mut subset = std::mem::take(&mut self.subset);
         let mut moves = Vec::new();
         let mut found = None;
+        let failed = placement.node_of(rank);
+        let (sides, subsets) = (self.alloc.sides, self.nodes.subsets);
         'dims: for &d in &dims {
             // The dimensions other than `d`, in order: `rest(i)` is the `i`-th of them.
             let rest = |i: usize| i + usize::from(i >= d);
             for up in [true, false] {
+                // The failed node's own line first: a line that blocks the failed node's own
+                // slide along `d` blocks every degree and sub-space of it.
+                let own = &mut self.own_line[2 * d + usize::from(!up)];
+                if *own == Open::Unknown {
+                    let lines = Lines::new(&self.nodes.grid, placement, rank, d, up);
+                    *own = if lines.end(failed).is_ok() {
+                        Open::Yes
+                    } else {
+                        Open::No
+                    };
+                }
+                if *own == Open::No {
+                    continue;
+                }
                 subset.clear();
                 subset.extend(0..degree - 1);
+                let mut ord = 0;
                 loop {
                     self.others.clear();
                     self.others.extend(subset.iter().map(|&i| rest(i)));
-                    if self.slide_moves(placement, rank, d, up, &mut moves) {
-                        found = Some(Substitution {
-                            degree,
-                            axis: d,
-                            moves,
-                        });
-                        break 'dims;
+                    let attempt = attempt_index(degree, d, up, ord, sides, subsets);
+                    let entry = self.nodes.position(attempt, failed);
+                    let hit = entry.is_some_and(|i| self.blocked.holds(i, placement));
+                    if !hit {
+                        match self.slide_moves(placement, rank, d, up, &mut moves) {
+                            Ok(()) => {
+                                found = Some(Substitution {
+                                    degree,
+                                    axis: d,
+                                    moves,
+                                });
+                                break 'dims;
+                            }
+                            Err(refusal) => {
+                                if let Some(i) = entry {
+                                    // Positions along `d`, counted in the slide's direction.
+                                    let scale = self.nodes.scale(attempt, d) as isize;
+                                    let scale = if up { scale } else { -scale };
+                                    let (behind, ahead) =
+                                        (refusal.behind as isize, refusal.ahead as isize);
+                                    for k in -behind..=ahead {
+                                        let at = i.wrapping_add_signed(k * scale);
+                                        self.blocked.remember(at, refusal.line, placement);
+                                    }
+                                }
+                            }
+                        }
                     }
+                    ord += 1;
                     if !next_subset(&mut subset, q - 1) {
                         break;
                     }
@@ -212,8 +406,9 @@ impl Substituter {
         found
     }
 
-    /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`; false
-    /// if impossible. Every line is checked before any move is listed.
+    /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`, whose
+    /// failed node's own line is open. When it is impossible: `Err` with the line that
+    /// refused it. Every line is checked before any move is listed.
     fn slide_moves(
         &self,
         placement: &Placement,
@@ -221,58 +416,41 @@ impl Substituter {
         d: usize,
         up: bool,
         moves: &mut Vec<Move>,
-    ) -> bool {
+    ) -> Result<(), Refusal> {
         moves.clear();
-        let failed = placement.node_of(rank);
-        let grid = &self.nodes.grid;
-        let (n_d, stride_d) = (grid.size(d), grid.stride(d));
-        let start_d = grid.coord(failed, d);
-        let steps = if up { n_d - 1 - start_d } else { start_d };
-        let step = |node: u32| if up { node + stride_d } else { node - stride_d };
-        // The free node ending the line from `start`; `Err` when the slide is impossible,
-        // `Ok(None)` when the line runs no rank at the failed node's position.
-        let line_end = |start: u32| -> Result<Option<(u32, u32)>, ()> {
-            let first = if start == failed {
-                rank
-            } else {
-                placement.state(start)
-            };
-            if start != failed && first >= FAILED {
-                return Ok(None);
+        let lines = Lines::new(&self.nodes.grid, placement, rank, d, up);
+        let mut refused = None;
+        self.for_each_line(lines.failed, |start| match lines.end(start) {
+            Err(ahead) => {
+                refused = Some((start, ahead));
+                false
             }
-            let mut node = start;
-            for _ in 0..steps {
-                node = step(node);
-                match placement.state(node) {
-                    FREE => return Ok(Some((first, node))),
-                    FAILED => return Err(()),
-                    _ => {}
-                }
-            }
-            Err(())
-        };
-        // The failed node's own line first: the order of the checks is free, and a line
-        // that blocks the failed node's own slide along `d` blocks every degree of it.
-        if line_end(failed).is_ok() && self.for_each_line(failed, |start| line_end(start).is_ok()) {
-            self.for_each_line(failed, |start| {
-                if let Ok(Some((first, end))) = line_end(start) {
-                    let (mut from, mut moving) = (start, first);
-                    while from != end {
-                        let to = step(from);
-                        moves.push(Move {
-                            rank: moving,
-                            from,
-                            to,
-                        });
-                        moving = placement.state(to);
-                        from = to;
-                    }
-                }
-                true
-            })
-        } else {
-            false
+            Ok(_) => true,
+        });
+        if let Some((start, ahead)) = refused {
+            return Err(Refusal {
+                line: placement.line_of(d, start),
+                behind: lines.ranks_behind(start),
+                ahead,
+            });
         }
+        self.for_each_line(lines.failed, |start| {
+            if let Ok(Some((first, end))) = lines.end(start) {
+                let (mut from, mut moving) = (start, first);
+                while from != end {
+                    let to = lines.step(from);
+                    moves.push(Move {
+                        rank: moving,
+                        from,
+                        to,
+                    });
+                    moving = placement.state(to);
+                    from = to;
+                }
+            }
+            true
+        });
+        Ok(())
     }
 
     /// Calls `visit(start)` for the node of every line through the sub-space `self.others`
@@ -305,6 +483,127 @@ impl Substituter {
             }
         }
     }
+}
+
+/// A line that refused a slide from the failed node's position: it refuses the same slide
+/// from every position from `behind` nodes before it to `ahead` nodes past it (along the
+/// slide), which all run ranks up to the failed node or the end that blocks them.
+struct Refusal {
+    /// The line, as [`Placement::line_of`] names it along the slide's dimension.
+    line: u32,
+    behind: u32,
+    ahead: u32,
+}
+
+/// Whether the failed node's own line is open for a slide along a dimension and direction
+/// (unknown until walked, once per failure).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Unknown,
+    Yes,
+    No,
+}
+
+/// The lines of a slide of the failed `rank` along `d`, up or down, walked from the failed
+/// node's position.
+struct Lines<'a> {
+    placement: &'a Placement,
+    rank: u32,
+    failed: u32,
+    up: bool,
+    stride: u32,
+    /// Size of the dimension.
+    size: u32,
+    /// Steps from the failed node's position to the end of the dimension.
+    steps: u32,
+}
+
+impl<'a> Lines<'a> {
+    fn new(grid: &Grid, placement: &'a Placement, rank: u32, d: usize, up: bool) -> Self {
+        let failed = placement.node_of(rank);
+        let c = grid.coord(failed, d);
+        Self {
+            placement,
+            rank,
+            failed,
+            up,
+            stride: grid.stride(d),
+            size: grid.size(d),
+            steps: if up { grid.size(d) - 1 - c } else { c },
+        }
+    }
+
+    /// The next node along the slide.
+    #[inline]
+    fn step(&self, node: u32) -> u32 {
+        if self.up {
+            node + self.stride
+        } else {
+            node - self.stride
+        }
+    }
+
+    /// The free node ending the line from `start` and the rank that moves first; `Err` with
+    /// the number of nodes running ranks past `start` when the line blocks the slide (a
+    /// failed node or the end of the dimension follows them), `Ok(None)` when it runs no rank
+    /// at the failed node's position (the failed node's own line always does: its rank
+    /// waits there).
+    #[inline]
+    fn end(&self, start: u32) -> Result<Option<(u32, u32)>, u32> {
+        let first = if start == self.failed {
+            self.rank
+        } else {
+            self.placement.state(start)
+        };
+        if start != self.failed && first >= FAILED {
+            return Ok(None);
+        }
+        let mut node = start;
+        for k in 0..self.steps {
+            node = self.step(node);
+            match self.placement.state(node) {
+                FREE => return Ok(Some((first, node))),
+                FAILED => return Err(k),
+                _ => {}
+            }
+        }
+        Err(self.steps)
+    }
+
+    /// Nodes running ranks right behind `start` (against the slide), up to the first that
+    /// does not or the end of the dimension.
+    fn ranks_behind(&self, start: u32) -> u32 {
+        let mut node = start;
+        for k in 0..self.size - 1 - self.steps {
+            node = if self.up {
+                node - self.stride
+            } else {
+                node + self.stride
+            };
+            if self.placement.state(node) >= FAILED {
+                return k;
+            }
+        }
+        self.size - 1 - self.steps
+    }
+}
+
+/// Where the attempt of a `degree` slide along spare dimension `d` (up or down) in its
+/// `ord`-th sub-space lies in [`Nodes::attempts`].
+fn attempt_index(
+    degree: usize,
+    d: usize,
+    up: bool,
+    ord: usize,
+    sides: usize,
+    subsets: usize,
+) -> usize {
+    ((degree * sides + d) * 2 + usize::from(!up)) * subsets + ord
+}
+
+/// `n` choose `k`.
+fn binomial(n: usize, k: usize) -> usize {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
 /// Advances a sorted `k`-subset of `0..n` to the next in lexicographic order.
@@ -430,5 +729,132 @@ mod tests {
                 assert_eq!(shape.hop_distance(node, sub.moves[0].to), nearest, "{spec}");
             }
         }
+    }
+
+    /// Each step of a random walk on a small grid: fail a rank (and keep or undo its
+    /// substitution), or fail or restore a free node (as the sampled study marks the failed
+    /// nodes of a case).
+    #[derive(Debug, Clone)]
+    enum Step {
+        Rank { pick: u32, undo: bool },
+        FreeNode { pick: u32, restore: bool },
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            4 => (any::<u32>(), any::<bool>()).prop_map(|(pick, undo)| Step::Rank { pick, undo }),
+            1 => (any::<u32>(), any::<bool>())
+                .prop_map(|(pick, restore)| Step::FreeNode { pick, restore }),
+        ]
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// A substituter that remembers refused slide attempts finds, at every failure, the
+        /// substitution a substituter with the same counters and no memory finds (a clone
+        /// forgets), through substitutions kept and undone and free nodes failed and
+        /// restored.
+        #[test]
+        fn remembered_refusals_change_no_substitution(
+            dims in prop::collection::vec(2usize..7, 2..4),
+            wrap in any::<bool>(),
+            sides in 1usize..4,
+            thickness in 1usize..3,
+            method in 0usize..4,
+            steps in prop::collection::vec(step(), 1..80),
+        ) {
+            let q = dims.len();
+            let shape = Cartesian::new(dims, vec![wrap; q]);
+            let alloc = SpareAllocation { dims: q, sides: sides.min(q), thickness };
+            prop_assume!(alloc.check_fits(&shape).is_ok());
+            let method = ["hybrid(all)", "2D", "hybrid(2D+1D+0D)", "3D"][method];
+            prop_assume!(method != "3D" || q == 3);
+            let mut s = Substituter::new(
+                shape.clone(),
+                alloc,
+                Method::parse(method, q).unwrap(),
+            );
+            let mut p = Placement::initial(&shape, &alloc);
+            let ranks = p.num_ranks() as u32;
+            let mut marked: Vec<u32> = Vec::new();
+            for step in steps {
+                match step {
+                    Step::Rank { pick, undo } => {
+                        let rank = pick % ranks;
+                        if p.state(p.node_of(rank)) == FAILED {
+                            continue;
+                        }
+                        let node = p.fail_rank(rank);
+                        let fresh = s.clone().substitute(&p, rank);
+                        let found = s.substitute(&p, rank);
+                        prop_assert_eq!(&found, &fresh);
+                        match found {
+                            None => p.repair(node, rank),
+                            Some(sub) => {
+                                p.apply(&sub.moves);
+                                if undo {
+                                    p.revert(&sub.moves);
+                                    p.repair(node, rank);
+                                    s.forget(&sub);
+                                }
+                            }
+                        }
+                    }
+                    Step::FreeNode { pick, restore } => {
+                        if restore {
+                            if let Some(node) = marked.pop() {
+                                p.unfail_free_node(node);
+                            }
+                        } else if !p.free_nodes().is_empty() {
+                            let node = p.free_nodes()[pick as usize % p.free_nodes().len()];
+                            p.fail_free_node(node);
+                            marked.push(node);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The walk above does exercise the memory: on a 6x6x6 torus with two spare planes, the
+    /// third and later failures refuse 3D slides on lines other than the failed node's, and
+    /// those refusals are remembered and then used.
+    #[test]
+    fn refusals_are_remembered_and_used() {
+        let (_, mut p, mut s) = setup("torus:6x6x6", "3D(2,1)", "hybrid(all)");
+        let ranks = p.num_ranks() as u32;
+        let (mut used, mut remembered) = (0, 0);
+        for i in 0..20u32 {
+            let rank = (i * 37 + 11) % ranks;
+            if p.state(p.node_of(rank)) == FAILED {
+                continue;
+            }
+            let before: Vec<_> = s.blocked.entries.clone();
+            let node = p.fail_rank(rank);
+            // What is remembered and still holds before this failure.
+            let holding = before
+                .iter()
+                .filter(|e| e.0 == s.blocked.epoch && p.line_stamp(e.1) == e.2)
+                .count();
+            used += holding;
+            let fresh = s.clone().substitute(&p, rank);
+            let Some(sub) = s.substitute(&p, rank) else {
+                p.repair(node, rank);
+                continue;
+            };
+            assert_eq!(Some(&sub), fresh.as_ref());
+            remembered = remembered.max(
+                s.blocked
+                    .entries
+                    .iter()
+                    .filter(|e| e.0 == s.blocked.epoch)
+                    .count(),
+            );
+            p.apply(&sub.moves);
+        }
+        assert!(remembered > 0, "no refusal remembered");
+        assert!(used > 0, "no remembered refusal held at a later failure");
     }
 }
