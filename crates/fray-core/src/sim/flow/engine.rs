@@ -777,11 +777,10 @@ impl State<'_> {
     /// before the event (max-min fair), a flow's rate can change only if it joined, or was
     /// at the top rate of a saturated channel of a flow that left (`freed`), or through the
     /// saturated channels of the flows re-rated: on each, the flows it bottlenecks (at its
-    /// top rate) follow. That set is
-    /// solved on what the others leave; a flow outside it keeps its bottleneck (no flow of
-    /// the set crosses it), and a flow of the set has one unless a flow outside the set has
-    /// a higher rate on every saturated channel of its path: such flows join the set, which
-    /// is solved again. The answer is then the max-min fair allocation itself (it is
+    /// top rate) follow. That set is solved on what the others leave; a flow outside it
+    /// keeps its bottleneck (no flow of the set crosses it), and a flow of the set has one
+    /// unless a flow outside the set has a higher rate on every saturated channel of its
+    /// path: such flows join the set, which is solved again. The answer is then the max-min fair allocation itself (it is
     /// unique), at the cost of the flows near the event rather than of the flows above a
     /// level. It gives up after a few rounds, or once the set is as large as a fraction of
     /// the moving flows.
