@@ -780,10 +780,10 @@ impl State<'_> {
     /// top rate) follow. That set is solved on what the others leave; a flow outside it
     /// keeps its bottleneck (no flow of the set crosses it), and a flow of the set has one
     /// unless a flow outside the set has a higher rate on every saturated channel of its
-    /// path: such flows join the set, which is solved again. The answer is then the max-min fair allocation itself (it is
-    /// unique), at the cost of the flows near the event rather than of the flows above a
-    /// level. It gives up after a few rounds, or once the set is as large as a fraction of
-    /// the moving flows.
+    /// path: such flows join the set, which is solved again. The answer is then the max-min
+    /// fair allocation itself (it is unique), at the cost of the flows near the event rather
+    /// than of the flows above a level. It gives up after a few rounds, or once the set is
+    /// as large as a fraction of the moving flows.
     fn rerate_locally(&mut self, solver: &mut MaxMin, t: f64) -> bool {
         self.stamp += 1;
         self.round += 1;
