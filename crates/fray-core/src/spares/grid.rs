@@ -127,26 +127,17 @@ pub(crate) struct Routes {
     /// `next[slot]`: the node a hop out of that output reaches (`u32::MAX` where no route
     /// takes it).
     next: Vec<u32>,
+    /// Whether every dimension has at least three nodes, so that one hop between two nodes
+    /// is the one output of [`next`](Self::next) that reaches it, and a one-step move is
+    /// one hop back ([`one_hop_step_change`](Self::one_hop_step_change) needs both).
+    short_hops: bool,
 }
 
-/// Most dimensions for which [`Routes`] gives route shapes.
-const SHAPE_DIMS: usize = 4;
+/// The port of a route that is not one hop.
+pub(crate) const NO_PORT: u8 = u8::MAX;
 
-/// The shape of a dimension-order route: its signed offset `o` along each dimension `d` (as
-/// [`Cartesian::signed_offset`], in hops) as the byte `o + 1` at bits `8d..8d + 8` (`1`,
-/// no offset, past the grid's dimensions). With its source node it names every hop of the
-/// route; it is at most one hop along every dimension when no byte exceeds 2.
-pub(crate) type Shape = u32;
-
-/// The [`Shape`] of a route of no hops.
-const NO_HOPS: Shape = 0x0101_0101;
-
-/// Whether a [`Shape`] is more than one hop along some dimension: a byte over 2, that is
-/// with a bit above the lowest two set, or both of them.
-#[inline(always)]
-fn is_long(shape: Shape) -> bool {
-    (shape & 0xFCFC_FCFC) | (shape & (shape >> 1) & 0x0101_0101) != 0
-}
+/// No slot, in a change pattern of [`Routes::one_hop_step_change`].
+pub(crate) const NO_SLOT: usize = usize::MAX;
 
 impl Routes {
     /// Records the channel of every output from the one-hop routes of `routing`.
@@ -173,118 +164,80 @@ impl Routes {
                 }
             }
         }
-        Self { grid, ports, next }
+        let short_hops = grid.sizes.iter().all(|&n| n >= 3);
+        Self {
+            grid,
+            ports,
+            next,
+            short_hops,
+        }
     }
 
-    /// Whether [`shape`](Self::shape) can name every route of this grid: at most
-    /// [`SHAPE_DIMS`] dimensions of fewer than 128 nodes (an offset plus one fits in an `i8`).
-    pub(crate) fn has_shapes(&self) -> bool {
-        self.grid.q <= SHAPE_DIMS && self.grid.sizes.iter().all(|&n| n < MAX_TABLED)
+    /// The output port (`2d + (0 up | 1 down)`) of the route `a -> b` when it is one hop,
+    /// else [`NO_PORT`].
+    pub(crate) fn one_hop_port(&self, a: u32, b: u32) -> u8 {
+        let (mut hops, mut port) = (0, NO_PORT);
+        self.for_each_hop(a, b, |slot| {
+            hops += 1;
+            // Past 127 dimensions a port has no hint (`NO_PORT` is 255).
+            port = u8::try_from(slot % (2 * self.grid.q)).unwrap_or(NO_PORT);
+        });
+        if hops == 1 {
+            port
+        } else {
+            NO_PORT
+        }
     }
 
-    /// The shape of the route `a -> b` (only where [`has_shapes`](Self::has_shapes)).
-    pub(crate) fn shape(&self, a: u32, b: u32) -> Shape {
-        let g = &self.grid;
-        (0..SHAPE_DIMS).fold(0, |shape, d| {
-            let o = if d < g.q {
-                g.offset(d, g.coord(a, d), g.coord(b, d))
-            } else {
-                0
-            };
-            shape | Shape::from((o + 1) as u8) << (8 * d)
-        })
-    }
-
-    /// The shape of a route of `shape` after its source (`src_moves`), its destination
-    /// (`dst_moves`) or both took the one step `(d, s)` of [`step`](Self::step).
+    /// The change of the route `a -> b` under the one step `(d, s)` of its source
+    /// (`src_moves`), its destination (`dst_moves`) or both, as
+    /// [`for_each_step_change`](Self::for_each_step_change) visits it, when the route is the
+    /// one hop out of `port` of `a` (as [`one_hop_port`](Self::one_hop_port) gave it for some
+    /// earlier pair): the slot it loses, if any, and the at most two it gains ([`NO_SLOT`]
+    /// where there is none). `None` when the route is not that hop or the pattern does not
+    /// apply (a single end moving along the hop's own dimension, or a dimension of fewer than
+    /// three nodes).
+    ///
+    /// With the hop along `i`, in `slot(node, port)` terms: both ends moving shift the hop
+    /// by one node along `d`; the source alone moving adds the hop back along `d` at its new
+    /// node when `d < i` (the route goes back along `d` first, then takes the old hop), and
+    /// otherwise moves the hop to the new node and adds the hop back along `d` where it
+    /// arrives; the destination alone moving, when `d < i`, goes along `d` first from `a`
+    /// and then takes the hop from the node it reached, and otherwise takes the old hop and
+    /// adds the hop along `d` at `b`.
     #[inline]
-    pub(crate) fn stepped(
+    pub(crate) fn one_hop_step_change(
         &self,
-        shape: Shape,
+        (a, b): (u32, u32),
+        port: u8,
         (src_moves, dst_moves): (bool, bool),
         (d, s): (usize, i32),
-    ) -> Shape {
-        let delta = match (src_moves, dst_moves) {
-            (true, false) => -s,
-            (false, true) => s,
-            _ => return shape,
-        };
-        let at = 8 * d;
-        let mut o = i32::from((shape >> at) as u8 as i8) - 1 + delta;
-        if let Some(n) = self.grid.ring(d) {
-            // Back into `(-n/2, n/2]`, the range of `Grid::offset` (ties on an even ring up).
-            let n = n as i32;
-            if 2 * o > n {
-                o -= n;
-            } else if 2 * o <= -n {
-                o += n;
-            }
-        }
-        shape & !(0xFF << at) | Shape::from((o + 1) as u8) << at
-    }
-
-    /// As [`for_each_change`](Self::for_each_change) from the route out of `old.0` of
-    /// shape `old.1` to the route out of `new.0` of shape `new.1`, when both routes are at
-    /// most one hop along every dimension: their hops read off the shapes and the
-    /// [`next`](Self::next) table, without coordinates. A hop along `d` can only be the
-    /// other route's hop along `d`, so the routes are compared dimension by dimension; where
-    /// the shapes are equal, `new.0` must be a one-step move of `old.0` ([`step`](Self::step)),
-    /// and every hop moves by that step. Visits nothing and returns `false` when a route is
-    /// longer.
-    #[inline(always)]
-    pub(crate) fn short_change(
-        &self,
-        (a, shape): (u32, Shape),
-        (a2, shape2): (u32, Shape),
-        mut visit: impl FnMut(usize, bool),
-    ) -> bool {
-        if is_long(shape) || is_long(shape2) {
-            return false;
-        }
+    ) -> Option<(usize, [usize; 2])> {
         let q2 = 2 * self.grid.q;
-        if shape == shape2 {
-            // The same route moved by one step: each hop of the one moves to the other.
-            let shift = (a2 as usize).wrapping_sub(a as usize).wrapping_mul(q2);
-            let mut cur = a as usize;
-            let mut hops = shape ^ NO_HOPS;
-            while hops != 0 {
-                let at = hops.trailing_zeros() & !7;
-                hops &= !(0xFF << at);
-                let slot = cur * q2 + at as usize / 4 + usize::from((shape >> at) & 0xFF == 0);
-                visit(slot, false);
-                visit(slot.wrapping_add(shift), true);
-                if hops != 0 {
-                    cur = self.next[slot] as usize;
-                }
-            }
-            return true;
+        let (a_us, b_us) = (a as usize, b as usize);
+        let p = port as usize;
+        if port == NO_PORT || !self.short_hops || self.next[a_us * q2 + p] != b {
+            return None;
         }
-        let (mut cur, mut cur2) = (a as usize, a2 as usize);
-        // The bytes of the dimensions along which either route takes a hop, lowest first.
-        let mut hops = (shape ^ NO_HOPS) | (shape2 ^ NO_HOPS);
-        while hops != 0 {
-            let at = hops.trailing_zeros() & !7;
-            hops &= !(0xFF << at);
-            let d = at as usize / 8;
-            // 0: a hop down, 1: none, 2: a hop up.
-            let (x, x2) = ((shape >> at) & 0xFF, (shape2 >> at) & 0xFF);
-            let slot = cur * q2 + 2 * d + usize::from(x == 0);
-            let slot2 = cur2 * q2 + 2 * d + usize::from(x2 == 0);
-            let same = x != 1 && x2 != 1 && slot == slot2;
-            if x != 1 {
-                if !same {
-                    visit(slot, false);
-                }
-                cur = self.next[slot] as usize;
-            }
-            if x2 != 1 {
-                if !same {
-                    visit(slot2, true);
-                }
-                cur2 = self.next[slot2] as usize;
-            }
+        let i = p / 2;
+        if i == d && src_moves != dst_moves {
+            return None;
         }
-        true
+        let sn = self.grid.strides[d] as isize * s as isize;
+        let moved = |node: usize| node.wrapping_add_signed(sn);
+        let slot = |node: usize, port: usize| node * q2 + port;
+        let (along, back) = (2 * d + usize::from(s < 0), 2 * d + usize::from(s > 0));
+        Some(match (src_moves, dst_moves) {
+            (true, true) => (slot(a_us, p), [slot(moved(a_us), p), NO_SLOT]),
+            (true, false) if d < i => (NO_SLOT, [slot(moved(a_us), back), NO_SLOT]),
+            (true, false) => (
+                slot(a_us, p),
+                [slot(moved(a_us), p), slot(moved(b_us), back)],
+            ),
+            (false, true) if d < i => (slot(a_us, p), [slot(a_us, along), slot(moved(a_us), p)]),
+            (false, true) => (NO_SLOT, [slot(b_us, along), NO_SLOT]),
+            (false, false) => return None,
+        })
     }
 
     /// Number of slots (`nodes * 2q`).
@@ -671,24 +624,23 @@ mod tests {
         }
     }
 
-    /// Kept shapes: a route's shape after a one-step move of an end is the shape of the
-    /// moved route, and where both routes are short, the change read off the shapes is the
-    /// route difference (on dimensions of two to seven nodes, rings and lines).
     #[test]
-    fn shape_changes_are_exactly_the_route_differences() {
+    fn one_hop_patterns_are_exactly_the_route_differences() {
         let mut shapes = shapes();
         shapes.push(Cartesian::torus(&[3, 3, 3]));
-        shapes.push(Cartesian::torus(&[7, 2, 4]));
-        let (mut short, mut long) = (0, 0);
         for shape in shapes {
             let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
             let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
-            assert!(routes.has_shapes());
             let n = shape.num_nodes() as u32;
             let q = shape.num_dims();
+            let short = shape.dims().iter().all(|&s| s >= 3);
+            let (mut applied, mut refused) = (0, 0);
             for a in 0..n {
                 for b in 0..n {
-                    let before = routes.shape(a, b);
+                    let port = routes.one_hop_port(a, b);
+                    let mut hops = 0;
+                    routes.for_each_hop(a, b, |_| hops += 1);
+                    assert_eq!(port != NO_PORT, hops == 1, "{shape:?} {a}->{b}");
                     for d in 0..q {
                         for dir in [Direction::Up, Direction::Down] {
                             let moved = |x: u32| {
@@ -703,27 +655,36 @@ mod tests {
                                     .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
                             ];
                             for (new, moves, step) in cases.into_iter().flatten() {
-                                let after = routes.stepped(before, moves, step);
-                                assert_eq!(after, routes.shape(new.0, new.1), "{shape:?}");
-                                let mut taken = true;
-                                let got = visited(|v| {
-                                    taken = routes.short_change((a, before), (new.0, after), v);
-                                });
-                                if !taken {
-                                    assert!(got.is_empty());
-                                    long += 1;
-                                    continue;
+                                // Every port as a hint: only the route's own may be taken.
+                                for hint in (0..2 * q as u8).chain([NO_PORT]) {
+                                    let Some((lost, gained)) =
+                                        routes.one_hop_step_change((a, b), hint, moves, step)
+                                    else {
+                                        refused += 1;
+                                        continue;
+                                    };
+                                    let slots =
+                                        [(lost, false), (gained[0], true), (gained[1], true)];
+                                    let got = visited(|v| {
+                                        for (slot, added) in slots {
+                                            if slot != NO_SLOT {
+                                                v(slot, added);
+                                            }
+                                        }
+                                    });
+                                    assert!(short && hint == port, "{shape:?} {a}->{b} {hint}");
+                                    let want = route_difference(&routes, (a, b), new);
+                                    assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
+                                    applied += 1;
                                 }
-                                let want = route_difference(&routes, (a, b), new);
-                                assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
-                                short += 1;
                             }
                         }
                     }
                 }
             }
+            assert!(refused > 0);
+            assert_eq!(applied > 0, short, "{shape:?}");
         }
-        assert!(short > 0 && long > 0);
     }
 
     #[test]
