@@ -742,15 +742,30 @@ impl State<'_> {
 
     /// The top rate of channel `c`'s flows in this round (computed once a round).
     fn top(&mut self, c: ChannelId) -> f64 {
-        let c = c as usize;
-        if self.top_round[c] != self.round {
-            self.top_round[c] = self.round;
-            self.channel_top[c] = self.on[c]
-                .iter()
-                .map(|&j| self.rates[j as usize])
-                .fold(0.0, f64::max);
+        if self.top_round[c as usize] != self.round {
+            self.top_round[c as usize] = self.round;
+            self.channel_top[c as usize] = self.top_now(c);
         }
-        self.channel_top[c]
+        self.channel_top[c as usize]
+    }
+
+    /// The top rate of channel `c`'s flows now, by a scan of them.
+    fn top_now(&self, c: ChannelId) -> f64 {
+        self.on[c as usize]
+            .iter()
+            .map(|&j| self.rates[j as usize])
+            .fold(0.0, f64::max)
+    }
+
+    /// Whether the moving flow at position `i` has a bottleneck: a saturated channel on its
+    /// path on which no flow has a higher rate (tops of this round).
+    fn has_bottleneck(&mut self, i: usize) -> bool {
+        let (m, rate) = (self.active[i], self.rates[i]);
+        let above = rate * (1.0 + TOP);
+        (m.path_start..m.path_start + m.path_len).any(|k| {
+            let c = self.moving_paths[k as usize];
+            self.saturated(c) && self.top(c) <= above
+        })
     }
 
     /// Visits the queued channels: the flows at the top rate of each (those it bottlenecks),
@@ -812,17 +827,12 @@ impl State<'_> {
             let before = self.resolve.len();
             for k in 0..before {
                 let i = self.resolve[k];
-                let rate = self.rates[i];
-                let above = rate * (1.0 + TOP);
-                let m = self.active[i];
-                let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
-                let has_bottleneck = path.clone().any(|p| {
-                    let c = self.moving_paths[p];
-                    self.saturated(c) && self.top(c) <= above
-                });
-                if has_bottleneck {
+                if self.has_bottleneck(i) {
                     continue;
                 }
+                let above = self.rates[i] * (1.0 + TOP);
+                let m = self.active[i];
+                let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
                 for p in path {
                     let c = self.moving_paths[p];
                     if !self.saturated(c) {
@@ -910,29 +920,12 @@ impl State<'_> {
             if !self.saturated(c) {
                 continue;
             }
-            let on = &self.on[c as usize];
-            let top = on
-                .iter()
-                .map(|&j| self.rates[j as usize])
-                .fold(0.0, f64::max);
-            self.freed.extend(on.iter().filter(|&&j| {
+            let top = self.top_now(c);
+            self.freed.extend(self.on[c as usize].iter().filter(|&&j| {
                 let rate = self.rates[j as usize];
                 j as usize != i && rate > 0.0 && rate >= top * (1.0 - TOP)
             }));
         }
-    }
-
-    /// Whether the moving flow at position `i` has a bottleneck: a saturated channel on its
-    /// path on which no flow has a higher rate.
-    fn has_bottleneck(&self, i: usize) -> bool {
-        let (m, rate) = (self.active[i], self.rates[i]);
-        let path = m.path_start as usize..(m.path_start + m.path_len) as usize;
-        self.moving_paths[path].iter().any(|&c| {
-            self.saturated(c)
-                && self.on[c as usize]
-                    .iter()
-                    .all(|&j| self.rates[j as usize] <= rate * (1.0 + TOP))
-        })
     }
 
     /// The common case of sparse traffic, solved without a solve. Only two kinds of flows
@@ -977,6 +970,8 @@ impl State<'_> {
                 self.raised.push((i as u32, rate));
                 self.set_rate(i, rate + more, t);
             }
+            // Rates changed since the tops were last read.
+            self.round += 1;
             if !self.has_bottleneck(i) {
                 simple = false;
                 break;
