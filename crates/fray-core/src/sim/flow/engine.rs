@@ -283,6 +283,9 @@ struct State<'a> {
     /// Positions in `active` of the flows at the top rate of a saturated channel of a flow
     /// that left at this event (their rates may grow).
     freed: Vec<u32>,
+    /// More flows left at this event than a local re-rate may hold: the flows they free
+    /// are not collected, and the event is re-rated by level.
+    by_level: bool,
     /// The flows [`State::rerate_simply`] raised, and their rates before, to undo.
     raised: Vec<(u32, f64)>,
 }
@@ -371,6 +374,7 @@ fn simulate_with(
         pending: Vec::new(),
         joined: 0,
         freed: Vec::new(),
+        by_level: false,
         raised: Vec::new(),
     };
     s.residual = s.capacity.clone();
@@ -467,7 +471,7 @@ fn simulate_with(
             if s.rerate == Rerate::Full {
                 restart = 0.0;
             }
-            let local = s.rerate == Rerate::Local;
+            let local = s.rerate == Rerate::Local && !s.by_level;
             let simple = local && moved <= SIMPLE_CHANGES && s.rerate_simply(t);
             if !(simple || local && s.rerate_locally(&mut solver, t)) {
                 s.resolve_from(&mut solver, restart, t, local);
@@ -475,6 +479,7 @@ fn simulate_with(
         }
         s.joined = 0;
         s.freed.clear();
+        s.by_level = false;
         if s.active.len() > 2 * s.live + 64 {
             s.compact_moving();
         }
@@ -610,7 +615,8 @@ impl State<'_> {
         let mut leaving = std::mem::take(&mut self.held);
         let held = leaving.len();
         self.leaves.up_to(t, &mut leaving);
-        let local = self.rerate == Rerate::Local;
+        self.by_level |= leaving.len() > SIMPLE_CHANGES.max(self.live / LOCAL_SHARE);
+        let local = self.rerate == Rerate::Local && !self.by_level;
         for (k, &i) in leaving.iter().enumerate() {
             let i = i as usize;
             if local {
