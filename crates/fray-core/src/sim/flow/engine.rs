@@ -283,8 +283,8 @@ struct State<'a> {
     /// Positions in `active` of the flows at the top rate of a saturated channel of a flow
     /// that left at this event (their rates may grow).
     freed: Vec<u32>,
-    /// More flows left at this event than a local re-rate may hold: the flows they free
-    /// are not collected, and the event is re-rated by level.
+    /// More flows left or joined at this event than a local re-rate may hold: the event is
+    /// re-rated by level (and the flows that those leaving free are not collected).
     by_level: bool,
     /// The flows [`State::rerate_simply`] raised, and their rates before, to undo.
     raised: Vec<(u32, f64)>,
@@ -471,6 +471,8 @@ fn simulate_with(
             if s.rerate == Rerate::Full {
                 restart = 0.0;
             }
+            // (As many flows joining as a local re-rate may hold go by level too.)
+            s.by_level |= s.joined > SIMPLE_CHANGES.max(s.live / LOCAL_SHARE);
             let local = s.rerate == Rerate::Local && !s.by_level;
             let simple = local && moved <= SIMPLE_CHANGES && s.rerate_simply(t);
             if !(simple || local && s.rerate_locally(&mut solver, t)) {
