@@ -265,10 +265,10 @@ struct State<'a> {
     on: Vec<Vec<u32>>,
     /// Where each entry of `moving_paths` is in its channel's list of `on`.
     slots: Vec<u32>,
-    /// Top rate of each channel's flows, valid while `top_round` equals `round`.
+    /// Top rate of each channel's flows, valid where `top_known` (cleared where a flow on
+    /// the channel gets a new rate or leaves it).
     channel_top: Vec<f64>,
-    top_round: Vec<u32>,
-    round: u32,
+    top_known: Vec<bool>,
     /// How an event's flows are re-rated.
     rerate: Rerate,
     /// Marks of the local re-rate's flows (by position in `active`) and channels: equal to
@@ -365,8 +365,7 @@ fn simulate_with(
         on: vec![Vec::new(); num_channels],
         slots: Vec::new(),
         channel_top: vec![0.0; num_channels],
-        top_round: vec![0; num_channels],
-        round: 0,
+        top_known: vec![false; num_channels],
         rerate,
         flow_mark: Vec::new(),
         channel_mark: vec![0; num_channels],
@@ -649,6 +648,7 @@ impl State<'_> {
     /// The moving flow at position `i` left: take it off its channels' lists, and mark
     /// them changed.
     fn leave_channels(&mut self, i: usize) {
+        self.forget_tops(i);
         let m = self.active[i];
         for k in m.path_start..m.path_start + m.path_len {
             let c = self.moving_paths[k as usize];
@@ -725,6 +725,7 @@ impl State<'_> {
                 self.resolve.push(i);
             }
             self.residual.copy_from_slice(&self.capacity);
+            self.top_known.fill(false);
             let whole = self.solve_subset(solver, t);
             debug_assert!(whole, "a full solve gives every live flow some bandwidth");
         }
@@ -753,25 +754,30 @@ impl State<'_> {
         }
     }
 
-    /// The top rate of channel `c`'s flows in this round (computed once a round).
+    /// The top rate of channel `c`'s flows: a scan of them, kept until one of them gets a
+    /// new rate or leaves.
     fn top(&mut self, c: ChannelId) -> f64 {
-        if self.top_round[c as usize] != self.round {
-            self.top_round[c as usize] = self.round;
-            self.channel_top[c as usize] = self.top_now(c);
+        if !self.top_known[c as usize] {
+            self.top_known[c as usize] = true;
+            self.channel_top[c as usize] = self.on[c as usize]
+                .iter()
+                .map(|&j| self.rates[j as usize])
+                .fold(0.0, f64::max);
         }
         self.channel_top[c as usize]
     }
 
-    /// The top rate of channel `c`'s flows now, by a scan of them.
-    fn top_now(&self, c: ChannelId) -> f64 {
-        self.on[c as usize]
-            .iter()
-            .map(|&j| self.rates[j as usize])
-            .fold(0.0, f64::max)
+    /// Forgets the top rates of the channels of the moving flow at position `i`, whose rate
+    /// changed or which left.
+    fn forget_tops(&mut self, i: usize) {
+        let m = self.active[i];
+        for k in m.path_start..m.path_start + m.path_len {
+            self.top_known[self.moving_paths[k as usize] as usize] = false;
+        }
     }
 
     /// Whether the moving flow at position `i` has a bottleneck: a saturated channel on its
-    /// path on which no flow has a higher rate (tops of this round).
+    /// path on which no flow has a higher rate.
     fn has_bottleneck(&mut self, i: usize) -> bool {
         let (m, rate) = (self.active[i], self.rates[i]);
         let above = rate * (1.0 + TOP);
@@ -818,7 +824,6 @@ impl State<'_> {
     /// as large as a fraction of the moving flows.
     fn rerate_locally(&mut self, solver: &mut MaxMin, t: f64) -> bool {
         self.stamp += 1;
-        self.round += 1;
         self.resolve.clear();
         for k in 0..self.freed.len() {
             let j = self.freed[k] as usize;
@@ -840,8 +845,6 @@ impl State<'_> {
             if !self.solve_subset(solver, t) {
                 return false;
             }
-            // Rates changed: the tops are computed again.
-            self.round += 1;
             // Flows outside the set above a set flow on all its saturated channels join it.
             let before = self.resolve.len();
             for k in 0..before {
@@ -905,6 +908,7 @@ impl State<'_> {
     /// bytes left are brought up to `t` under the old rate, and its end and leaving time
     /// predicted under the new one. (The residual capacities are the caller's.)
     fn set_rate(&mut self, i: usize, new: f64, t: f64) {
+        self.forget_tops(i);
         let m = &mut self.active[i];
         m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
         m.rated_s = t;
@@ -939,7 +943,7 @@ impl State<'_> {
             if !self.saturated(c) {
                 continue;
             }
-            let top = self.top_now(c);
+            let top = self.top(c);
             self.freed.extend(self.on[c as usize].iter().filter(|&&j| {
                 let rate = self.rates[j as usize];
                 j as usize != i && rate > 0.0 && rate >= top * (1.0 - TOP)
@@ -989,8 +993,6 @@ impl State<'_> {
                 self.raised.push((i as u32, rate));
                 self.set_rate(i, rate + more, t);
             }
-            // Rates changed since the tops were last read.
-            self.round += 1;
             if !self.has_bottleneck(i) {
                 simple = false;
                 break;
