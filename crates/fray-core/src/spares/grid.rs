@@ -155,6 +155,32 @@ pub(crate) const NO_PORT: u8 = u8::MAX;
 /// No slot, in a change pattern of [`Routes::one_hop_step_change`].
 pub(crate) const NO_SLOT: usize = usize::MAX;
 
+/// A one-step move along dimension `d` by `s` (+1 or -1), as [`Routes::step`] finds it, with
+/// the slot arithmetic the step changes read for every message of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Step {
+    /// The dimension of the step.
+    pub(crate) d: usize,
+    /// Its direction: +1 up, -1 down.
+    pub(crate) s: i32,
+    /// Slots per node (`2q`).
+    q2: usize,
+    /// Slots between a node and its neighbour along `d` (`stride(d) * 2q`).
+    shift: usize,
+}
+
+impl Step {
+    /// The same output of the node one step along.
+    #[inline]
+    fn moved(self, slot: usize) -> usize {
+        if self.s > 0 {
+            slot + self.shift
+        } else {
+            slot - self.shift
+        }
+    }
+}
+
 impl Routes {
     /// Records the channel of every output from the one-hop routes of `routing`.
     pub(crate) fn new(routing: &DimensionOrder) -> Self {
@@ -240,13 +266,11 @@ impl Routes {
         a: u32,
         shape: u64,
         (src_moves, dst_moves): (bool, bool),
-        (d, s): (usize, i32),
+        step: Step,
         mut visit: impl FnMut(usize, bool),
     ) {
-        let q = self.grid.q;
-        let q2 = 2 * q;
-        let shift = self.grid.strides[d] as usize * q2;
-        let moved = |slot: usize| if s > 0 { slot + shift } else { slot - shift };
+        let (q2, d, s) = (step.q2, step.d, step.s);
+        let moved = |slot: usize| step.moved(slot);
         let port = |x: usize, up: bool| 2 * x + usize::from(!up);
         // Node where the old route's segment along `x` starts.
         let mut at = a as usize;
@@ -255,7 +279,7 @@ impl Routes {
         let hops = (shape ^ lanes(1)) | ((shape ^ lanes(1)) >> 1);
         let gathered = (hops & lanes(1)).wrapping_mul(1 << 48 | 1 << 33 | 1 << 18 | 1 << 3);
         let mut dims = (gathered >> 48) as u32 & 0xf | 1 << d;
-        debug_assert!(q <= 4);
+        debug_assert!(q2 <= 8);
         while dims != 0 {
             let x = dims.trailing_zeros() as usize;
             dims &= dims - 1;
@@ -309,7 +333,7 @@ impl Routes {
         }
     }
 
-    /// The change of the route `a -> b` under the one step `(d, s)` of its source
+    /// The change of the route `a -> b` under the one [`Step`] `(d, s)` of its source
     /// (`src_moves`), its destination (`dst_moves`) or both, as
     /// [`for_each_step_change`](Self::for_each_step_change) visits it, when the route is the
     /// one hop out of `port` of `a` (as [`one_hop_port`](Self::one_hop_port) gave it for some
@@ -331,31 +355,26 @@ impl Routes {
         (a, b): (u32, u32),
         port: u8,
         (src_moves, dst_moves): (bool, bool),
-        (d, s): (usize, i32),
+        step: Step,
     ) -> Option<(usize, [usize; 2])> {
-        let q2 = 2 * self.grid.q;
-        let (a_us, b_us) = (a as usize, b as usize);
+        let (q2, d, s) = (step.q2, step.d, step.s);
         let p = port as usize;
-        if port == NO_PORT || !self.short_hops || self.next[a_us * q2 + p] != b {
+        let (a_port, b_node) = (a as usize * q2, b as usize * q2);
+        if port == NO_PORT || !self.short_hops || self.next[a_port + p] != b {
             return None;
         }
         let i = p / 2;
         if i == d && src_moves != dst_moves {
             return None;
         }
-        let sn = self.grid.strides[d] as isize * s as isize;
-        let moved = |node: usize| node.wrapping_add_signed(sn);
-        let slot = |node: usize, port: usize| node * q2 + port;
         let (along, back) = (2 * d + usize::from(s < 0), 2 * d + usize::from(s > 0));
+        let m = |slot: usize| step.moved(slot);
         Some(match (src_moves, dst_moves) {
-            (true, true) => (slot(a_us, p), [slot(moved(a_us), p), NO_SLOT]),
-            (true, false) if d < i => (NO_SLOT, [slot(moved(a_us), back), NO_SLOT]),
-            (true, false) => (
-                slot(a_us, p),
-                [slot(moved(a_us), p), slot(moved(b_us), back)],
-            ),
-            (false, true) if d < i => (slot(a_us, p), [slot(a_us, along), slot(moved(a_us), p)]),
-            (false, true) => (NO_SLOT, [slot(b_us, along), NO_SLOT]),
+            (true, true) => (a_port + p, [m(a_port + p), NO_SLOT]),
+            (true, false) if d < i => (NO_SLOT, [m(a_port + back), NO_SLOT]),
+            (true, false) => (a_port + p, [m(a_port + p), m(b_node + back)]),
+            (false, true) if d < i => (a_port + p, [a_port + along, m(a_port + p)]),
+            (false, true) => (NO_SLOT, [b_node + along, NO_SLOT]),
             (false, false) => return None,
         })
     }
@@ -459,22 +478,29 @@ impl Routes {
         }
     }
 
-    /// The one-step move from node `from` to node `to`, when it is one: `(d, +1 or -1)`,
-    /// `to` differing from `from` only along `d`, by one, without crossing a wrap-around link.
+    /// The one-step move from node `from` to node `to`, when it is one: `to` differing from
+    /// `from` only along `d`, by `s` (+1 or -1), without crossing a wrap-around link.
     #[inline]
-    pub(crate) fn step(&self, from: u32, to: u32) -> Option<(usize, i32)> {
+    pub(crate) fn step(&self, from: u32, to: u32) -> Option<Step> {
         let g = &self.grid;
         let d = (0..g.q).find(|&d| g.coord(from, d) != g.coord(to, d))?;
         let s = i64::from(to) - i64::from(from);
         let stride = i64::from(g.strides[d]);
         let (c, c2) = (g.coord(from, d), g.coord(to, d));
-        if s == stride && c2 == c + 1 {
-            Some((d, 1))
+        let s = if s == stride && c2 == c + 1 {
+            1
         } else if s == -stride && c == c2 + 1 {
-            Some((d, -1))
+            -1
         } else {
-            None
-        }
+            return None;
+        };
+        let q2 = 2 * g.q;
+        Some(Step {
+            d,
+            s,
+            q2,
+            shift: g.strides[d] as usize * q2,
+        })
     }
 
     /// As [`for_each_change`](Self::for_each_change) for the route `a -> b` when its source
@@ -488,12 +514,12 @@ impl Routes {
         &self,
         (a, b): (u32, u32),
         (src_moves, dst_moves): (bool, bool),
-        (d, s): (usize, i32),
+        step: Step,
         mut visit: impl FnMut(usize, bool),
     ) {
         let g = &self.grid;
         let q = g.q;
-        let shift = (g.strides[d] as usize) * 2 * q;
+        let (d, s) = (step.d, step.s);
         let mut start = a as usize;
         for i in 0..q {
             let (ca, cb) = (g.coord(a, i), g.coord(b, i));
@@ -515,11 +541,7 @@ impl Routes {
                 let down = usize::from(o < 0);
                 self.for_each_on_line(i, base, ca, lo, hi, down, false, &mut |slot, _| {
                     visit(slot, false);
-                    if s > 0 {
-                        visit(slot + shift, true);
-                    } else {
-                        visit(slot - shift, true);
-                    }
+                    visit(step.moved(slot), true);
                 });
             }
             start = start + cb as usize * stride - ca as usize * stride;
@@ -901,11 +923,12 @@ mod tests {
         let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
         let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
         let node = |x: usize, y: usize| shape.node(&[x, y]);
-        assert_eq!(routes.step(node(1, 1), node(2, 1)), Some((0, 1)));
-        assert_eq!(routes.step(node(1, 2), node(1, 1)), Some((1, -1)));
-        assert_eq!(routes.step(node(3, 1), node(0, 1)), None, "wraps");
-        assert_eq!(routes.step(node(1, 1), node(3, 1)), None, "two steps");
-        assert_eq!(routes.step(node(1, 1), node(2, 2)), None, "diagonal");
-        assert_eq!(routes.step(node(1, 1), node(1, 1)), None, "no move");
+        let step = |a, b| routes.step(a, b).map(|st| (st.d, st.s));
+        assert_eq!(step(node(1, 1), node(2, 1)), Some((0, 1)));
+        assert_eq!(step(node(1, 2), node(1, 1)), Some((1, -1)));
+        assert_eq!(step(node(3, 1), node(0, 1)), None, "wraps");
+        assert_eq!(step(node(1, 1), node(3, 1)), None, "two steps");
+        assert_eq!(step(node(1, 1), node(2, 2)), None, "diagonal");
+        assert_eq!(step(node(1, 1), node(1, 1)), None, "no move");
     }
 }
