@@ -131,6 +131,22 @@ pub(crate) struct Routes {
     /// is the one output of [`next`](Self::next) that reaches it, and a one-step move is
     /// one hop back ([`one_hop_step_change`](Self::one_hop_step_change) needs both).
     short_hops: bool,
+    /// Whether [`short_shape`](Self::short_shape) applies: at most four dimensions, each of
+    /// 5 to [`MAX_DISPLACED`] nodes (from five nodes on, a segment of two hops is the
+    /// shortest way round, so a one-step move of an end changes a one-hop segment by one hop).
+    short_routes: bool,
+}
+
+/// A rank's displacement (see [`Routes::displacement`]) when it has not moved: each of the
+/// four 16-bit lanes holds the signed steps along one dimension plus `0x4000`.
+pub(crate) const NOT_DISPLACED: u64 = 0x4000_4000_4000_4000;
+
+/// Largest dimension for which displacements are kept in 16-bit lanes.
+const MAX_DISPLACED: u32 = 0x4000;
+
+/// Each 16-bit lane set to `x`.
+const fn lanes(x: u64) -> u64 {
+    x * 0x0001_0001_0001_0001
 }
 
 /// The port of a route that is not one hop.
@@ -138,6 +154,32 @@ pub(crate) const NO_PORT: u8 = u8::MAX;
 
 /// No slot, in a change pattern of [`Routes::one_hop_step_change`].
 pub(crate) const NO_SLOT: usize = usize::MAX;
+
+/// A one-step move along dimension `d` by `s` (+1 or -1), as [`Routes::step`] finds it, with
+/// the slot arithmetic the step changes read for every message of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Step {
+    /// The dimension of the step.
+    pub(crate) d: usize,
+    /// Its direction: +1 up, -1 down.
+    pub(crate) s: i32,
+    /// Slots per node (`2q`).
+    q2: usize,
+    /// Slots between a node and its neighbour along `d` (`stride(d) * 2q`).
+    shift: usize,
+}
+
+impl Step {
+    /// The same output of the node one step along.
+    #[inline]
+    fn moved(self, slot: usize) -> usize {
+        if self.s > 0 {
+            slot + self.shift
+        } else {
+            slot - self.shift
+        }
+    }
+}
 
 impl Routes {
     /// Records the channel of every output from the one-hop routes of `routing`.
@@ -165,11 +207,113 @@ impl Routes {
             }
         }
         let short_hops = grid.sizes.iter().all(|&n| n >= 3);
+        let short_routes = q <= 4 && grid.sizes.iter().all(|&n| (5..=MAX_DISPLACED).contains(&n));
         Self {
             grid,
             ports,
             next,
             short_hops,
+            short_routes,
+        }
+    }
+
+    /// The displacement of a rank that moves from node `from` to node `to`, to add
+    /// (wrapping) to its displacement: the coordinate difference along each dimension, one
+    /// 16-bit lane each (dimension 0 lowest). Lanes start at [`NOT_DISPLACED`]; a rank
+    /// stays within its dimension's size of where it started, so a lane never leaves
+    /// `0..0x8000` where [`short_shape`](Self::short_shape) reads them.
+    pub(crate) fn displacement(&self, from: u32, to: u32) -> u64 {
+        let g = &self.grid;
+        (0..g.q.min(4)).fold(0u64, |acc, d| {
+            let diff = i64::from(g.coord(to, d)) - i64::from(g.coord(from, d));
+            acc.wrapping_add((diff as u64) << (16 * d))
+        })
+    }
+
+    /// The shape of the route `a -> b` when it has at most one hop along every dimension,
+    /// found without coordinates: `port` is the output of its one-hop route under the
+    /// placement the displacements count from (as [`one_hop_port`](Self::one_hop_port) gave
+    /// it), `from` and `to` the displacements of `a` and `b` since then. The route's signed
+    /// offset along `d` is the port's (+1, -1 or 0) plus `to`'s lane less `from`'s, modulo
+    /// the ring; the shape holds it plus one in the 16-bit lane `d`. `None` when a lane is
+    /// not -1, 0 or 1, the port is [`NO_PORT`], or the grid has no short routes (see
+    /// `short_routes`).
+    #[inline]
+    pub(crate) fn short_shape(&self, port: u8, from: u64, to: u64) -> Option<u64> {
+        if port == NO_PORT || !self.short_routes {
+            return None;
+        }
+        let unit = if port & 1 == 0 { 1u64 } else { u64::MAX };
+        // Lanes: offset + 0x8000, each in 0..0x10000 (no carry between lanes).
+        let biased = (to + lanes(0x8000) - from).wrapping_add(unit << (8 * (port & !1)));
+        // Lanes: offset + 1; a lane below 0 borrows and shows bits above 1.
+        let shape = biased.wrapping_sub(lanes(0x7fff));
+        let ok = shape & !lanes(3) == 0 && shape & (shape >> 1) & lanes(1) == 0;
+        ok.then_some(shape)
+    }
+
+    /// As [`for_each_step_change`](Self::for_each_step_change) for a route from `a` of the
+    /// `shape` that [`short_shape`](Self::short_shape) gave. The old route's segments are
+    /// one hop each, found through [`next`](Self::next): a segment whose line takes the step
+    /// (before `d` when the source moves, after it when the destination does) moves whole,
+    /// one node along `d`; the segment along `d` loses its hop (the moving end steps onto
+    /// the other), gains one beside it (steps away: two hops, the shortest way round from
+    /// five nodes on) or, when the route had none along `d`, becomes the one hop back to
+    /// where the moving end was.
+    #[inline]
+    pub(crate) fn for_each_short_step_change(
+        &self,
+        a: u32,
+        shape: u64,
+        (src_moves, dst_moves): (bool, bool),
+        step: Step,
+        mut visit: impl FnMut(usize, bool),
+    ) {
+        let (q2, d, s) = (step.q2, step.d, step.s);
+        let moved = |slot: usize| step.moved(slot);
+        let port = |x: usize, up: bool| 2 * x + usize::from(!up);
+        // Node where the old route's segment along `x` starts.
+        let mut at = a as usize;
+        // The dimensions with a hop, and `d`, as bits (a lane's low bit gathered to bit
+        // `48 + x` by the multiplication: no two of its partial products meet).
+        let hops = (shape ^ lanes(1)) | ((shape ^ lanes(1)) >> 1);
+        let gathered = (hops & lanes(1)).wrapping_mul(1 << 48 | 1 << 33 | 1 << 18 | 1 << 3);
+        let mut dims = (gathered >> 48) as u32 & 0xf | 1 << d;
+        debug_assert!(q2 <= 8);
+        while dims != 0 {
+            let x = dims.trailing_zeros() as usize;
+            dims &= dims - 1;
+            let o = ((shape >> (16 * x)) & 3) as i32 - 1;
+            if o == 0 {
+                if x == d && src_moves != dst_moves {
+                    if src_moves {
+                        visit(moved(at * q2 + port(d, s < 0)), true);
+                    } else {
+                        visit(at * q2 + port(d, s > 0), true);
+                    }
+                }
+                continue;
+            }
+            let slot = at * q2 + port(x, o > 0);
+            let next = self.next[slot] as usize;
+            let whole = match x.cmp(&d) {
+                std::cmp::Ordering::Less => src_moves,
+                std::cmp::Ordering::Equal => src_moves && dst_moves,
+                std::cmp::Ordering::Greater => dst_moves,
+            };
+            if whole {
+                visit(slot, false);
+                visit(moved(slot), true);
+            } else if x == d {
+                match (src_moves, o == s) {
+                    // The moving end steps onto the other: no hop along `d`.
+                    (true, true) | (false, false) => visit(slot, false),
+                    // It steps away: a second hop, before the old one or after it.
+                    (true, false) => visit(moved(slot), true),
+                    (false, true) => visit(next * q2 + port(x, o > 0), true),
+                }
+            }
+            at = next;
         }
     }
 
@@ -189,7 +333,7 @@ impl Routes {
         }
     }
 
-    /// The change of the route `a -> b` under the one step `(d, s)` of its source
+    /// The change of the route `a -> b` under the one [`Step`] `(d, s)` of its source
     /// (`src_moves`), its destination (`dst_moves`) or both, as
     /// [`for_each_step_change`](Self::for_each_step_change) visits it, when the route is the
     /// one hop out of `port` of `a` (as [`one_hop_port`](Self::one_hop_port) gave it for some
@@ -211,31 +355,26 @@ impl Routes {
         (a, b): (u32, u32),
         port: u8,
         (src_moves, dst_moves): (bool, bool),
-        (d, s): (usize, i32),
+        step: Step,
     ) -> Option<(usize, [usize; 2])> {
-        let q2 = 2 * self.grid.q;
-        let (a_us, b_us) = (a as usize, b as usize);
+        let (q2, d, s) = (step.q2, step.d, step.s);
         let p = port as usize;
-        if port == NO_PORT || !self.short_hops || self.next[a_us * q2 + p] != b {
+        let (a_port, b_node) = (a as usize * q2, b as usize * q2);
+        if port == NO_PORT || !self.short_hops || self.next[a_port + p] != b {
             return None;
         }
         let i = p / 2;
         if i == d && src_moves != dst_moves {
             return None;
         }
-        let sn = self.grid.strides[d] as isize * s as isize;
-        let moved = |node: usize| node.wrapping_add_signed(sn);
-        let slot = |node: usize, port: usize| node * q2 + port;
         let (along, back) = (2 * d + usize::from(s < 0), 2 * d + usize::from(s > 0));
+        let m = |slot: usize| step.moved(slot);
         Some(match (src_moves, dst_moves) {
-            (true, true) => (slot(a_us, p), [slot(moved(a_us), p), NO_SLOT]),
-            (true, false) if d < i => (NO_SLOT, [slot(moved(a_us), back), NO_SLOT]),
-            (true, false) => (
-                slot(a_us, p),
-                [slot(moved(a_us), p), slot(moved(b_us), back)],
-            ),
-            (false, true) if d < i => (slot(a_us, p), [slot(a_us, along), slot(moved(a_us), p)]),
-            (false, true) => (NO_SLOT, [slot(b_us, along), NO_SLOT]),
+            (true, true) => (a_port + p, [m(a_port + p), NO_SLOT]),
+            (true, false) if d < i => (NO_SLOT, [m(a_port + back), NO_SLOT]),
+            (true, false) => (a_port + p, [m(a_port + p), m(b_node + back)]),
+            (false, true) if d < i => (a_port + p, [a_port + along, m(a_port + p)]),
+            (false, true) => (NO_SLOT, [b_node + along, NO_SLOT]),
             (false, false) => return None,
         })
     }
@@ -339,22 +478,29 @@ impl Routes {
         }
     }
 
-    /// The one-step move from node `from` to node `to`, when it is one: `(d, +1 or -1)`,
-    /// `to` differing from `from` only along `d`, by one, without crossing a wrap-around link.
+    /// The one-step move from node `from` to node `to`, when it is one: `to` differing from
+    /// `from` only along `d`, by `s` (+1 or -1), without crossing a wrap-around link.
     #[inline]
-    pub(crate) fn step(&self, from: u32, to: u32) -> Option<(usize, i32)> {
+    pub(crate) fn step(&self, from: u32, to: u32) -> Option<Step> {
         let g = &self.grid;
         let d = (0..g.q).find(|&d| g.coord(from, d) != g.coord(to, d))?;
         let s = i64::from(to) - i64::from(from);
         let stride = i64::from(g.strides[d]);
         let (c, c2) = (g.coord(from, d), g.coord(to, d));
-        if s == stride && c2 == c + 1 {
-            Some((d, 1))
+        let s = if s == stride && c2 == c + 1 {
+            1
         } else if s == -stride && c == c2 + 1 {
-            Some((d, -1))
+            -1
         } else {
-            None
-        }
+            return None;
+        };
+        let q2 = 2 * g.q;
+        Some(Step {
+            d,
+            s,
+            q2,
+            shift: g.strides[d] as usize * q2,
+        })
     }
 
     /// As [`for_each_change`](Self::for_each_change) for the route `a -> b` when its source
@@ -368,12 +514,12 @@ impl Routes {
         &self,
         (a, b): (u32, u32),
         (src_moves, dst_moves): (bool, bool),
-        (d, s): (usize, i32),
+        step: Step,
         mut visit: impl FnMut(usize, bool),
     ) {
         let g = &self.grid;
         let q = g.q;
-        let shift = (g.strides[d] as usize) * 2 * q;
+        let (d, s) = (step.d, step.s);
         let mut start = a as usize;
         for i in 0..q {
             let (ca, cb) = (g.coord(a, i), g.coord(b, i));
@@ -395,11 +541,7 @@ impl Routes {
                 let down = usize::from(o < 0);
                 self.for_each_on_line(i, base, ca, lo, hi, down, false, &mut |slot, _| {
                     visit(slot, false);
-                    if s > 0 {
-                        visit(slot + shift, true);
-                    } else {
-                        visit(slot - shift, true);
-                    }
+                    visit(step.moved(slot), true);
                 });
             }
             start = start + cb as usize * stride - ca as usize * stride;
@@ -687,17 +829,106 @@ mod tests {
         }
     }
 
+    /// Signed hops of the route `a -> b` along each dimension.
+    fn hops_per_dim(routes: &Routes, q: usize, a: u32, b: u32) -> Vec<i32> {
+        let mut hops = vec![0; q];
+        routes.for_each_hop(a, b, |slot| {
+            let port = slot % (2 * q);
+            hops[port / 2] += if port.is_multiple_of(2) { 1 } else { -1 };
+        });
+        hops
+    }
+
+    #[test]
+    fn short_shapes_follow_displacements_and_change_as_the_route_differences() {
+        for shape in [
+            Cartesian::torus(&[5, 6, 5]),
+            Cartesian::mesh(&[5, 6]),
+            Cartesian::new(vec![6, 5], vec![true, false]),
+            Cartesian::new(vec![5, 5, 5, 6], vec![true, false, true, true]),
+        ] {
+            let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
+            let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
+            assert!(routes.short_routes);
+            let n = shape.num_nodes() as u32;
+            let q = shape.num_dims();
+            let displaced =
+                |from: u32, to: u32| NOT_DISPLACED.wrapping_add(routes.displacement(from, to));
+            let (mut short, mut refused) = (0, 0);
+            for a in 0..n {
+                // Where `a` was when the message's port was read: at `a` or one step away.
+                let dir = [Direction::Up, Direction::Down][a as usize % 2];
+                let a0 = shape.neighbor(a, a as usize % q, dir).unwrap_or(a);
+                // The partners (every node on small shapes, a stride through them else).
+                for b in (0..n).filter(|b| n <= 150 || (b * 7 + a) % 23 == 0) {
+                    let hops = hops_per_dim(&routes, q, a, b);
+                    for port in 0..2 * q {
+                        let b0 = routes.next[a0 as usize * 2 * q + port];
+                        if b0 == u32::MAX {
+                            continue;
+                        }
+                        let got =
+                            routes.short_shape(port as u8, displaced(a0, a), displaced(b0, b));
+                        let Some(lanes) = got else {
+                            refused += 1;
+                            continue;
+                        };
+                        let offsets: Vec<i32> = (0..q)
+                            .map(|x| ((lanes >> (16 * x)) & 3) as i32 - 1)
+                            .collect();
+                        assert_eq!(
+                            offsets, hops,
+                            "{shape:?} {a}->{b} port {port} from {a0}->{b0}"
+                        );
+                        short += 1;
+                        for d in 0..q {
+                            for dir in [Direction::Up, Direction::Down] {
+                                let moved = |x: u32| {
+                                    let y = shape.neighbor(x, d, dir)?;
+                                    Some((y, routes.step(x, y)?))
+                                };
+                                let (a2, b2) = (moved(a), moved(b));
+                                let cases = [
+                                    a2.map(|(a2, st)| ((a2, b), (true, false), st)),
+                                    b2.map(|(b2, st)| ((a, b2), (false, true), st)),
+                                    a2.zip(b2)
+                                        .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
+                                ];
+                                for (new, moves, step) in cases.into_iter().flatten() {
+                                    let want = route_difference(&routes, (a, b), new);
+                                    let got = visited(|v| {
+                                        routes.for_each_short_step_change(a, lanes, moves, step, v)
+                                    });
+                                    assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(
+                short > 0 && refused > 0,
+                "{shape:?}: {short} short, {refused} refused"
+            );
+        }
+        // Dimensions of fewer than five nodes have no short shapes.
+        let fabric = Fabric::cartesian(Cartesian::torus(&[4, 6]), LinkParameters::default());
+        let routes = Routes::new(&DimensionOrder::new(&fabric.unwrap()).unwrap());
+        assert_eq!(routes.short_shape(0, NOT_DISPLACED, NOT_DISPLACED), None);
+    }
+
     #[test]
     fn a_step_is_one_link_without_wrapping() {
         let shape = Cartesian::torus(&[4, 3]);
         let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
         let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
         let node = |x: usize, y: usize| shape.node(&[x, y]);
-        assert_eq!(routes.step(node(1, 1), node(2, 1)), Some((0, 1)));
-        assert_eq!(routes.step(node(1, 2), node(1, 1)), Some((1, -1)));
-        assert_eq!(routes.step(node(3, 1), node(0, 1)), None, "wraps");
-        assert_eq!(routes.step(node(1, 1), node(3, 1)), None, "two steps");
-        assert_eq!(routes.step(node(1, 1), node(2, 2)), None, "diagonal");
-        assert_eq!(routes.step(node(1, 1), node(1, 1)), None, "no move");
+        let step = |a, b| routes.step(a, b).map(|st| (st.d, st.s));
+        assert_eq!(step(node(1, 1), node(2, 1)), Some((0, 1)));
+        assert_eq!(step(node(1, 2), node(1, 1)), Some((1, -1)));
+        assert_eq!(step(node(3, 1), node(0, 1)), None, "wraps");
+        assert_eq!(step(node(1, 1), node(3, 1)), None, "two steps");
+        assert_eq!(step(node(1, 1), node(2, 2)), None, "diagonal");
+        assert_eq!(step(node(1, 1), node(1, 1)), None, "no move");
     }
 }
