@@ -317,6 +317,16 @@ enum Rerate {
     Full,
 }
 
+/// How a local re-rate ([`State::rerate_locally`]) ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Local {
+    /// The rates are max-min fair again.
+    Solved,
+    /// The event is to be re-rated by level; `changed`: after the local re-rate had changed
+    /// some rates.
+    GaveUp { changed: bool },
+}
+
 /// [`simulate`], re-rating as `rerate` says.
 fn simulate_with(
     fabric: &Fabric,
@@ -474,8 +484,13 @@ fn simulate_with(
             s.by_level |= s.joined > SIMPLE_CHANGES.max(s.live / LOCAL_SHARE);
             let local = s.rerate == Rerate::Local && !s.by_level;
             let simple = local && moved <= SIMPLE_CHANGES && s.rerate_simply(t);
-            if !(simple || local && s.rerate_locally(&mut solver, t)) {
-                s.resolve_from(&mut solver, restart, t, local);
+            let outcome = match (simple, local) {
+                (true, _) => Local::Solved,
+                (false, true) => s.rerate_locally(&mut solver, t),
+                (false, false) => Local::GaveUp { changed: false },
+            };
+            if let Local::GaveUp { changed } = outcome {
+                s.resolve_from(&mut solver, restart, t, changed);
             }
         }
         s.joined = 0;
@@ -698,7 +713,8 @@ impl State<'_> {
     /// again, on the capacity the others leave. The result is the same as a full solve; the
     /// cost is that of the flows re-rated. A re-rated flow left without bandwidth (rounding
     /// in the residual capacities) falls back to a full solve. `after_local`: a local
-    /// re-rate at this event gave up, and the flows it marked are solved again too.
+    /// re-rate at this event gave up after changing rates, and the flows it marked are
+    /// solved again too.
     fn resolve_from(&mut self, solver: &mut MaxMin, restart: f64, t: f64, after_local: bool) {
         let level = restart * (1.0 - 1e-9);
         self.resolve.clear();
@@ -807,8 +823,8 @@ impl State<'_> {
     }
 
     /// Re-rates, after flows left or joined at `t`, only the flows whose rates can
-    /// follow, and checks the result; false when it gives up (the flows it re-rated are
-    /// then marked for [`Self::resolve_from`]).
+    /// follow, and checks the result; or gives up (the flows of its set are then marked for
+    /// [`Self::resolve_from`], which needs them where it changed rates).
     ///
     /// A max-min fair allocation is the one in which every flow has a bottleneck: a
     /// saturated channel on which no flow has a higher rate. Starting from the allocation
@@ -822,7 +838,7 @@ impl State<'_> {
     /// fair allocation itself (it is unique), at the cost of the flows near the event rather
     /// than of the flows above a level. It gives up after a few rounds, or once the set is
     /// as large as a fraction of the moving flows.
-    fn rerate_locally(&mut self, solver: &mut MaxMin, t: f64) -> bool {
+    fn rerate_locally(&mut self, solver: &mut MaxMin, t: f64) -> Local {
         self.stamp += 1;
         self.resolve.clear();
         for k in 0..self.freed.len() {
@@ -835,16 +851,18 @@ impl State<'_> {
             self.join(i);
         }
         let budget = self.live / LOCAL_SHARE;
+        let mut changed = false;
         for _ in 0..LOCAL_ROUNDS {
             self.close_set(budget);
             if self.resolve.len() > budget {
-                return false;
+                return Local::GaveUp { changed };
             }
             // In the order of `active`, so that the solve reads the paths front to back.
             self.resolve.sort_unstable();
             if !self.solve_subset(solver, t) {
-                return false;
+                return Local::GaveUp { changed };
             }
+            changed = true;
             // Flows outside the set above a set flow on all its saturated channels join it.
             let before = self.resolve.len();
             for k in 0..before {
@@ -869,10 +887,10 @@ impl State<'_> {
                 }
             }
             if self.resolve.len() == before {
-                return true;
+                return Local::Solved;
             }
         }
-        false
+        Local::GaveUp { changed }
     }
 
     /// Re-rates the flows at positions `resolve` on the residual capacity at `t`; false (and
