@@ -211,6 +211,9 @@ const LOCAL_ROUNDS: usize = 6;
 /// re-rate by level takes half the moving flows or more; of 3, 6, 12 and 24, 12 gave the
 /// shortest runs on the failed-links exchanges of 8,704 and 33,280 endpoints.
 const LOCAL_SHARE: usize = 12;
+/// ... but may always hold this many flows: where few flows move (Sweep3D's 40 or so), a
+/// twelfth of them would send most events by level, and cost Sweep3D 15 % (16 and 64 tried).
+const LOCAL_FLOOR: usize = 64;
 
 struct State<'a> {
     fabric: &'a Fabric,
@@ -481,7 +484,7 @@ fn simulate_with(
                 restart = 0.0;
             }
             // (As many flows joining as a local re-rate may hold go by level too.)
-            s.by_level |= s.joined > SIMPLE_CHANGES.max(s.live / LOCAL_SHARE);
+            s.by_level |= s.joined > s.local_budget();
             let local = s.rerate == Rerate::Local && !s.by_level;
             let simple = local && moved <= SIMPLE_CHANGES && s.rerate_simply(t);
             let outcome = match (simple, local) {
@@ -631,7 +634,7 @@ impl State<'_> {
         let mut leaving = std::mem::take(&mut self.held);
         let held = leaving.len();
         self.leaves.up_to(t, &mut leaving);
-        self.by_level |= leaving.len() > SIMPLE_CHANGES.max(self.live / LOCAL_SHARE);
+        self.by_level |= leaving.len() > self.local_budget();
         let local = self.rerate == Rerate::Local && !self.by_level;
         for (k, &i) in leaving.iter().enumerate() {
             let i = i as usize;
@@ -747,6 +750,12 @@ impl State<'_> {
         }
     }
 
+    /// How many flows a local re-rate may hold: a share of the moving flows, and never
+    /// fewer than [`LOCAL_FLOOR`].
+    fn local_budget(&self) -> usize {
+        (self.live / LOCAL_SHARE).max(LOCAL_FLOOR)
+    }
+
     /// Whether channel `c` has no capacity left (to rounding).
     fn saturated(&self, c: ChannelId) -> bool {
         self.residual[c as usize] <= SATURATED * self.capacity[c as usize]
@@ -850,7 +859,7 @@ impl State<'_> {
         for i in self.active.len() - self.joined..self.active.len() {
             self.join(i);
         }
-        let budget = self.live / LOCAL_SHARE;
+        let budget = self.local_budget();
         let mut changed = false;
         for _ in 0..LOCAL_ROUNDS {
             self.close_set(budget);
