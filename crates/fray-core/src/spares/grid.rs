@@ -695,6 +695,32 @@ mod tests {
         seen
     }
 
+    /// A one-step move of a route's ends: the new ends, which of them moved (sender,
+    /// receiver) and the step.
+    type OneStepMove = ((u32, u32), (bool, bool), Step);
+
+    /// Every one-step move of the sender, the receiver or both of the route `a -> b`, along
+    /// every dimension and direction.
+    fn one_step_moves(shape: &Cartesian, routes: &Routes, a: u32, b: u32) -> Vec<OneStepMove> {
+        let mut moves = Vec::new();
+        for d in 0..shape.num_dims() {
+            for dir in [Direction::Up, Direction::Down] {
+                let moved = |x: u32| {
+                    let y = shape.neighbor(x, d, dir)?;
+                    Some((y, routes.step(x, y)?))
+                };
+                let (a2, b2) = (moved(a), moved(b));
+                moves.extend(a2.map(|(a2, st)| ((a2, b), (true, false), st)));
+                moves.extend(b2.map(|(b2, st)| ((a, b2), (false, true), st)));
+                moves.extend(
+                    a2.zip(b2)
+                        .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
+                );
+            }
+        }
+        moves
+    }
+
     fn shapes() -> Vec<Cartesian> {
         vec![
             Cartesian::torus(&[4, 3, 5]),
@@ -732,33 +758,14 @@ mod tests {
             let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
             let routes = Routes::new(&DimensionOrder::new(&fabric).unwrap());
             let n = shape.num_nodes() as u32;
-            let q = shape.num_dims();
             let mut checked = 0;
             for a in 0..n {
                 for b in 0..n {
-                    for d in 0..q {
-                        for dir in [Direction::Up, Direction::Down] {
-                            let moved = |x: u32| {
-                                let y = shape.neighbor(x, d, dir)?;
-                                let step = routes.step(x, y)?;
-                                Some((y, step))
-                            };
-                            let (a2, b2) = (moved(a), moved(b));
-                            let cases = [
-                                a2.map(|(a2, st)| ((a2, b), (true, false), st)),
-                                b2.map(|(b2, st)| ((a, b2), (false, true), st)),
-                                a2.zip(b2)
-                                    .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
-                            ];
-                            for (new, moves, step) in cases.into_iter().flatten() {
-                                let want = route_difference(&routes, (a, b), new);
-                                let got = visited(|v| {
-                                    routes.for_each_step_change((a, b), moves, step, v)
-                                });
-                                assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
-                                checked += 1;
-                            }
-                        }
+                    for (new, moves, step) in one_step_moves(&shape, &routes, a, b) {
+                        let want = route_difference(&routes, (a, b), new);
+                        let got = visited(|v| routes.for_each_step_change((a, b), moves, step, v));
+                        assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
+                        checked += 1;
                     }
                 }
             }
@@ -783,43 +790,27 @@ mod tests {
                     let mut hops = 0;
                     routes.for_each_hop(a, b, |_| hops += 1);
                     assert_eq!(port != NO_PORT, hops == 1, "{shape:?} {a}->{b}");
-                    for d in 0..q {
-                        for dir in [Direction::Up, Direction::Down] {
-                            let moved = |x: u32| {
-                                let y = shape.neighbor(x, d, dir)?;
-                                Some((y, routes.step(x, y)?))
+                    for (new, moves, step) in one_step_moves(&shape, &routes, a, b) {
+                        // Every port as a hint: only the route's own may be taken.
+                        for hint in (0..2 * q as u8).chain([NO_PORT]) {
+                            let Some((lost, gained)) =
+                                routes.one_hop_step_change((a, b), hint, moves, step)
+                            else {
+                                refused += 1;
+                                continue;
                             };
-                            let (a2, b2) = (moved(a), moved(b));
-                            let cases = [
-                                a2.map(|(a2, st)| ((a2, b), (true, false), st)),
-                                b2.map(|(b2, st)| ((a, b2), (false, true), st)),
-                                a2.zip(b2)
-                                    .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
-                            ];
-                            for (new, moves, step) in cases.into_iter().flatten() {
-                                // Every port as a hint: only the route's own may be taken.
-                                for hint in (0..2 * q as u8).chain([NO_PORT]) {
-                                    let Some((lost, gained)) =
-                                        routes.one_hop_step_change((a, b), hint, moves, step)
-                                    else {
-                                        refused += 1;
-                                        continue;
-                                    };
-                                    let slots =
-                                        [(lost, false), (gained[0], true), (gained[1], true)];
-                                    let got = visited(|v| {
-                                        for (slot, added) in slots {
-                                            if slot != NO_SLOT {
-                                                v(slot, added);
-                                            }
-                                        }
-                                    });
-                                    assert!(short && hint == port, "{shape:?} {a}->{b} {hint}");
-                                    let want = route_difference(&routes, (a, b), new);
-                                    assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
-                                    applied += 1;
+                            let slots = [(lost, false), (gained[0], true), (gained[1], true)];
+                            let got = visited(|v| {
+                                for (slot, added) in slots {
+                                    if slot != NO_SLOT {
+                                        v(slot, added);
+                                    }
                                 }
-                            }
+                            });
+                            assert!(short && hint == port, "{shape:?} {a}->{b} {hint}");
+                            let want = route_difference(&routes, (a, b), new);
+                            assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
+                            applied += 1;
                         }
                     }
                 }
@@ -881,27 +872,12 @@ mod tests {
                             "{shape:?} {a}->{b} port {port} from {a0}->{b0}"
                         );
                         short += 1;
-                        for d in 0..q {
-                            for dir in [Direction::Up, Direction::Down] {
-                                let moved = |x: u32| {
-                                    let y = shape.neighbor(x, d, dir)?;
-                                    Some((y, routes.step(x, y)?))
-                                };
-                                let (a2, b2) = (moved(a), moved(b));
-                                let cases = [
-                                    a2.map(|(a2, st)| ((a2, b), (true, false), st)),
-                                    b2.map(|(b2, st)| ((a, b2), (false, true), st)),
-                                    a2.zip(b2)
-                                        .map(|((a2, st), (b2, _))| ((a2, b2), (true, true), st)),
-                                ];
-                                for (new, moves, step) in cases.into_iter().flatten() {
-                                    let want = route_difference(&routes, (a, b), new);
-                                    let got = visited(|v| {
-                                        routes.for_each_short_step_change(a, lanes, moves, step, v)
-                                    });
-                                    assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
-                                }
-                            }
+                        for (new, moves, step) in one_step_moves(&shape, &routes, a, b) {
+                            let want = route_difference(&routes, (a, b), new);
+                            let got = visited(|v| {
+                                routes.for_each_short_step_change(a, lanes, moves, step, v)
+                            });
+                            assert_eq!(got, want, "{shape:?} {a}->{b} to {new:?}");
                         }
                     }
                 }
