@@ -208,8 +208,8 @@ const LOCAL_ROUNDS: usize = 6;
 /// ... or once its set holds more than this fraction (one over it) of the moving flows. A
 /// flow re-rated locally costs two to three times one re-rated by level (the closure and
 /// the check read each channel's flows, and a second round solves the set again), and a
-/// re-rate by level takes half the moving flows or more; of 3, 6, 12 and 24, 12 gave the
-/// shortest runs on the failed-links exchanges of 8,704 and 33,280 endpoints.
+/// re-rate by level takes half the moving flows or more; of 3, 6, 12 and 24, 6 and 12 gave
+/// the shortest runs on the failed-links exchanges of 8,704 and 33,280 endpoints.
 const LOCAL_SHARE: usize = 12;
 /// ... but may always hold this many flows: where few flows move (Sweep3D's 40 or so), a
 /// twelfth of them would send most events by level, and cost Sweep3D 15 % (16 and 64 tried).
@@ -663,8 +663,8 @@ impl State<'_> {
         n
     }
 
-    /// The moving flow at position `i` left: take it off its channels' lists, and mark
-    /// them changed.
+    /// The moving flow at position `i` left: take it off its channels' lists, and forget
+    /// their top rates.
     fn leave_channels(&mut self, i: usize) {
         self.forget_tops(i);
         let m = self.active[i];
@@ -813,7 +813,8 @@ impl State<'_> {
     }
 
     /// Visits the queued channels: the flows at the top rate of each (those it bottlenecks),
-    /// and new flows, join the local set, and so on through their saturated channels.
+    /// and new flows, join the local set, and so on through their saturated channels. Stops
+    /// once the set holds more than `budget` flows.
     fn close_set(&mut self, budget: usize) {
         while let Some(c) = self.pending.pop() {
             if self.resolve.len() > budget {
