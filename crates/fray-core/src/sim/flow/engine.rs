@@ -268,8 +268,8 @@ struct State<'a> {
     on: Vec<Vec<u32>>,
     /// Where each entry of `moving_paths` is in its channel's list of `on`.
     slots: Vec<u32>,
-    /// Top rate of each channel's flows, valid where `top_known` (cleared where a flow on
-    /// the channel gets a new rate or leaves it).
+    /// Top rate of each channel's flows, valid where `top_known` (kept true as rates change
+    /// where that is known, [`State::update_tops`], else cleared).
     channel_top: Vec<f64>,
     top_known: Vec<bool>,
     /// How an event's flows are re-rated.
@@ -648,7 +648,7 @@ impl State<'_> {
             self.live -= 1;
             self.moving_path_entries -= m.path_len as usize;
             self.give_back(m.flow, rate);
-            self.leave_channels(i);
+            self.leave_channels(i, rate);
             *restart = restart.min(rate);
             self.finish_flow(m.flow);
             if k >= held {
@@ -663,10 +663,10 @@ impl State<'_> {
         n
     }
 
-    /// The moving flow at position `i` left: take it off its channels' lists, and forget
-    /// their top rates.
-    fn leave_channels(&mut self, i: usize) {
-        self.forget_tops(i);
+    /// The moving flow at position `i`, of rate `rate`, left: take it off its channels'
+    /// lists, and keep their top rates true.
+    fn leave_channels(&mut self, i: usize, rate: f64) {
+        self.update_tops(i, rate, LEFT);
         let m = self.active[i];
         for k in m.path_start..m.path_start + m.path_len {
             let c = self.moving_paths[k as usize];
@@ -792,12 +792,23 @@ impl State<'_> {
         self.channel_top[c as usize]
     }
 
-    /// Forgets the top rates of the channels of the moving flow at position `i`, whose rate
-    /// changed or which left.
-    fn forget_tops(&mut self, i: usize) {
+    /// Keeps the top rates of the channels of the moving flow at position `i` true when its
+    /// rate goes from `old` to `new` (bytes per second; [`LEFT`] when it leaves): a rate
+    /// above a channel's top is its new top, and a channel whose top this flow had (to
+    /// [`TOP`]) and loses forgets it, to be scanned again when asked.
+    fn update_tops(&mut self, i: usize, old: f64, new: f64) {
         let m = self.active[i];
         for k in m.path_start..m.path_start + m.path_len {
-            self.top_known[self.moving_paths[k as usize] as usize] = false;
+            let c = self.moving_paths[k as usize] as usize;
+            if !self.top_known[c] {
+                continue;
+            }
+            let top = self.channel_top[c];
+            if new >= top {
+                self.channel_top[c] = new;
+            } else if old >= top * (1.0 - TOP) {
+                self.top_known[c] = false;
+            }
         }
     }
 
@@ -936,7 +947,7 @@ impl State<'_> {
     /// bytes left are brought up to `t` under the old rate, and its end and leaving time
     /// predicted under the new one. (The residual capacities are the caller's.)
     fn set_rate(&mut self, i: usize, new: f64, t: f64) {
-        self.forget_tops(i);
+        self.update_tops(i, self.rates[i], new);
         let m = &mut self.active[i];
         m.remaining_bytes = (m.remaining_bytes - self.rates[i] * (t - m.rated_s)).max(0.0);
         m.rated_s = t;
