@@ -220,7 +220,8 @@ def test_time_resolution_reaches_every_task(tmp_path):
     assert {t.params["time_resolution"] for t in plans[1].tasks} == {5e-9}
     assert {t.params["time_resolution"] for t in plans[2].tasks} == {None}
     built = [_build(plan.tasks[0].params) for plan in plans]
-    assert [b.flow_times for b in built] == [(3e-3, 1e-8), (3e-3, 5e-9), (3e-3, 5e-9)]
+    default = (links.DEFAULT_TIME_TOLERANCE, links.DEFAULT_TIME_RESOLUTION_S)
+    assert [b.flow_times for b in built] == [default, (3e-3, 5e-9), (3e-3, 5e-9)]
 
 
 def test_scaled_host_costs_reach_every_task(tmp_path):

@@ -135,7 +135,9 @@ def test_one_cell_of_a_links_table_is_one_simulate_call(engine, tmp_path):
     faults = fray.Faults(fabric)
     assert faults.fail_file(str(tmp_path / "f20-r0")) > 0
     seed = table.attrs["replica_seeds"][0]
-    kwargs = {"engine": engine, "seed": seed, "time_tolerance": 3e-3, "time_resolution": 1e-8}
+    kwargs = {"engine": engine, "seed": seed,
+              "time_tolerance": fray.links.DEFAULT_TIME_TOLERANCE,
+              "time_resolution": fray.links.DEFAULT_TIME_RESOLUTION_S}
     r = fray.simulate(fabric, workload + ",jobs=2", faults=faults, **kwargs)
     base = fray.simulate(fabric, workload + ",jobs=2", **kwargs)
     assert r.throughput == cell["throughput"]

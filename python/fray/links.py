@@ -270,7 +270,7 @@ def study(
     baseline and the failed cases of a seed share its layout and routing choices.
     ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's
     (``flow:time_tolerance=...,time_resolution=...`` in the engine spec; give each in one
-    place); its defaults, 3e-3 and 10 ns, move the degradations by a few hundredths of a
+    place); its defaults, 3e-3 and 20 ns, move the degradations by a few hundredths of a
     percentage point against the exact solve. ``engine`` runs every case
     on the flow engine (default), the packet engine (``"packet"``: queues, finite buffers,
     each message routed once; ``"packet:route=packet"``: each packet routed on its own;

@@ -160,7 +160,7 @@ class LoadEngine(Option, family="engine", kind="load"):
 
 class FlowEngine(Option, family="engine", kind="flow"):
     """The max-min fair flow engine (``flow``): ``time_tolerance`` (a share of a message's
-    time, default 0.003) and ``time_resolution`` (a time, default ``"10ns"``); both 0 is
+    time, default 0.003) and ``time_resolution`` (a time, default ``"20ns"``); both 0 is
     exact."""
 
 

@@ -251,7 +251,7 @@ def simulate(
     ``time_tolerance`` and ``time_resolution`` (seconds) are the flow engine's, as its spec
     also takes them (give each in one place): flows that end within that share of their
     message's time, or within that many seconds, of an event leave the network with it
-    (both 0 is exact; ``None``, the engine's own, by default 3e-3 and 10 ns as in every
+    (both 0 is exact; ``None``, the engine's own, by default 3e-3 and 20 ns as in every
     study). ``profile`` (a
     :class:`fray.profiles.Profile` or its name, ``"sst"``) supplies the routing, engine,
     host costs and link rate not given.

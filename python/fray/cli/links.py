@@ -128,7 +128,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--time-resolution",
         help="the flow engine's time_resolution: flows ending within this time of one "
         "another leave the network together too, however young their message (default "
-        "10ns; 0s with --time-tolerance 0 is exact)",
+        f"{links.DEFAULT_TIME_RESOLUTION_S * 1e9:g}ns; 0s with --time-tolerance 0 is exact)",
     )
     p.add_argument(
         "--cables",

@@ -1,4 +1,4 @@
-//! The failed-links study's time tolerance and resolution (3e-3 and 10 ns) keep the
+//! The flow engine's default time tolerance and resolution (the failed-links study's) keep the
 //! iteration time of its Halo3D26 exchange (Ember's host costs, no compute, UGAL, failed
 //! global cables) within the engine's stated bound of the exact simulation: three times the
 //! tolerance of the time plus three times the resolution.
@@ -34,7 +34,11 @@ fn iteration_s(spec: &str, bandwidth_bytes_s: f64, failed: f64, seed: u64) -> (f
         let r = simulate(&fabric, &faults, routing.as_ref(), &jobs, config).unwrap();
         r.jobs[0].iteration_s
     };
-    (run(0.0, 0.0), run(3e-3, 1e-8))
+    let defaults = FlowConfig::default();
+    (
+        run(0.0, 0.0),
+        run(defaults.time_tolerance, defaults.time_resolution_s),
+    )
 }
 
 #[test]
@@ -46,11 +50,16 @@ fn study_settings_keep_the_exchange_within_the_bound() {
         }
     }
     cases.push(("dragonfly:p=4,a=8,h=4,g=17", 4e9, 0.1, 1));
+    let FlowConfig {
+        time_tolerance,
+        time_resolution_s,
+        ..
+    } = FlowConfig::default();
     for (spec, bandwidth, failed, seed) in cases {
         let (exact, fast) = iteration_s(spec, bandwidth, failed, seed);
         assert!(exact > 0.0);
         assert!(
-            (fast - exact).abs() <= 3.0 * (3e-3 * exact + 1e-8),
+            (fast - exact).abs() <= 3.0 * (time_tolerance * exact + time_resolution_s),
             "{spec}, {failed} failed, seed {seed}: exact {exact:e} s, study's settings {fast:e} s"
         );
     }

@@ -180,7 +180,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
                                 f"default {DEFAULT_TIME_TOLERANCE:g})", _tolerance,
                                 DEFAULT_TIME_TOLERANCE),
         "time_resolution": Field('a duration under 1 ms such as "10ns" (the flow engine\'s, '
-                                 'default "10ns")', _duration, DEFAULT_TIME_RESOLUTION_S),
+                                 f'default "{DEFAULT_TIME_RESOLUTION_S * 1e9:g}ns")', _duration,
+                                 DEFAULT_TIME_RESOLUTION_S),
     },
 }
 

@@ -1,5 +1,5 @@
 //! The flow engine's options as the engine spec writes them: `flow:time_tolerance=0.003,
-//! time_resolution=10ns` ([`FlowConfig::parse_options`], [`FlowConfig::options`]).
+//! time_resolution=20ns` ([`FlowConfig::parse_options`], [`FlowConfig::options`]).
 
 use super::FlowConfig;
 use crate::options::{key_values, OptionError};
