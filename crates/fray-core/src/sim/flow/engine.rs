@@ -266,10 +266,10 @@ struct State<'a> {
     scratch: Vec<ChannelId>,
     done_ops: Vec<u32>,
     leaving_scratch: Vec<u32>,
-    /// Positions in `active` of the moving flows on each channel.
+    /// Positions in `active` of the moving flows on each channel, and of those that left
+    /// since `compact_moving` (their rate is [`LEFT`], below every rate the lists are read
+    /// for, so they are skipped without a test of their own).
     on: Vec<Vec<u32>>,
-    /// Where each entry of `moving_paths` is in its channel's list of `on`.
-    slots: Vec<u32>,
     /// Top rate of each channel's flows, valid where `top_known` (kept true as rates change
     /// where that is known, [`State::update_tops`], else cleared).
     channel_top: Vec<f64>,
@@ -378,7 +378,6 @@ fn simulate_with(
         done_ops: Vec::new(),
         leaving_scratch: Vec::new(),
         on: vec![Vec::new(); num_channels],
-        slots: Vec::new(),
         channel_top: vec![0.0; num_channels],
         top_known: vec![false; num_channels],
         rerate,
@@ -444,7 +443,6 @@ fn simulate_with(
                         let at = s.active.len() as u32;
                         for k in flow.path_start..flow.path_start + flow.path_len {
                             let c = s.paths[k as usize];
-                            s.slots.push(s.on[c as usize].len() as u32);
                             s.on[c as usize].push(at);
                         }
                         let path =
@@ -551,7 +549,6 @@ impl State<'_> {
     /// rewrites `moving_paths` without their gaps, keeping the order.
     fn compact_moving(&mut self) {
         let mut packed = Vec::with_capacity(self.moving_path_entries);
-        self.slots.clear();
         let rates = &self.rates;
         self.ends.retain_positions(|i| rates[i] != LEFT);
         self.leaves.retain_positions(|i| rates[i] != LEFT);
@@ -580,7 +577,6 @@ impl State<'_> {
             let path =
                 &self.moving_paths[m.path_start as usize..(m.path_start + m.path_len) as usize];
             for &c in path {
-                self.slots.push(self.on[c as usize].len() as u32);
                 self.on[c as usize].push(i as u32);
             }
         }
@@ -650,7 +646,7 @@ impl State<'_> {
             self.live -= 1;
             self.moving_path_entries -= m.path_len as usize;
             self.give_back(m.flow, rate);
-            self.leave_channels(i, rate);
+            self.update_tops(i, rate, LEFT);
             *restart = restart.min(rate);
             self.finish_flow(m.flow);
             if k >= held {
@@ -663,32 +659,6 @@ impl State<'_> {
         self.held = leaving;
         self.hold_until = f64::INFINITY;
         n
-    }
-
-    /// The moving flow at position `i`, of rate `rate`, left: take it off its channels'
-    /// lists, and keep their top rates true.
-    fn leave_channels(&mut self, i: usize, rate: f64) {
-        self.update_tops(i, rate, LEFT);
-        let m = self.active[i];
-        for k in m.path_start..m.path_start + m.path_len {
-            let c = self.moving_paths[k as usize];
-            let at = self.slots[k as usize];
-            let list = &mut self.on[c as usize];
-            let last = list.len() as u32 - 1;
-            list.swap_remove(at as usize);
-            if at < last {
-                // The flow that was last in the list moved to `at`.
-                let moved = self.active[list[at as usize] as usize];
-                let entries =
-                    moved.path_start as usize..(moved.path_start + moved.path_len) as usize;
-                for e in entries {
-                    if self.moving_paths[e] == c && self.slots[e] == last {
-                        self.slots[e] = at;
-                        break;
-                    }
-                }
-            }
-        }
     }
 
     /// Returns flow `f`'s rate to the channels it crosses.
