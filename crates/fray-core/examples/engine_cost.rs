@@ -1,9 +1,10 @@
 //! Times one engine on one workload spec over a fabric with a fraction of its global cables
-//! failed, routed by `ugal`:
-//! `cargo run --release -p fray-core --example engine_cost -- SPEC WORKLOAD ENGINE [FAILED [BANDWIDTH [TOL [RESOLUTION_S]]]]`
-//! e.g. `dragonfly:p=4,a=8,h=4,g=17 halo3d26:nx=30,compute=no,host=ember flow 0.1 4e9 3e-3 1e-8`
-//! (defaults: 10 % failed, 10 GB/s links, tolerance 0, resolution 0). Prints the iteration
-//! time, the flow engine's events and solves, and the wall time of the run alone.
+//! failed:
+//! `cargo run --release -p fray-core --example engine_cost -- SPEC WORKLOAD ENGINE [FAILED [BANDWIDTH [TOL [RESOLUTION_S [ROUTING]]]]]`
+//! e.g. `dragonfly:p=4,a=8,h=4,g=17 halo3d26:nx=30,compute=no,host=ember flow 0.1 4e9 3e-3 2e-8`
+//! (defaults: 10 % failed, 10 GB/s links, tolerance 0, resolution 0, `ugal`; a fabric without
+//! global cables takes FAILED 0). Prints the iteration time, the flow engine's events and
+//! solves, and the wall time of the run alone.
 
 use std::time::Instant;
 
@@ -32,10 +33,12 @@ fn main() {
         .place(&fabric, 1)
         .unwrap();
     let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(&fabric, &CableSelector::parse("global"), failed, 1)
-        .unwrap();
-    let routing = routing::build("ugal", &fabric, &faults).unwrap();
+    if failed > 0.0 {
+        faults
+            .fail_random_cables(&fabric, &CableSelector::parse("global"), failed, 1)
+            .unwrap();
+    }
+    let routing = routing::build(&arg(8, "ugal"), &fabric, &faults).unwrap();
     let t0 = Instant::now();
     let engine = engine
         .with_flow_times(Some(tolerance), Some(resolution))
