@@ -26,7 +26,7 @@ PERMUTATION_SIZE_BYTES = 1e6
 #: bytes per cell (one 8-byte field).
 HALO_NX, HALO_CELL_BYTES = 30, 8.0
 #: The failed-links study's default flow-engine time tolerance and resolution (seconds).
-LINKS_TOLERANCE = 3e-3
+LINKS_TOLERANCE = fray.links.DEFAULT_TIME_TOLERANCE
 LINKS_RESOLUTION_S = fray.links.DEFAULT_TIME_RESOLUTION_S
 #: Time tolerance of the flow engine where it is compared with SimGrid message by message:
 #: every message ends within 3x this share of its time (fray's default is 1e-3).
