@@ -12,7 +12,7 @@ from fray import Fabric, SpecError, links, profiles, report, store
 from fray.cli import numbers
 from fray.fabrics import open_fabric
 from fray.outputs import FIGURES, TABLES
-from fray.units import format_rate, parse_rate, parse_seconds
+from fray.units import format_rate, format_seconds, parse_rate, parse_seconds
 
 #: Outputs checked before any work (see ``fray.cli._check_outputs``).
 OUTPUTS = {"out": TABLES, "plot": FIGURES}
@@ -128,7 +128,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--time-resolution",
         help="the flow engine's time_resolution: flows ending within this time of one "
         "another leave the network together too, however young their message (default "
-        f"{links.DEFAULT_TIME_RESOLUTION_S * 1e9:g}ns; 0s with --time-tolerance 0 is exact)",
+        f"{format_seconds(links.DEFAULT_TIME_RESOLUTION_S)}; 0s with --time-tolerance 0 is exact)",
     )
     p.add_argument(
         "--cables",

@@ -38,7 +38,7 @@ from fray.links import (
     fabric_with,
     workload_spec,
 )
-from fray.units import parse_rate, parse_seconds
+from fray.units import format_seconds, parse_rate, parse_seconds
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -180,7 +180,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
                                 f"default {DEFAULT_TIME_TOLERANCE:g})", _tolerance,
                                 DEFAULT_TIME_TOLERANCE),
         "time_resolution": Field('a duration under 1 ms such as "10ns" (the flow engine\'s, '
-                                 f'default "{DEFAULT_TIME_RESOLUTION_S * 1e9:g}ns")', _duration,
+                                 f'default "{format_seconds(DEFAULT_TIME_RESOLUTION_S)}")', _duration,
                                  DEFAULT_TIME_RESOLUTION_S),
     },
 }
