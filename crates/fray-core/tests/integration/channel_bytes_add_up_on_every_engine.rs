@@ -13,8 +13,7 @@ use fray_core::workload::{Job, Op, WorkloadSpec};
 
 const CONFIG: FlowConfig = FlowConfig {
     seed: 5,
-    time_tolerance: 0.0,
-    time_resolution_s: 0.0,
+    ..FlowConfig::EXACT
 };
 
 fn engines() -> [Engine; 3] {

@@ -15,25 +15,13 @@ use fray_core::workload::{
     DagBuilder, HostCosts, Job, Message, Op, Progress, WorkloadSpec, CONTROL_BYTES,
 };
 
-const EXACT: FlowConfig = FlowConfig {
-    seed: 1,
-    time_tolerance: 0.0,
-    time_resolution_s: 0.0,
-};
+const EXACT: FlowConfig = FlowConfig::EXACT;
 
 /// Send 1 ms, receive 0.5 ms, no copies: far longer than any transfer below.
 const SLOW_CORE: HostCosts = HostCosts {
     send_s: 1e-3,
     recv_s: 0.5e-3,
-    match_s: 0.0,
-    send_copy_s_per_byte: 0.0,
-    recv_copy_s_per_byte: 0.0,
-    eager_limit_bytes: f64::INFINITY,
-    register_s: 0.0,
-    register_s_per_page: 0.0,
-    nic_latency_s: 0.0,
-    post_s: 0.0,
-    progress: Progress::Released,
+    ..HostCosts::NONE
 };
 
 /// A line of `n` routers with 1 GB/s cables, one endpoint each on a far faster host link, no
