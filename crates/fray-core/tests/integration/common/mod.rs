@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests: spare studies here, routing references in
-//! [`live_graph`] and [`paths`], channel dependency graphs in [`deadlock`], clean packet runs in [`packets`].
+//! [`live_graph`] and [`paths`], channel dependency graphs in [`deadlock`], clean packet runs in [`packets`],
+//! failed-links studies in [`links`].
 
 pub mod deadlock;
+pub mod links;
 pub mod live_graph;
 pub mod packets;
 pub mod paths;
