@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::packets::run_clean;
+use common::packets::simulate_clean;
 use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
 use fray_core::faults::Faults;
 use fray_core::routing::build;
@@ -467,7 +467,7 @@ fn packet_engine_queues_receives_on_one_core() {
     let routing = build("table", &f, &faults).unwrap();
     let job = phase(&f, &[(1, 0, 1e3), (2, 0, 1e3), (3, 0, 1e3)], SLOW_CORE);
     let config = PacketConfig::default().with_enough_vcs(&f, routing.as_ref());
-    let r = run_clean(&f, &faults, routing.as_ref(), &[job], config);
+    let r = simulate_clean(&f, &faults, routing.as_ref(), &[job], config).unwrap();
     assert!(r.end_s >= 1e-3 + 3.0 * 0.5e-3, "{}", r.end_s);
     assert!(r.end_s < 1e-3 + 3.0 * 0.5e-3 + 1e-5, "{}", r.end_s);
     assert_eq!(r.counters.bytes_delivered, 3_000);
