@@ -9,8 +9,9 @@ use crate::common;
 use common::deadlock::{
     add_route, engine_classes, for_each_endpoint_route, has_cycle, Dependencies,
 };
+use common::faults::random_cables;
 use fray_core::fabric::{AriesFabric, ChannelId, Fabric};
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::build;
 use fray_core::sim::packet::{VcClasses, ARIES_ROUTER_HOPS};
 
@@ -128,10 +129,7 @@ fn every_dragonfly_routing_on_aries_groups_is_deadlock_free() {
     let fabric = AriesFabric::parse(&aries_wiring(3, 2, 3, 2), "tiny-aries")
         .unwrap()
         .fabric;
-    let mut failed = Faults::none(&fabric);
-    failed
-        .fail_random_cables(&fabric, &CableSelector::parse("black"), 0.3, 3)
-        .unwrap();
+    let failed = random_cables(&fabric, "black", 0.3, 3);
     let routings = ["minimal", "valiant", "ugal", "ugal:links=adaptive"];
     for faults in [Faults::none(&fabric), failed] {
         let ([engine, all_to_all], two_local) = dependencies(&fabric, &faults, &routings);

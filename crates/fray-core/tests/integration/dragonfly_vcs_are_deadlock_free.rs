@@ -9,8 +9,9 @@ use crate::common;
 use common::deadlock::{
     add_route, engine_classes, for_each_endpoint_route, has_cycle, Dependencies,
 };
+use common::faults::random_cables;
 use fray_core::fabric::{ChannelId, Fabric};
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::build;
 use fray_core::sim::packet::VcClasses;
 
@@ -42,10 +43,7 @@ fn dependencies(
 #[test]
 fn every_dragonfly_routing_is_deadlock_free_with_three_classes() {
     let fabric = Fabric::parse("dragonfly:p=1,a=4,h=2,g=5").unwrap();
-    let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(&fabric, &CableSelector::parse("global"), 0.2, 7)
-        .unwrap();
+    let faults = random_cables(&fabric, "global", 0.2, 7);
     let mut merged: [Dependencies<(ChannelId, u16)>; 3] = Default::default();
     for f in [&Faults::none(&fabric), &faults] {
         for routing in [

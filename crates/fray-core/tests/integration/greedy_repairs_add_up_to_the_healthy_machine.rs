@@ -2,17 +2,15 @@
 //! exactly, the steps' gains add up to the curve, and the lazy search takes the exact
 //! search's first step.
 
+use crate::common::faults::random_cables;
+
 use crate::common::links::halo_study;
 
 use fray_core::fabric::Fabric;
-use fray_core::faults::{CableSelector, Faults};
 use fray_core::links::{DownCables, LinksStudy};
 
 fn study(fabric: &Fabric) -> LinksStudy {
-    let mut faults = Faults::none(fabric);
-    faults
-        .fail_random_cables(fabric, &CableSelector::parse("global"), 0.3, 9)
-        .unwrap();
+    let faults = random_cables(fabric, "global", 0.3, 9);
     LinksStudy {
         down: DownCables {
             text: faults.down_cables_file(fabric),

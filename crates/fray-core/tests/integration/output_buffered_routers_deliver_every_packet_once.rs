@@ -5,10 +5,12 @@
 //! are conserved, the clock never goes back, every credit of every input and output buffer
 //! comes home, no run deadlocks, and a seed replays the same run.
 
+use crate::common::faults::random_cables;
+
 use crate::common::packets::{simulate_clean, uniform_random_job};
 
 use fray_core::fabric::Fabric;
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::build;
 use fray_core::sim::packet::{PacketConfig, PacketResult, QueueView};
 
@@ -74,15 +76,12 @@ fn every_packet_and_credit_comes_through_output_buffers() {
         ("hyperx:4x4,t=2", "doal", 0.1),
     ] {
         let fabric = Fabric::parse(spec).unwrap();
-        let mut faults = Faults::none(&fabric);
         let cls = if spec.starts_with("dragonfly") {
             "global"
         } else {
             "router"
         };
-        faults
-            .fail_random_cables(&fabric, &CableSelector::parse(cls), failed, 3)
-            .unwrap();
+        let faults = random_cables(&fabric, cls, failed, 3);
         let messages = 3 * fabric.num_endpoints() as u64;
         for config in routers() {
             let r = run(&fabric, &faults, routing, config);

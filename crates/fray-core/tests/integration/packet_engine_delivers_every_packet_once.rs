@@ -4,10 +4,12 @@
 //! message: every packet injected is delivered once, bytes are conserved, the clock never goes back, every credit
 //! comes home, and a seed replays the same run.
 
+use crate::common::faults::random_cables;
+
 use crate::common::packets::{simulate_clean, uniform_random_job};
 
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::build;
 use fray_core::sim::packet::{
     simulate, vcs_needed, Arbitration, ErrorProcess, PacketConfig, PacketResult, SoftErrors,
@@ -96,10 +98,7 @@ fn halo_survives(spec: &str, routing: &str, failed: f64, seed: u64) {
     };
     let parsed: FabricSpec = spec.parse().unwrap();
     let fabric = Fabric::from_spec(&parsed, link).unwrap();
-    let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(&fabric, &CableSelector::parse("router"), failed, seed)
-        .unwrap();
+    let faults = random_cables(&fabric, "router", failed, seed);
     let routing = build(routing, &fabric, &faults).unwrap();
     let jobs = WorkloadSpec::parse("halo3d26")
         .unwrap()

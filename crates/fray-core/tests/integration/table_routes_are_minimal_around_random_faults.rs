@@ -6,10 +6,10 @@
 
 use crate::common;
 
+use common::faults::random_faults;
 use common::live_graph::{irregular_fabric, live_hops_from};
 use common::paths::check_path;
 use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
-use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing::{RouteRequest, Routing, RoutingError, TableRouting};
 use proptest::prelude::*;
 
@@ -33,28 +33,6 @@ fn fabrics() -> impl Strategy<Value = Fabric> {
     prop_oneof![grid, graph]
 }
 
-/// Fails `fraction` of the router cables, one direction of a few more channels (all lanes
-/// lost), and a few routers, all drawn from `seed`.
-fn random_faults(fabric: &Fabric, fraction: f64, seed: u64) -> Faults {
-    let mut faults = Faults::none(fabric);
-    faults
-        .fail_random_cables(fabric, &CableSelector::Router, fraction, seed)
-        .unwrap();
-    let mut word = fray_core::routing::Entropy::new(seed);
-    let channels = fabric.num_router_channels();
-    for _ in 0..channels / 10 {
-        let c = word.below(channels) as u32;
-        let lanes = fabric.channels().lanes[c as usize];
-        faults.lose_lanes(fabric, c, lanes).unwrap();
-    }
-    for _ in 0..fabric.num_routers() / 8 {
-        faults
-            .fail_router(word.below(fabric.num_routers()) as u32)
-            .unwrap();
-    }
-    faults
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -65,7 +43,7 @@ proptest! {
         seed in any::<u64>(),
         entropy in any::<u64>(),
     ) {
-        let faults = random_faults(&fabric, fraction, seed);
+        let faults = random_faults(&fabric, fraction, seed, fabric.num_routers() / 8);
         let table = TableRouting::new(&fabric, &faults).unwrap();
         let req = RouteRequest { entropy, ..RouteRequest::new(&fabric, &faults) };
         let mut path = Vec::new();
@@ -105,8 +83,8 @@ proptest! {
         seed in any::<u64>(),
         entropy in any::<u64>(),
     ) {
-        let faults = random_faults(&fabric, fraction, seed);
-        let again = random_faults(&fabric, fraction, seed);
+        let faults = random_faults(&fabric, fraction, seed, fabric.num_routers() / 8);
+        let again = random_faults(&fabric, fraction, seed, fabric.num_routers() / 8);
         let (a, b) = (
             TableRouting::new(&fabric, &faults).unwrap(),
             TableRouting::new(&fabric, &again).unwrap(),
