@@ -8,21 +8,12 @@
 use crate::common;
 
 use common::faults::random_faults;
+use common::grids::grid_shapes;
 use common::paths::check_path;
 use fray_core::fabric::{Cartesian, Direction, Fabric, LinkParameters, RouterId};
 use fray_core::faults::Faults;
 use fray_core::routing::{DimensionOrderRetry, RouteRequest, Routing, RoutingError};
 use proptest::prelude::*;
-
-/// A mesh or torus (or a mix) of 1 to 3 dimensions of 1 to 6 routers.
-fn shapes() -> impl Strategy<Value = Cartesian> {
-    prop::collection::vec((1usize..7, any::<bool>()), 1..4).prop_map(|dims| {
-        Cartesian::new(
-            dims.iter().map(|d| d.0).collect(),
-            dims.iter().map(|d| d.1).collect(),
-        )
-    })
-}
 
 /// Every permutation of `0..n`.
 fn orders(n: usize) -> Vec<Vec<usize>> {
@@ -81,7 +72,7 @@ proptest! {
 
     #[test]
     fn routes_are_whole_and_shortest_over_orders_and_ways_round(
-        shape in shapes(),
+        shape in grid_shapes(1..7),
         fraction in 0.0f64..0.5,
         seed in any::<u64>(),
     ) {

@@ -7,21 +7,17 @@
 use crate::common;
 
 use common::faults::random_faults;
+use common::grids::grid_shapes;
 use common::live_graph::{irregular_fabric, live_hops_from};
 use common::paths::check_path;
-use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
+use fray_core::fabric::{Fabric, LinkParameters};
 use fray_core::routing::{RouteRequest, Routing, RoutingError, TableRouting};
 use proptest::prelude::*;
 
 /// A mesh or torus of 1 to 3 dimensions, or an irregular graph with parallel cables.
 fn fabrics() -> impl Strategy<Value = Fabric> {
-    let grid = prop::collection::vec((1usize..6, any::<bool>()), 1..4).prop_map(|dims| {
-        let shape = Cartesian::new(
-            dims.iter().map(|d| d.0).collect(),
-            dims.iter().map(|d| d.1).collect(),
-        );
-        Fabric::cartesian(shape, LinkParameters::default()).unwrap()
-    });
+    let grid = grid_shapes(1..6)
+        .prop_map(|shape| Fabric::cartesian(shape, LinkParameters::default()).unwrap());
     let graph = (1usize..30)
         .prop_flat_map(|n| {
             (
