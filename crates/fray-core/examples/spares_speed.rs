@@ -36,17 +36,7 @@ fn main() {
         r.last_degree.hash(&mut h);
         r.all_degrees.hash(&mut h);
         if rows {
-            println!(
-                "{} {} {} {} {} {} {:?} {:?}",
-                r.failures,
-                r.cases,
-                r.unrecoverable,
-                r.best,
-                r.worst,
-                r.sum,
-                r.last_degree,
-                r.all_degrees
-            );
+            println!("{r}");
         }
     }
     println!(

@@ -251,6 +251,18 @@ pub(crate) fn cable_grid(
     Ok(())
 }
 
+/// The index of `name` in `names`, or [`FabricError::UnknownPart`] naming it as a `what`.
+fn index_of_name(names: &[String], name: &str, what: &'static str) -> Result<u32, FabricError> {
+    names
+        .iter()
+        .position(|n| n == name)
+        .map(|i| i as u32)
+        .ok_or_else(|| FabricError::UnknownPart {
+            what,
+            name: name.to_string(),
+        })
+}
+
 impl Fabric {
     /// Builds the fabric a spec string describes (`torus:12x12x12`, `torus:8x8x8,t=2`, ...),
     /// with default link parameters.
@@ -428,26 +440,12 @@ impl Fabric {
 
     /// The router called `name`.
     pub fn router_by_name(&self, name: &str) -> Result<RouterId, FabricError> {
-        self.router_names
-            .iter()
-            .position(|n| n == name)
-            .map(|i| i as RouterId)
-            .ok_or_else(|| FabricError::UnknownPart {
-                what: "router",
-                name: name.to_string(),
-            })
+        index_of_name(&self.router_names, name, "router")
     }
 
     /// The endpoint called `name`.
     pub fn endpoint_by_name(&self, name: &str) -> Result<EndpointId, FabricError> {
-        self.endpoint_names
-            .iter()
-            .position(|n| n == name)
-            .map(|i| i as EndpointId)
-            .ok_or_else(|| FabricError::UnknownPart {
-                what: "endpoint",
-                name: name.to_string(),
-            })
+        index_of_name(&self.endpoint_names, name, "endpoint")
     }
 
     /// The name of the port router channel `channel` leaves from (Cray's `c0-0c0s0a0l07`),

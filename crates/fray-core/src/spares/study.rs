@@ -1,6 +1,7 @@
 //! Exhaustive and sampled failure studies, and the curve they produce.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::ops::Range;
 
 use rand::{Rng, SeedableRng};
@@ -126,7 +127,9 @@ pub struct CurveRow {
 }
 
 impl CurveRow {
-    fn new(failures: usize, degrees: usize) -> Self {
+    /// A row for `failures` failed nodes with no case counted yet (`best` at `u32::MAX`),
+    /// counting substitutions of `degrees` degrees (0 to the number of dimensions).
+    pub fn new(failures: usize, degrees: usize) -> Self {
         Self {
             failures,
             cases: 0,
@@ -201,6 +204,26 @@ impl CurveRow {
         for (a, b) in self.all_degrees.iter_mut().zip(&other.all_degrees) {
             *a += b;
         }
+    }
+}
+
+impl fmt::Display for CurveRow {
+    /// Every field on one line, space-separated, in declaration order, the degree counts as
+    /// lists (`2 200 0 1 1 200 [0, 0, 0, 200] [0, 0, 0, 400]`): the form of the recorded
+    /// curves.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {} {} {:?} {:?}",
+            self.failures,
+            self.cases,
+            self.unrecoverable,
+            self.best,
+            self.worst,
+            self.sum,
+            self.last_degree,
+            self.all_degrees
+        )
     }
 }
 

@@ -1,7 +1,7 @@
 //! All-to-all: every rank sends the same number of bytes to every other rank, after SST
 //! Ember's `Alltoall` motif and the pairwise exchange SST Firefly runs it as.
 
-use super::motif::{at_least_two_ranks, check_non_negative, check_positive, Motif};
+use super::motif::{at_least_two_ranks, check_rounds, Motif};
 use super::{Dag, DagBuilder, OpId, WorkloadError};
 
 const NAME: &str = "alltoall";
@@ -42,9 +42,7 @@ impl Motif for AllToAll {
 
     fn dag(&self) -> Result<Dag, WorkloadError> {
         let n = self.num_ranks()?;
-        check_positive(NAME, "iterations", self.iterations)?;
-        check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
-        check_non_negative(NAME, "size_bytes", self.size_bytes, "bytes")?;
+        check_rounds(NAME, self.iterations, self.compute_s, self.size_bytes)?;
         let mut b = DagBuilder::new(n);
         // What each rank's next step waits for: its own last send and the last message it
         // received (the same compute op before the first step).

@@ -218,60 +218,43 @@ impl Lqcd {
             }
             Ok(())
         };
+        // One kind of send (`which`: 0 first-neighbour, 1 Naik) of `rank` to its neighbour
+        // on the + side of each dimension in order, or on the - side in reverse order, a
+        // rendezvous send waiting for `posted[peer]`.
+        let mut sweep = |b: &mut DagBuilder,
+                         rank: usize,
+                         positive: bool,
+                         which: usize,
+                         prev: &mut Vec<OpId>,
+                         posted: &[Vec<OpId>]|
+         -> Result<(), WorkloadError> {
+            let dims = gathers.len();
+            for i in 0..dims {
+                let dim = if positive { i } else { dims - 1 - i };
+                let step = if positive { 1 } else { -1 };
+                let Some(peer) = grid.neighbour(rank as u32, dim, step) else {
+                    continue;
+                };
+                let bytes = gathers[dim][which];
+                send(b, rank, peer, bytes, prev, &posted[peer as usize], positive)?;
+            }
+            Ok(())
+        };
         // + neighbours have higher rank numbers: going down the ranks, whatever a + send
         // waits for already exists.
         for rank in (0..n).rev() {
             let mut prev = ready[rank].clone();
-            for gather in 0..2 {
-                for (dim, sizes) in gathers.iter().enumerate() {
-                    let Some(peer) = grid.neighbour(rank as u32, dim, 1) else {
-                        continue;
-                    };
-                    let waits = if gather == 0 {
-                        &minus_first_posted[peer as usize]
-                    } else {
-                        &minus_naik_posted[peer as usize]
-                    };
-                    send(b, rank, peer, sizes[gather], &mut prev, waits, true)?;
-                }
-                if gather == 0 {
-                    plus_naik_posted[rank] = prev.clone();
-                }
-            }
+            sweep(b, rank, true, 0, &mut prev, &minus_first_posted)?;
+            plus_naik_posted[rank] = prev.clone();
+            sweep(b, rank, true, 1, &mut prev, &minus_naik_posted)?;
             minus_first_posted[rank] = prev.clone();
-            for (dim, sizes) in gathers.iter().enumerate().rev() {
-                let Some(peer) = grid.neighbour(rank as u32, dim, -1) else {
-                    continue;
-                };
-                send(
-                    b,
-                    rank,
-                    peer,
-                    sizes[0],
-                    &mut prev,
-                    &ready[peer as usize],
-                    false,
-                )?;
-            }
+            sweep(b, rank, false, 0, &mut prev, ready)?;
             minus_naik_posted[rank] = prev;
         }
         // The - Naik sends last, each rank going on from where its - first-neighbour sends
         // ended.
         for (rank, prev) in minus_naik_posted.iter_mut().enumerate() {
-            for (dim, sizes) in gathers.iter().enumerate().rev() {
-                let Some(peer) = grid.neighbour(rank as u32, dim, -1) else {
-                    continue;
-                };
-                send(
-                    b,
-                    rank,
-                    peer,
-                    sizes[1],
-                    prev,
-                    &plus_naik_posted[peer as usize],
-                    false,
-                )?;
-            }
+            sweep(b, rank, false, 1, prev, &plus_naik_posted)?;
         }
         Ok(())
     }

@@ -67,6 +67,21 @@ pub(crate) fn check_non_negative(
     }
 }
 
+/// Checks what every motif of equal messages in rounds takes: at least one iteration, then
+/// `compute_s` (seconds of compute per round) and `size_bytes` (bytes per message) finite
+/// and not negative; the first that fails names its field (`iterations`, `compute_s`,
+/// `size_bytes`).
+pub(crate) fn check_rounds(
+    motif: &str,
+    iterations: u32,
+    compute_s: f64,
+    size_bytes: f64,
+) -> Result<(), WorkloadError> {
+    check_positive(motif, "iterations", iterations)?;
+    check_non_negative(motif, "compute_s", compute_s, "seconds")?;
+    check_non_negative(motif, "size_bytes", size_bytes, "bytes")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +97,23 @@ mod tests {
             };
             assert_eq!(what, "alltoall ranks");
             assert!(reason.ends_with(&format!("got {ranks}")), "{reason}");
+        }
+    }
+
+    #[test]
+    fn rounds_name_their_first_bad_field() {
+        assert_eq!(check_rounds("stencil", 1, 0.0, 0.0), Ok(()));
+        for (iterations, compute_s, size_bytes, field) in [
+            (0, -1.0, -1.0, "iterations"),
+            (1, f64::NAN, -1.0, "compute_s"),
+            (1, 0.0, f64::INFINITY, "size_bytes"),
+        ] {
+            let Err(WorkloadError::Invalid { what, .. }) =
+                check_rounds("stencil", iterations, compute_s, size_bytes)
+            else {
+                panic!("not Invalid");
+            };
+            assert_eq!(what, format!("stencil {field}"));
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A [`Stencil`] halo exchange (5P, 9P, 7P, 27P) repeated as iterations with compute.
 
 use super::exchange::compute_then_exchange;
-use super::motif::{check_non_negative, check_positive, invalid, Motif};
+use super::motif::{check_rounds, invalid, Motif};
 use super::{Dag, Message, Stencil, WorkloadError};
 
 const NAME: &str = "stencil";
@@ -52,9 +52,7 @@ impl Motif for StencilMotif {
     }
 
     fn dag(&self) -> Result<Dag, WorkloadError> {
-        check_positive(NAME, "iterations", self.iterations)?;
-        check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
-        check_non_negative(NAME, "size_bytes", self.size_bytes, "bytes")?;
+        check_rounds(NAME, self.iterations, self.compute_s, self.size_bytes)?;
         let messages: Vec<Message> = self.stencil.messages(&self.grid, self.size_bytes)?;
         compute_then_exchange(
             self.num_ranks()?,

@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
 use super::exchange::compute_then_exchange;
-use super::motif::{at_least_two_ranks, check_non_negative, check_positive, Motif};
+use super::motif::{at_least_two_ranks, check_rounds, Motif};
 use super::{Dag, Message, WorkloadError};
 
 const NAME: &str = "uniform_random";
@@ -42,9 +42,7 @@ impl Motif for UniformRandom {
 
     fn dag(&self) -> Result<Dag, WorkloadError> {
         let n = self.num_ranks()?;
-        check_positive(NAME, "iterations", self.iterations)?;
-        check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
-        check_non_negative(NAME, "size_bytes", self.size_bytes, "bytes")?;
+        check_rounds(NAME, self.iterations, self.compute_s, self.size_bytes)?;
         let mut rng = Pcg64::seed_from_u64(self.seed);
         compute_then_exchange(n, self.iterations, self.compute_s, |round| {
             round.extend((0..n).map(|src| {

@@ -6,10 +6,13 @@
 
 use crate::common;
 
-use common::deadlock::{add_route, engine_classes, for_each_route, has_cycle, Dependencies};
+use common::deadlock::{
+    add_route, engine_classes, for_each_endpoint_route, has_cycle, Dependencies,
+};
+use common::faults::random_cables;
 use fray_core::fabric::{AriesFabric, ChannelId, Fabric};
-use fray_core::faults::{CableSelector, Faults};
-use fray_core::routing::{build, route_endpoints};
+use fray_core::faults::Faults;
+use fray_core::routing::build;
 use fray_core::sim::packet::{VcClasses, ARIES_ROUTER_HOPS};
 
 /// The wiring of a small Aries machine in `rtr --interconnect`'s format: `groups` groups of
@@ -90,29 +93,22 @@ fn dependencies(
         let router = build(routing, fabric, faults).unwrap();
         let classes = VcClasses::new(fabric, router.as_ref(), ARIES_ROUTER_HOPS).unwrap();
         assert_eq!(classes.count_classes(), ARIES_ROUTER_HOPS, "{routing}");
-        for_each_route(
-            fabric,
-            faults,
-            fabric.num_endpoints() as u32,
-            4,
-            |req, src, dst, path| route_endpoints(router.as_ref(), req, src, dst, path).is_ok(),
-            |path| {
-                let all_to_all: Vec<u16> = (0..path.len())
-                    .map(|h| {
-                        let globals = path[..h].iter().filter(|&&c| is_global(c)).count();
-                        let second = h > 0 && is_local(path[h]) && is_local(path[h - 1]);
-                        (globals + usize::from(second)) as u16
-                    })
-                    .collect();
-                two_local_after_global += usize::from((2..path.len()).any(|h| {
-                    is_local(path[h])
-                        && is_local(path[h - 1])
-                        && path[..h - 1].iter().any(|&c| is_global(c))
-                }));
-                add_route(&mut graphs[0], path, &engine_classes(&classes, path));
-                add_route(&mut graphs[1], path, &all_to_all);
-            },
-        );
+        for_each_endpoint_route(fabric, faults, router.as_ref(), 4, |path| {
+            let all_to_all: Vec<u16> = (0..path.len())
+                .map(|h| {
+                    let globals = path[..h].iter().filter(|&&c| is_global(c)).count();
+                    let second = h > 0 && is_local(path[h]) && is_local(path[h - 1]);
+                    (globals + usize::from(second)) as u16
+                })
+                .collect();
+            two_local_after_global += usize::from((2..path.len()).any(|h| {
+                is_local(path[h])
+                    && is_local(path[h - 1])
+                    && path[..h - 1].iter().any(|&c| is_global(c))
+            }));
+            add_route(&mut graphs[0], path, &engine_classes(&classes, path));
+            add_route(&mut graphs[1], path, &all_to_all);
+        });
     }
     (graphs, two_local_after_global)
 }
@@ -133,10 +129,7 @@ fn every_dragonfly_routing_on_aries_groups_is_deadlock_free() {
     let fabric = AriesFabric::parse(&aries_wiring(3, 2, 3, 2), "tiny-aries")
         .unwrap()
         .fabric;
-    let mut failed = Faults::none(&fabric);
-    failed
-        .fail_random_cables(&fabric, &CableSelector::parse("black"), 0.3, 3)
-        .unwrap();
+    let failed = random_cables(&fabric, "black", 0.3, 3);
     let routings = ["minimal", "valiant", "ugal", "ugal:links=adaptive"];
     for faults in [Faults::none(&fabric), failed] {
         let ([engine, all_to_all], two_local) = dependencies(&fabric, &faults, &routings);

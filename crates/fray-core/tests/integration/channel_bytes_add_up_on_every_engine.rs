@@ -3,8 +3,10 @@
 //! channel once, and with a deterministic routing the three engines put the same bytes on
 //! every channel.
 
+use crate::common::faults::random_cables;
+
 use fray_core::fabric::Fabric;
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing;
 use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::packet::PacketConfig;
@@ -13,8 +15,7 @@ use fray_core::workload::{Job, Op, WorkloadSpec};
 
 const CONFIG: FlowConfig = FlowConfig {
     seed: 5,
-    time_tolerance: 0.0,
-    time_resolution_s: 0.0,
+    ..FlowConfig::EXACT
 };
 
 fn engines() -> [Engine; 3] {
@@ -56,10 +57,7 @@ fn run_on(engine: Engine, fabric: &Fabric, faults: &Faults, name: &str, jobs: &[
 #[test]
 fn every_message_crosses_its_host_channels_once_on_every_engine() {
     let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=5").unwrap();
-    let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(&fabric, &CableSelector::parse("global"), 0.2, 9)
-        .unwrap();
+    let faults = random_cables(&fabric, "global", 0.2, 9);
     let jobs = WorkloadSpec::parse("halo3d26:nx=4,jobs=2")
         .unwrap()
         .place(&fabric, 3)

@@ -7,37 +7,13 @@
 
 use crate::common;
 
+use common::faults::random_faults;
+use common::grids::grid_shapes;
 use common::paths::check_path;
 use fray_core::fabric::{Cartesian, Direction, Fabric, LinkParameters, RouterId};
-use fray_core::faults::{CableSelector, Faults};
-use fray_core::routing::{DimensionOrderRetry, Entropy, RouteRequest, Routing, RoutingError};
+use fray_core::faults::Faults;
+use fray_core::routing::{DimensionOrderRetry, RouteRequest, Routing, RoutingError};
 use proptest::prelude::*;
-
-/// A mesh or torus (or a mix) of 1 to 3 dimensions of 1 to 6 routers.
-fn shapes() -> impl Strategy<Value = Cartesian> {
-    prop::collection::vec((1usize..7, any::<bool>()), 1..4).prop_map(|dims| {
-        Cartesian::new(
-            dims.iter().map(|d| d.0).collect(),
-            dims.iter().map(|d| d.1).collect(),
-        )
-    })
-}
-
-/// Fails `fraction` of the router cables and one direction of a few more channels.
-fn random_faults(fabric: &Fabric, fraction: f64, seed: u64) -> Faults {
-    let mut faults = Faults::none(fabric);
-    faults
-        .fail_random_cables(fabric, &CableSelector::Router, fraction, seed)
-        .unwrap();
-    let mut word = Entropy::new(seed);
-    let channels = fabric.num_router_channels();
-    for _ in 0..channels / 10 {
-        let c = word.below(channels) as u32;
-        let lanes = fabric.channels().lanes[c as usize];
-        faults.lose_lanes(fabric, c, lanes).unwrap();
-    }
-    faults
-}
 
 /// Every permutation of `0..n`.
 fn orders(n: usize) -> Vec<Vec<usize>> {
@@ -96,12 +72,12 @@ proptest! {
 
     #[test]
     fn routes_are_whole_and_shortest_over_orders_and_ways_round(
-        shape in shapes(),
+        shape in grid_shapes(1..7),
         fraction in 0.0f64..0.5,
         seed in any::<u64>(),
     ) {
         let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
-        let faults = random_faults(&fabric, fraction, seed);
+        let faults = random_faults(&fabric, fraction, seed, 0);
         let routing = DimensionOrderRetry::new(&fabric).unwrap();
         let req = RouteRequest::new(&fabric, &faults);
         let q = shape.num_dims();

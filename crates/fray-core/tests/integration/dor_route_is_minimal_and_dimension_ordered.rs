@@ -1,23 +1,16 @@
 //! Dimension-order routes: contiguous, minimal (length = hop distance), one dimension at a
 //! time in increasing order, one direction per dimension.
 
+use crate::common::grids::grid_shapes;
+
 use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
 use fray_core::faults::Faults;
 use fray_core::routing::{DimensionOrder, RouteRequest, Routing};
 use proptest::prelude::*;
 
-fn shapes() -> impl Strategy<Value = Cartesian> {
-    prop::collection::vec((1usize..7, any::<bool>()), 1..4).prop_map(|dims| {
-        Cartesian::new(
-            dims.iter().map(|d| d.0).collect(),
-            dims.iter().map(|d| d.1).collect(),
-        )
-    })
-}
-
 proptest! {
     #[test]
-    fn route_properties(shape in shapes(), a in any::<u32>(), b in any::<u32>()) {
+    fn route_properties(shape in grid_shapes(1..7), a in any::<u32>(), b in any::<u32>()) {
         let n = shape.num_nodes() as u32;
         let (src, dst) = (a % n, b % n);
         let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();

@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use common::faults::random_cables;
 use common::paths::check_path;
 use fray_core::fabric::Fabric;
 use fray_core::faults::{CableSelector, Faults};
@@ -41,8 +42,7 @@ proptest! {
     ) {
         let fabric = Fabric::parse(SPECS[spec]).unwrap();
         let n = fabric.num_routers() as u32;
-        let mut faults = Faults::none(&fabric);
-        faults.fail_random_cables(&fabric, &CableSelector::parse("global"), global_fraction, seed).unwrap();
+        let mut faults = random_cables(&fabric, "global", global_fraction, seed);
         faults.fail_random_cables(&fabric, &CableSelector::parse("local"), local_fraction, seed ^ 1).unwrap();
         for k in 0..routers_down as u64 {
             faults.fail_router((message_entropy(seed, k) % u64::from(n)) as u32).unwrap();
@@ -51,8 +51,7 @@ proptest! {
             // `seen` has cached other fault states first; `fresh` has seen none.
             let seen = build(name, &fabric, &Faults::none(&fabric)).unwrap();
             for other in 0..5 {
-                let mut f = Faults::none(&fabric);
-                f.fail_random_cables(&fabric, &CableSelector::parse("global"), 0.5, other).unwrap();
+                let f = random_cables(&fabric, "global", 0.5, other);
                 let mut p = Vec::new();
                 let _ = seen.route_into(&RouteRequest::new(&fabric, &f), 0, n - 1, &mut p);
             }

@@ -6,10 +6,13 @@
 
 use crate::common;
 
-use common::deadlock::{add_route, engine_classes, for_each_route, has_cycle, Dependencies};
+use common::deadlock::{
+    add_route, engine_classes, for_each_endpoint_route, has_cycle, Dependencies,
+};
+use common::faults::random_cables;
 use fray_core::fabric::{ChannelId, Fabric};
-use fray_core::faults::{CableSelector, Faults};
-use fray_core::routing::{build, route_endpoints};
+use fray_core::faults::Faults;
+use fray_core::routing::build;
 use fray_core::sim::packet::VcClasses;
 
 /// Every endpoint pair's route under `routing` (a few random choices each), as dependencies
@@ -26,31 +29,21 @@ fn dependencies(
     let is_global = |c: ChannelId| fabric.channels().class[c as usize] == global;
     let mut graphs: [Dependencies<(ChannelId, u16)>; 3] = Default::default();
     // Minimal routing cannot serve groups whose cables all failed: those pairs are skipped.
-    for_each_route(
-        fabric,
-        faults,
-        fabric.num_endpoints() as u32,
-        3,
-        |req, src, dst, path| route_endpoints(router.as_ref(), req, src, dst, path).is_ok(),
-        |path| {
-            let globals_only: Vec<u16> = (0..path.len())
-                .map(|h| path[..h].iter().filter(|&&c| is_global(c)).count() as u16)
-                .collect();
-            add_route(&mut graphs[0], path, &vec![0; path.len()]);
-            add_route(&mut graphs[1], path, &engine_classes(&classes, path));
-            add_route(&mut graphs[2], path, &globals_only);
-        },
-    );
+    for_each_endpoint_route(fabric, faults, router.as_ref(), 3, |path| {
+        let globals_only: Vec<u16> = (0..path.len())
+            .map(|h| path[..h].iter().filter(|&&c| is_global(c)).count() as u16)
+            .collect();
+        add_route(&mut graphs[0], path, &vec![0; path.len()]);
+        add_route(&mut graphs[1], path, &engine_classes(&classes, path));
+        add_route(&mut graphs[2], path, &globals_only);
+    });
     graphs
 }
 
 #[test]
 fn every_dragonfly_routing_is_deadlock_free_with_three_classes() {
     let fabric = Fabric::parse("dragonfly:p=1,a=4,h=2,g=5").unwrap();
-    let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(&fabric, &CableSelector::parse("global"), 0.2, 7)
-        .unwrap();
+    let faults = random_cables(&fabric, "global", 0.2, 7);
     let mut merged: [Dependencies<(ChannelId, u16)>; 3] = Default::default();
     for f in [&Faults::none(&fabric), &faults] {
         for routing in [

@@ -19,11 +19,7 @@ fn link(bandwidth_bytes_s: f64, latency_s: f64) -> LinkParameters {
     }
 }
 
-const EXACT: FlowConfig = FlowConfig {
-    seed: 1,
-    time_tolerance: 0.0,
-    time_resolution_s: 0.0,
-};
+const EXACT: FlowConfig = FlowConfig::EXACT;
 
 /// A line of routers 0 - 1 - 2 - 3 with the given cable bandwidths, one endpoint each, host
 /// links far faster than any cable, no latency.

@@ -3,8 +3,9 @@
 //! global cables) within the engine's stated bound of the exact simulation: three times the
 //! tolerance of the time plus three times the resolution.
 
+use crate::common::faults::random_cables;
+
 use fray_core::fabric::{Fabric, LinkParameters};
-use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing;
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::workload::WorkloadSpec;
@@ -20,10 +21,7 @@ fn iteration_s(spec: &str, bandwidth_bytes_s: f64, failed: f64, seed: u64) -> (f
         .unwrap()
         .place(&fabric, seed)
         .unwrap();
-    let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(&fabric, &CableSelector::parse("global"), failed, seed)
-        .unwrap();
+    let faults = random_cables(&fabric, "global", failed, seed);
     let routing = routing::build("ugal", &fabric, &faults).unwrap();
     let run = |time_tolerance, time_resolution_s| {
         let config = FlowConfig {

@@ -3,8 +3,9 @@
 //! post to delivery plus `res`, against the exact simulation (both 0), on random traffic over
 //! a dragonfly with failed global links and adaptive routing.
 
+use crate::common::faults::random_cables;
+
 use fray_core::fabric::Fabric;
-use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing;
 use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::workload::{Job, Message};
@@ -22,10 +23,7 @@ proptest! {
         res in prop_oneof![Just(0.0), Just(1e-8), Just(1e-7)],
     ) {
         let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap();
-        let mut faults = Faults::none(&fabric);
-        faults
-            .fail_random_cables(&fabric, &CableSelector::parse("global"), failed, seed)
-            .unwrap();
+        let faults = random_cables(&fabric, "global", failed, seed);
         let routing = routing::build("ugal", &fabric, &faults).unwrap();
         let messages: Vec<Message> = messages
             .into_iter()

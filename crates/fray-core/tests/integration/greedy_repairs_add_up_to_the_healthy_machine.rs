@@ -2,35 +2,21 @@
 //! exactly, the steps' gains add up to the curve, and the lazy search takes the exact
 //! search's first step.
 
+use crate::common::faults::random_cables;
+
+use crate::common::links::halo_study;
+
 use fray_core::fabric::Fabric;
-use fray_core::faults::{CableSelector, Faults};
 use fray_core::links::{DownCables, LinksStudy};
-use fray_core::sim::flow::FlowConfig;
-use fray_core::sim::Engine;
-use fray_core::workload::WorkloadSpec;
 
 fn study(fabric: &Fabric) -> LinksStudy {
-    let mut faults = Faults::none(fabric);
-    faults
-        .fail_random_cables(fabric, &CableSelector::parse("global"), 0.3, 9)
-        .unwrap();
+    let faults = random_cables(fabric, "global", 0.3, 9);
     LinksStudy {
-        workload: WorkloadSpec::parse("halo3d26:nx=10,compute=no").unwrap(),
-        routing: "ugal".into(),
-        fail: CableSelector::parse("global"),
-        jobs: vec![1],
-        failed_pct: vec![0.0],
-        seeds: 3,
-        seed: 2,
-        engine: Engine::Flow(FlowConfig {
-            time_tolerance: 0.0,
-            time_resolution_s: 0.0,
-            ..FlowConfig::default()
-        }),
         down: DownCables {
             text: faults.down_cables_file(fabric),
             file: "down.txt".into(),
         },
+        ..halo_study(3, 2)
     }
 }
 

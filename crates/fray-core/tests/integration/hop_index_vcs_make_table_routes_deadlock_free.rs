@@ -4,12 +4,13 @@
 
 use crate::common;
 
+use common::faults::random_cables;
 use std::collections::HashMap;
 
 use common::deadlock::{for_each_route, has_cycle, Dependencies};
 use common::live_graph::irregular_fabric;
 use fray_core::fabric::{ChannelId, Fabric};
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::{hop_index_vcs, Routing, TableRouting};
 
 /// The dependencies of every routable pair's route (a few entropies each): between
@@ -62,10 +63,7 @@ fn torus_routes_need_their_diameter_in_vcs_and_then_have_no_cycle() {
 #[test]
 fn faulty_and_irregular_fabrics_have_no_cycle_with_vcs() {
     let torus = Fabric::parse("torus:5x4").unwrap();
-    let mut faults = Faults::none(&torus);
-    faults
-        .fail_random_cables(&torus, &CableSelector::Router, 0.2, 3)
-        .unwrap();
+    let mut faults = random_cables(&torus, "router", 0.2, 3);
     faults.fail_router(7).unwrap();
     let (_, with_vcs, _) = dependencies(&torus, &faults);
     assert!(!has_cycle(&with_vcs));

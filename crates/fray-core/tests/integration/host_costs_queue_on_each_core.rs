@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::packets::run_clean;
+use common::packets::simulate_clean;
 use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
 use fray_core::faults::Faults;
 use fray_core::routing::build;
@@ -15,25 +15,13 @@ use fray_core::workload::{
     DagBuilder, HostCosts, Job, Message, Op, Progress, WorkloadSpec, CONTROL_BYTES,
 };
 
-const EXACT: FlowConfig = FlowConfig {
-    seed: 1,
-    time_tolerance: 0.0,
-    time_resolution_s: 0.0,
-};
+const EXACT: FlowConfig = FlowConfig::EXACT;
 
 /// Send 1 ms, receive 0.5 ms, no copies: far longer than any transfer below.
 const SLOW_CORE: HostCosts = HostCosts {
     send_s: 1e-3,
     recv_s: 0.5e-3,
-    match_s: 0.0,
-    send_copy_s_per_byte: 0.0,
-    recv_copy_s_per_byte: 0.0,
-    eager_limit_bytes: f64::INFINITY,
-    register_s: 0.0,
-    register_s_per_page: 0.0,
-    nic_latency_s: 0.0,
-    post_s: 0.0,
-    progress: Progress::Released,
+    ..HostCosts::NONE
 };
 
 /// A line of `n` routers with 1 GB/s cables, one endpoint each on a far faster host link, no
@@ -479,7 +467,7 @@ fn packet_engine_queues_receives_on_one_core() {
     let routing = build("table", &f, &faults).unwrap();
     let job = phase(&f, &[(1, 0, 1e3), (2, 0, 1e3), (3, 0, 1e3)], SLOW_CORE);
     let config = PacketConfig::default().with_enough_vcs(&f, routing.as_ref());
-    let r = run_clean(&f, &faults, routing.as_ref(), &[job], config);
+    let r = simulate_clean(&f, &faults, routing.as_ref(), &[job], config).unwrap();
     assert!(r.end_s >= 1e-3 + 3.0 * 0.5e-3, "{}", r.end_s);
     assert!(r.end_s < 1e-3 + 3.0 * 0.5e-3 + 1e-5, "{}", r.end_s);
     assert_eq!(r.counters.bytes_delivered, 3_000);

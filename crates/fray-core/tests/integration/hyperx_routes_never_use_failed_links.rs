@@ -6,9 +6,10 @@
 
 use crate::common;
 
+use common::faults::random_cables;
 use common::paths::walk;
 use fray_core::fabric::{Fabric, RouterId};
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::{HyperXDoal, HyperXDor, RouteRequest, Routing};
 use proptest::prelude::*;
 
@@ -79,8 +80,7 @@ proptest! {
         let shape = fabric.as_hyperx().unwrap().shape().clone();
         let n = shape.num_routers() as RouterId;
         let q = shape.num_dims();
-        let mut faults = Faults::none(&fabric);
-        faults.fail_random_cables(&fabric, &CableSelector::Router, fraction, seed).unwrap();
+        let mut faults = random_cables(&fabric, "router", fraction, seed);
         if let Some(r) = router_down {
             faults.fail_router(r % n).unwrap();
         }

@@ -1,9 +1,10 @@
 //! A links study whose number of jobs cannot share the fabric's endpoints is refused when it
 //! is checked (what a campaign's dry run does), not in the first simulation.
 
+use crate::common::links::halo_study;
+
 use fray_core::fabric::Fabric;
-use fray_core::faults::CableSelector;
-use fray_core::links::{DownCables, LinksStudy};
+use fray_core::links::LinksStudy;
 use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
@@ -11,18 +12,13 @@ use fray_core::workload::WorkloadSpec;
 fn study(workload: &str, jobs: &[u32]) -> LinksStudy {
     LinksStudy {
         workload: WorkloadSpec::parse(workload).unwrap(),
-        routing: "ugal".into(),
-        fail: CableSelector::parse("global"),
         jobs: jobs.to_vec(),
         failed_pct: vec![10.0],
-        seeds: 1,
-        seed: 1,
         engine: Engine::Flow(FlowConfig {
             time_tolerance: 3e-3,
-            time_resolution_s: 0.0,
-            ..FlowConfig::default()
+            ..FlowConfig::EXACT
         }),
-        down: DownCables::default(),
+        ..halo_study(1, 1)
     }
 }
 

@@ -1,10 +1,11 @@
 //! The failed-links study: the same seed gives the same table, a baseline row degrades by
 //! exactly 0, every case is run once, and a cell the routing cannot serve has no number.
 
+use crate::common::links::halo_study;
+
 use fray_core::fabric::Fabric;
 use fray_core::faults::CableSelector;
 use fray_core::links::{CaseOutcome, DownCables, LinksStudy};
-use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::packet::PacketConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
@@ -16,14 +17,7 @@ fn study(fabric_routing: &str, fail: &str, workload: &str, failed: &[f64]) -> Li
         fail: CableSelector::parse(fail),
         jobs: vec![1, 4],
         failed_pct: failed.to_vec(),
-        seeds: 3,
-        seed: 11,
-        engine: Engine::Flow(FlowConfig {
-            time_tolerance: 0.0,
-            time_resolution_s: 0.0,
-            ..FlowConfig::default()
-        }),
-        down: DownCables::default(),
+        ..halo_study(3, 11)
     }
 }
 

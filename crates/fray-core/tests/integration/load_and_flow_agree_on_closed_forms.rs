@@ -12,8 +12,7 @@ fn both(fabric: &Fabric, faults: &Faults, name: &str, jobs: &[Job]) -> (Vec<f64>
     let r = routing::build(name, fabric, faults).unwrap();
     let config = FlowConfig {
         seed: 3,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
+        ..FlowConfig::EXACT
     };
     let times = |engine| {
         run(engine, fabric, faults, r.as_ref(), jobs, 3)

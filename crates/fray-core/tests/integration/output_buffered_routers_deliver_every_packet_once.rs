@@ -5,35 +5,22 @@
 //! are conserved, the clock never goes back, every credit of every input and output buffer
 //! comes home, no run deadlocks, and a seed replays the same run.
 
+use crate::common::faults::random_cables;
+
+use crate::common::packets::{simulate_clean, uniform_random_job};
+
 use fray_core::fabric::Fabric;
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::build;
-use fray_core::sim::packet::{simulate, PacketConfig, PacketResult, QueueView, SoftErrors};
-use fray_core::workload::{Job, Motif, UniformRandom};
+use fray_core::sim::packet::{PacketConfig, PacketResult, QueueView};
 
 /// Three iterations of uniform random 3,000-byte messages from every endpoint.
 fn run(fabric: &Fabric, faults: &Faults, routing: &str, config: PacketConfig) -> PacketResult {
     let routing = build(routing, fabric, faults).unwrap();
     let config = config.with_enough_vcs(fabric, routing.as_ref());
-    let n = fabric.num_endpoints() as u32;
-    let motif = UniformRandom {
-        ranks: n,
-        size_bytes: 3000.0,
-        compute_s: 0.0,
-        iterations: 3,
-        seed: 5,
-    };
-    let job = Job::new("u", motif.dag().unwrap(), (0..n).collect(), fabric).unwrap();
-    let mut errors = SoftErrors::none(fabric.channels().len());
-    simulate(
-        fabric,
-        faults,
-        routing.as_ref(),
-        &[job],
-        config,
-        &mut errors,
-    )
-    .unwrap_or_else(|e| panic!("{}: {e} ({config:?})", routing.name()))
+    let job = uniform_random_job(fabric);
+    simulate_clean(fabric, faults, routing.as_ref(), &[job], config)
+        .unwrap_or_else(|e| panic!("{}: {e} ({config:?})", routing.name()))
 }
 
 fn check(r: &PacketResult, messages: u64, config: &PacketConfig) {
@@ -89,15 +76,12 @@ fn every_packet_and_credit_comes_through_output_buffers() {
         ("hyperx:4x4,t=2", "doal", 0.1),
     ] {
         let fabric = Fabric::parse(spec).unwrap();
-        let mut faults = Faults::none(&fabric);
         let cls = if spec.starts_with("dragonfly") {
             "global"
         } else {
             "router"
         };
-        faults
-            .fail_random_cables(&fabric, &CableSelector::parse(cls), failed, 3)
-            .unwrap();
+        let faults = random_cables(&fabric, cls, failed, 3);
         let messages = 3 * fabric.num_endpoints() as u64;
         for config in routers() {
             let r = run(&fabric, &faults, routing, config);

@@ -4,11 +4,13 @@
 //! stalls, head-of-line blocking) and shares channels packet by packet instead of max-min;
 //! the makespans agree within the bounds below (see docs/packet.md for the measured gaps).
 
+use crate::common::packets::simulate_clean;
+
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::build;
 use fray_core::sim::flow::{self, FlowConfig};
-use fray_core::sim::packet::{self, PacketConfig, SoftErrors};
+use fray_core::sim::packet::PacketConfig;
 use fray_core::workload::{Dag, DagBuilder, Halo3D26, Job, Motif, UniformRandom};
 
 fn both(dag: Dag) -> (f64, f64) {
@@ -18,20 +20,13 @@ fn both(dag: Dag) -> (f64, f64) {
     let n = dag.num_ranks();
     let job = Job::new("j", dag, (0..n).collect(), &fabric).unwrap();
     let jobs = [job];
-    let exact = FlowConfig {
-        seed: 1,
-        time_tolerance: 0.0,
-        time_resolution_s: 0.0,
-    };
-    let f = flow::simulate(&fabric, &faults, routing.as_ref(), &jobs, exact).unwrap();
-    let mut errors = SoftErrors::none(fabric.channels().len());
-    let p = packet::simulate(
+    let f = flow::simulate(&fabric, &faults, routing.as_ref(), &jobs, FlowConfig::EXACT).unwrap();
+    let p = simulate_clean(
         &fabric,
         &faults,
         routing.as_ref(),
         &jobs,
         PacketConfig::default(),
-        &mut errors,
     )
     .unwrap();
     (f.end_s, p.end_s)

@@ -4,28 +4,24 @@
 //! message: every packet injected is delivered once, bytes are conserved, the clock never goes back, every credit
 //! comes home, and a seed replays the same run.
 
+use crate::common::faults::random_cables;
+
+use crate::common::packets::{simulate_clean, uniform_random_job};
+
 use fray_core::fabric::{Fabric, FabricSpec, LinkParameters};
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::faults::Faults;
 use fray_core::routing::build;
 use fray_core::sim::packet::{
     simulate, vcs_needed, Arbitration, ErrorProcess, PacketConfig, PacketResult, SoftErrors,
 };
 use fray_core::sim::{self, Engine};
-use fray_core::workload::{Job, Motif, UniformRandom, WorkloadSpec};
+use fray_core::workload::WorkloadSpec;
 
 fn run(spec: &str, routing: &str, config: PacketConfig, process: ErrorProcess) -> PacketResult {
     let fabric = Fabric::parse(spec).unwrap();
     let faults = Faults::none(&fabric);
     let routing = build(routing, &fabric, &faults).unwrap();
-    let n = fabric.num_endpoints() as u32;
-    let motif = UniformRandom {
-        ranks: n,
-        size_bytes: 3000.0,
-        compute_s: 0.0,
-        iterations: 3,
-        seed: 5,
-    };
-    let job = Job::new("u", motif.dag().unwrap(), (0..n).collect(), &fabric).unwrap();
+    let job = uniform_random_job(&fabric);
     let mut errors = SoftErrors::uniform(fabric.channels().len(), process, config.seed);
     simulate(
         &fabric,
@@ -102,10 +98,7 @@ fn halo_survives(spec: &str, routing: &str, failed: f64, seed: u64) {
     };
     let parsed: FabricSpec = spec.parse().unwrap();
     let fabric = Fabric::from_spec(&parsed, link).unwrap();
-    let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(&fabric, &CableSelector::parse("router"), failed, seed)
-        .unwrap();
+    let faults = random_cables(&fabric, "router", failed, seed);
     let routing = build(routing, &fabric, &faults).unwrap();
     let jobs = WorkloadSpec::parse("halo3d26")
         .unwrap()
@@ -116,16 +109,8 @@ fn halo_survives(spec: &str, routing: &str, failed: f64, seed: u64) {
         ..PacketConfig::default()
     }
     .with_enough_vcs(&fabric, routing.as_ref());
-    let mut errors = SoftErrors::none(fabric.channels().len());
-    let r = simulate(
-        &fabric,
-        &faults,
-        routing.as_ref(),
-        &jobs,
-        config,
-        &mut errors,
-    )
-    .unwrap_or_else(|e| panic!("{spec} seed {seed}: {e}"));
+    let r = simulate_clean(&fabric, &faults, routing.as_ref(), &jobs, config)
+        .unwrap_or_else(|e| panic!("{spec} seed {seed}: {e}"));
     let c = &r.counters;
     let bytes: f64 = jobs.iter().map(|j| j.dag.total_bytes()).sum();
     assert_eq!(c.bytes_delivered, bytes as u64, "{spec} seed {seed}");

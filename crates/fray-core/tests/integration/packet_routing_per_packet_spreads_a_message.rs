@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::packets::run_clean;
+use common::packets::simulate_clean;
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::build;
@@ -26,7 +26,7 @@ fn globals_used(route_per_packet: bool) -> (usize, u64) {
         ..PacketConfig::default()
     };
     let config = config.with_enough_vcs(&fabric, routing.as_ref());
-    let r = run_clean(&fabric, &faults, routing.as_ref(), &[job], config);
+    let r = simulate_clean(&fabric, &faults, routing.as_ref(), &[job], config).unwrap();
     let global = fabric.class_id("global").unwrap();
     let used = (0..fabric.channels().len())
         .filter(|&c| fabric.channels().class[c] == global && r.channel_bytes[c] > 0)

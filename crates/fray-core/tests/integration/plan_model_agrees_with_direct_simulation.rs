@@ -2,34 +2,17 @@
 //! the answer of simulating every state it visits, within its confidence interval, on a
 //! small dragonfly with the workload on the flow engine.
 
+use crate::common::links::halo_study;
+
 use fray_core::fabric::Fabric;
-use fray_core::faults::CableSelector;
-use fray_core::links::{DownCables, LinksStudy};
 use fray_core::plan::{ClassFailures, LossReuse, Plan, RepairPolicy, WorkloadLoss};
-use fray_core::sim::flow::FlowConfig;
-use fray_core::sim::Engine;
-use fray_core::workload::WorkloadSpec;
 
 #[test]
 fn the_loss_model_agrees_with_simulating_every_visited_state() {
     // 40 endpoints, 10 global cables: at most 1,024 fault states, so the direct run can
     // simulate each state it visits.
     let fabric = Fabric::parse("dragonfly:p=2,a=4,h=1,g=5").unwrap();
-    let study = LinksStudy {
-        workload: WorkloadSpec::parse("halo3d26:nx=10,compute=no").unwrap(),
-        routing: "ugal".into(),
-        fail: CableSelector::parse("global"),
-        jobs: vec![1],
-        failed_pct: vec![0.0],
-        seeds: 2,
-        seed: 3,
-        engine: Engine::Flow(FlowConfig {
-            time_tolerance: 0.0,
-            time_resolution_s: 0.0,
-            ..FlowConfig::default()
-        }),
-        down: DownCables::default(),
-    };
+    let study = halo_study(2, 3);
     let loss = WorkloadLoss::new(&study, &fabric, 1).unwrap();
     let plan = Plan {
         classes: vec![ClassFailures {

@@ -2,31 +2,19 @@
 //! exactly what the study says that cable costs, seed by seed; a pair of groups cut off is
 //! unroutable, and repairing either of its cables makes it routable again.
 
+use crate::common::links::halo_study;
+
 use fray_core::fabric::Fabric;
-use fray_core::faults::CableSelector;
 use fray_core::links::{CaseOutcome, DownCables, LinksCase, LinksStudy};
-use fray_core::sim::flow::FlowConfig;
-use fray_core::sim::Engine;
-use fray_core::workload::WorkloadSpec;
 
 fn study(routing: &str, down: &str) -> LinksStudy {
     LinksStudy {
-        workload: WorkloadSpec::parse("halo3d26:nx=10,compute=no").unwrap(),
         routing: routing.into(),
-        fail: CableSelector::parse("global"),
-        jobs: vec![1],
-        failed_pct: vec![0.0],
-        seeds: 3,
-        seed: 4,
-        engine: Engine::Flow(FlowConfig {
-            time_tolerance: 0.0,
-            time_resolution_s: 0.0,
-            ..FlowConfig::default()
-        }),
         down: DownCables {
             text: down.into(),
             file: "down.txt".into(),
         },
+        ..halo_study(3, 4)
     }
 }
 

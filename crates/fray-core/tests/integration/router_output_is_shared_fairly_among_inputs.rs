@@ -3,10 +3,12 @@
 //! within one round of packets (`N` serialisations) of the last, with input-queued routers
 //! and with output-buffered routers at any speedup.
 
+use crate::common::packets::simulate_clean;
+
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::build;
-use fray_core::sim::packet::{simulate, PacketConfig, SoftErrors};
+use fray_core::sim::packet::PacketConfig;
 use fray_core::workload::{DagBuilder, Job};
 
 const PS_PER_BYTE: f64 = 100.0; // 10 GB/s
@@ -47,16 +49,7 @@ fn every_input_gets_its_share_of_one_output() {
                 .unwrap()
             })
             .collect();
-        let mut errors = SoftErrors::none(fabric.channels().len());
-        let r = simulate(
-            &fabric,
-            &faults,
-            routing.as_ref(),
-            &jobs,
-            config,
-            &mut errors,
-        )
-        .unwrap();
+        let r = simulate_clean(&fabric, &faults, routing.as_ref(), &jobs, config).unwrap();
         let total = 3.0 * LATENCY_PS + f64::from(n * bytes) * PS_PER_BYTE;
         assert_eq!(r.end_ps as f64, total, "{config:?}");
         let round = f64::from(n * 256) * PS_PER_BYTE;

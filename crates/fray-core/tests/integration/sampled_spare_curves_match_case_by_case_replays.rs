@@ -3,7 +3,7 @@
 //! allocations where several full-degree slides come first.
 
 use fray_core::seeds::case_seed;
-use fray_core::spares::{Study, StudyConfig};
+use fray_core::spares::{CurveRow, Study, StudyConfig};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -11,36 +11,7 @@ use rand_pcg::Pcg64Mcg;
 fn sampled(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
     let mut study = Study::new(config.clone()).unwrap();
     study.run_samples(seed, 0..cases);
-    study
-        .curve()
-        .rows
-        .iter()
-        .map(|r| {
-            format!(
-                "{} {} {} {} {} {} {:?} {:?}",
-                r.failures,
-                r.cases,
-                r.unrecoverable,
-                r.best,
-                r.worst,
-                r.sum,
-                r.last_degree,
-                r.all_degrees
-            )
-        })
-        .collect()
-}
-
-/// One row of a curve, summed case by case.
-#[derive(Clone, Default)]
-struct Row {
-    cases: u64,
-    unrecoverable: u64,
-    best: Option<u32>,
-    worst: u32,
-    sum: u64,
-    last_degree: Vec<u64>,
-    all_degrees: Vec<u64>,
+    study.curve().rows.iter().map(ToString::to_string).collect()
 }
 
 /// The same rows, from each case's failures drawn as the study documents it and replayed.
@@ -49,14 +20,9 @@ fn replayed(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
     let (ranks, max_f) = (study.num_ranks(), study.max_failures());
     let degrees = config.shape.num_dims() + 1;
     let base = study.baseline_collisions();
-    let empty = Row {
-        last_degree: vec![0; degrees],
-        all_degrees: vec![0; degrees],
-        ..Row::default()
-    };
-    let mut rows = vec![empty; max_f + 1];
+    let mut rows: Vec<CurveRow> = (0..=max_f).map(|f| CurveRow::new(f, degrees)).collect();
     rows[0].cases = cases;
-    rows[0].best = Some(base);
+    rows[0].best = base;
     rows[0].worst = base;
     rows[0].sum = cases * u64::from(base);
     for case in 0..cases {
@@ -73,7 +39,7 @@ fn replayed(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
             match steps.get(f - 1).copied().flatten() {
                 Some((degree, collisions)) => {
                     counts[degree] += 1;
-                    row.best = Some(row.best.map_or(collisions, |b| b.min(collisions)));
+                    row.best = row.best.min(collisions);
                     row.worst = row.worst.max(collisions);
                     row.sum += u64::from(collisions);
                     row.last_degree[degree] += 1;
@@ -85,21 +51,7 @@ fn replayed(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
             }
         }
     }
-    rows.iter()
-        .enumerate()
-        .map(|(f, r)| {
-            format!(
-                "{f} {} {} {} {} {} {:?} {:?}",
-                r.cases,
-                r.unrecoverable,
-                r.best.unwrap_or(u32::MAX),
-                r.worst,
-                r.sum,
-                r.last_degree,
-                r.all_degrees
-            )
-        })
-        .collect()
+    rows.iter().map(ToString::to_string).collect()
 }
 
 #[test]

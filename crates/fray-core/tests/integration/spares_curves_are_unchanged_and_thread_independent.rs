@@ -4,23 +4,7 @@
 use fray_core::spares::{Curve, Study, StudyConfig};
 
 fn curve_text(curve: &Curve) -> String {
-    curve
-        .rows
-        .iter()
-        .map(|r| {
-            format!(
-                "{} {} {} {} {} {} {:?} {:?}\n",
-                r.failures,
-                r.cases,
-                r.unrecoverable,
-                r.best,
-                r.worst,
-                r.sum,
-                r.last_degree,
-                r.all_degrees
-            )
-        })
-        .collect()
+    curve.rows.iter().map(|r| format!("{r}\n")).collect()
 }
 
 fn sampled(fabric: &str, seed: u64, sequences: u64, threads: usize) -> String {

@@ -6,22 +6,18 @@
 
 use crate::common;
 
+use common::faults::random_faults;
+use common::grids::grid_shapes;
 use common::live_graph::{irregular_fabric, live_hops_from};
 use common::paths::check_path;
-use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
-use fray_core::faults::{CableSelector, Faults};
+use fray_core::fabric::{Fabric, LinkParameters};
 use fray_core::routing::{RouteRequest, Routing, RoutingError, TableRouting};
 use proptest::prelude::*;
 
 /// A mesh or torus of 1 to 3 dimensions, or an irregular graph with parallel cables.
 fn fabrics() -> impl Strategy<Value = Fabric> {
-    let grid = prop::collection::vec((1usize..6, any::<bool>()), 1..4).prop_map(|dims| {
-        let shape = Cartesian::new(
-            dims.iter().map(|d| d.0).collect(),
-            dims.iter().map(|d| d.1).collect(),
-        );
-        Fabric::cartesian(shape, LinkParameters::default()).unwrap()
-    });
+    let grid = grid_shapes(1..6)
+        .prop_map(|shape| Fabric::cartesian(shape, LinkParameters::default()).unwrap());
     let graph = (1usize..30)
         .prop_flat_map(|n| {
             (
@@ -31,28 +27,6 @@ fn fabrics() -> impl Strategy<Value = Fabric> {
         })
         .prop_map(|(n, pairs)| irregular_fabric(n, &pairs));
     prop_oneof![grid, graph]
-}
-
-/// Fails `fraction` of the router cables, one direction of a few more channels (all lanes
-/// lost), and a few routers, all drawn from `seed`.
-fn random_faults(fabric: &Fabric, fraction: f64, seed: u64) -> Faults {
-    let mut faults = Faults::none(fabric);
-    faults
-        .fail_random_cables(fabric, &CableSelector::Router, fraction, seed)
-        .unwrap();
-    let mut word = fray_core::routing::Entropy::new(seed);
-    let channels = fabric.num_router_channels();
-    for _ in 0..channels / 10 {
-        let c = word.below(channels) as u32;
-        let lanes = fabric.channels().lanes[c as usize];
-        faults.lose_lanes(fabric, c, lanes).unwrap();
-    }
-    for _ in 0..fabric.num_routers() / 8 {
-        faults
-            .fail_router(word.below(fabric.num_routers()) as u32)
-            .unwrap();
-    }
-    faults
 }
 
 proptest! {
@@ -65,7 +39,7 @@ proptest! {
         seed in any::<u64>(),
         entropy in any::<u64>(),
     ) {
-        let faults = random_faults(&fabric, fraction, seed);
+        let faults = random_faults(&fabric, fraction, seed, fabric.num_routers() / 8);
         let table = TableRouting::new(&fabric, &faults).unwrap();
         let req = RouteRequest { entropy, ..RouteRequest::new(&fabric, &faults) };
         let mut path = Vec::new();
@@ -105,8 +79,8 @@ proptest! {
         seed in any::<u64>(),
         entropy in any::<u64>(),
     ) {
-        let faults = random_faults(&fabric, fraction, seed);
-        let again = random_faults(&fabric, fraction, seed);
+        let faults = random_faults(&fabric, fraction, seed, fabric.num_routers() / 8);
+        let again = random_faults(&fabric, fraction, seed, fabric.num_routers() / 8);
         let (a, b) = (
             TableRouting::new(&fabric, &faults).unwrap(),
             TableRouting::new(&fabric, &again).unwrap(),

@@ -3,26 +3,18 @@
 
 use crate::common;
 
+use common::grids::grid_shapes;
 use common::paths::check_path;
-use fray_core::fabric::{Cartesian, Fabric, LinkParameters};
+use fray_core::fabric::{Fabric, LinkParameters};
 use fray_core::faults::Faults;
 use fray_core::routing::{self, DimensionOrder, RouteRequest, Routing, TableRouting};
 use proptest::prelude::*;
-
-fn shapes() -> impl Strategy<Value = Cartesian> {
-    prop::collection::vec((1usize..6, any::<bool>()), 1..4).prop_map(|dims| {
-        Cartesian::new(
-            dims.iter().map(|d| d.0).collect(),
-            dims.iter().map(|d| d.1).collect(),
-        )
-    })
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn every_pair_takes_the_grid_distance(shape in shapes(), entropy in any::<u64>()) {
+    fn every_pair_takes_the_grid_distance(shape in grid_shapes(1..6), entropy in any::<u64>()) {
         let fabric = Fabric::cartesian(shape.clone(), LinkParameters::default()).unwrap();
         let faults = Faults::none(&fabric);
         let table = TableRouting::new(&fabric, &faults).unwrap();

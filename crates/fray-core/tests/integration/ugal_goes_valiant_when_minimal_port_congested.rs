@@ -9,6 +9,7 @@
 
 use crate::common;
 
+use common::faults::random_cables;
 use common::paths::{check_path, hops_of_class};
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::Faults;
@@ -30,15 +31,7 @@ impl Congestion for OneBusyChannel {
 #[test]
 fn uncongested_ugal_is_minimal() {
     let fabric = Fabric::parse("dragonfly:p=1,a=4,h=2,g=5").unwrap();
-    let mut faults = Faults::none(&fabric);
-    faults
-        .fail_random_cables(
-            &fabric,
-            &fray_core::faults::CableSelector::parse("global"),
-            0.3,
-            4,
-        )
-        .unwrap();
+    let faults = random_cables(&fabric, "global", 0.3, 4);
     let (minimal, ugal) = (
         build("minimal", &fabric, &Faults::none(&fabric)).unwrap(),
         build("ugal", &fabric, &Faults::none(&fabric)).unwrap(),

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::packets::run_clean;
+use common::packets::simulate_clean;
 use fray_core::fabric::Fabric;
 use fray_core::faults::Faults;
 use fray_core::routing::build;
@@ -42,7 +42,7 @@ fn packets_per_link(messages: &[(u32, u32)], seed: u64) -> Vec<u64> {
         ..PacketConfig::default()
     };
     let config = config.with_enough_vcs(&fabric, routing.as_ref());
-    let r = run_clean(&fabric, &faults, routing.as_ref(), &[job], config);
+    let r = simulate_clean(&fabric, &faults, routing.as_ref(), &[job], config).unwrap();
     assert_eq!(
         r.counters.bytes_delivered,
         messages.len() as u64 * PACKET as u64

@@ -4,6 +4,8 @@
 //! brute force over the fabric's channels). `updown` never uses a failed part either, and
 //! when its D-mod-k route is live `updown-ft` takes the same one. Same seed, same result.
 
+use crate::common::faults::random_cables;
+
 use crate::fat_tree;
 
 use fray_core::fabric::{ChannelId, Fabric, RouterId};
@@ -30,9 +32,7 @@ fn specs() -> impl Strategy<Value = String> {
 }
 
 fn faults(fabric: &Fabric, fraction: f64, seed: u64, failed_switch: Option<u32>) -> Faults {
-    let mut f = Faults::none(fabric);
-    f.fail_random_cables(fabric, &CableSelector::parse("router"), fraction, seed)
-        .unwrap();
+    let mut f = random_cables(fabric, "router", fraction, seed);
     if let Some(r) = failed_switch {
         f.fail_router(r % fabric.num_routers() as u32).unwrap();
     }

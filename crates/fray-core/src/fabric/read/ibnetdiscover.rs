@@ -189,21 +189,11 @@ struct Node<'a> {
     line: usize,
 }
 
+/// A port line of the listing: what it says, the node it belongs to and its line number.
 #[derive(Debug)]
 struct Port<'a> {
     node: usize,
-    port: u8,
-    peer_kind: Kind,
-    peer_guid: u64,
-    peer_port: u8,
-    /// This port's own guid and the peer port's, when written.
-    port_guid: Option<u64>,
-    peer_port_guid: Option<u64>,
-    /// The lid the line gives its peer.
-    peer_lid: u32,
-    /// The width-and-speed token as written (`4xQDR`), and what it means.
-    token: &'a str,
-    link: IbLink,
+    said: PortLine<'a>,
     line: usize,
 }
 
@@ -346,14 +336,18 @@ fn parse_node(kind: Kind, rest: &str) -> Result<(u8, u64, &str), String> {
 }
 
 /// What a port line says: its port, the peer's kind, guid and port, and the link.
+#[derive(Debug)]
 struct PortLine<'a> {
     port: u8,
     peer_kind: Kind,
     peer_guid: u64,
     peer_port: u8,
+    /// This port's own guid and the peer port's, when written.
     port_guid: Option<u64>,
     peer_port_guid: Option<u64>,
+    /// The lid the line gives its peer.
     peer_lid: u32,
+    /// The width-and-speed token as written (`4xQDR`), and what it means.
     token: &'a str,
     link: IbLink,
 }
@@ -515,15 +509,7 @@ impl<'a> Listing<'a> {
             .insert((owner.guid, p.port), self.ports.len());
         self.ports.push(Port {
             node,
-            port: p.port,
-            peer_kind: p.peer_kind,
-            peer_guid: p.peer_guid,
-            peer_port: p.peer_port,
-            port_guid: p.port_guid,
-            peer_port_guid: p.peer_port_guid,
-            peer_lid: p.peer_lid,
-            token: p.token,
-            link: p.link,
+            said: p,
             line,
         });
         Ok(())
@@ -535,60 +521,63 @@ impl<'a> Listing<'a> {
         let p = &self.ports[i];
         let me = &self.nodes[p.node];
         // Messages are written only on error: this runs for every port of the file.
-        let peer_name = || guid_name(p.peer_kind, p.peer_guid);
+        let peer_name = || guid_name(p.said.peer_kind, p.said.peer_guid);
         let cabled = || {
             format!(
                 "{} port {} is cabled to {} port {}",
                 guid_name(me.kind, me.guid),
-                p.port,
+                p.said.port,
                 peer_name(),
-                p.peer_port
+                p.said.peer_port
             )
         };
         let &peer_node = self
             .node_by_guid
-            .get(&p.peer_guid)
+            .get(&p.said.peer_guid)
             .ok_or_else(|| format!("peer {} is never defined in the file", peer_name()))?;
         let peer = &self.nodes[peer_node];
-        if peer.kind != p.peer_kind {
+        if peer.kind != p.said.peer_kind {
             return Err(format!(
                 "peer {} is a {} (line {}), not a {}",
                 peer_name(),
                 peer.kind.keyword(),
                 peer.line,
-                p.peer_kind.keyword()
+                p.said.peer_kind.keyword()
             ));
         }
         let &j = self
             .port_by_end
-            .get(&(p.peer_guid, p.peer_port))
+            .get(&(p.said.peer_guid, p.said.peer_port))
             .ok_or_else(|| {
                 format!(
                     "{}, but {} (line {}) lists no port {}",
                     cabled(),
                     peer_name(),
                     peer.line,
-                    p.peer_port
+                    p.said.peer_port
                 )
             })?;
         let back = &self.ports[j];
-        if back.peer_guid != me.guid || back.peer_port != p.port || back.peer_kind != me.kind {
+        if back.said.peer_guid != me.guid
+            || back.said.peer_port != p.said.port
+            || back.said.peer_kind != me.kind
+        {
             return Err(format!(
                 "{}, but line {} cables that port to {} port {}",
                 cabled(),
                 back.line,
-                guid_name(back.peer_kind, back.peer_guid),
-                back.peer_port
+                guid_name(back.said.peer_kind, back.said.peer_guid),
+                back.said.peer_port
             ));
         }
-        if back.link != p.link {
+        if back.said.link != p.said.link {
             return Err(format!(
                 "{} at {}, but the other end (line {}) says {}: both ends of a cable must agree \
                  on width and speed",
                 cabled(),
-                p.token,
+                p.said.token,
                 back.line,
-                back.token
+                back.said.token
             ));
         }
         if j == i || back.node == p.node {
@@ -626,9 +615,9 @@ impl<'a> Listing<'a> {
             let (p, q) = (&self.ports[i], &self.ports[j]);
             IbPort {
                 guid: self.nodes[p.node].guid,
-                port: p.port,
-                port_guid: p.port_guid.or(q.peer_port_guid),
-                lid: q.peer_lid,
+                port: p.said.port,
+                port_guid: p.said.port_guid.or(q.said.peer_port_guid),
+                lid: q.said.peer_lid,
             }
         };
         let mut channel_ports = Vec::new();
@@ -643,13 +632,13 @@ impl<'a> Listing<'a> {
             }
             let (p, q) = (&self.ports[i], &self.ports[j]);
             let (a, c) = (&self.nodes[p.node], &self.nodes[q.node]);
-            let link = p.link.parameters(latency_s);
+            let link = p.said.link.parameters(latency_s);
             let host = |router: &Port, hca: &Port, hca_node: &Node, ends| {
                 let port = HcaPort {
                     guid: hca_node.guid,
-                    port: hca.port,
+                    port: hca.said.port,
                 };
-                (router_of[router.node], router.port, port, link, ends)
+                (router_of[router.node], router.said.port, port, link, ends)
             };
             match (a.kind.forwards(), c.kind.forwards()) {
                 (true, true) => {

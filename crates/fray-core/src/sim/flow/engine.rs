@@ -1216,7 +1216,7 @@ mod tests {
                 .collect();
             prop_assume!(!messages.is_empty());
             let job = Job::from_messages("random", &messages, &fabric).unwrap();
-            let config = FlowConfig { seed, time_tolerance: 0.0, time_resolution_s: 0.0 };
+            let config = FlowConfig { seed, ..FlowConfig::EXACT };
             let run = |rerate| {
                 simulate_with(&fabric, &faults, routing.as_ref(), std::slice::from_ref(&job),
                               config, rerate)

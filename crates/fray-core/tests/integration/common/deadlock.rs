@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use fray_core::fabric::{ChannelId, Fabric};
 use fray_core::faults::Faults;
-use fray_core::routing::RouteRequest;
+use fray_core::routing::{route_endpoints, RouteRequest, Routing};
 use fray_core::sim::packet::VcClasses;
 
 /// Calls `visit` with the path `route` gives for every pair `src, dst` in `0..n` under each
@@ -33,6 +33,26 @@ pub fn for_each_route(
             }
         }
     }
+}
+
+/// Calls `visit` with the route `routing` gives every pair of endpoints under each of
+/// `entropies` random choices ([`route_endpoints`]: injection, router path, ejection);
+/// pairs it cannot serve are skipped.
+pub fn for_each_endpoint_route(
+    fabric: &Fabric,
+    faults: &Faults,
+    routing: &dyn Routing,
+    entropies: u64,
+    visit: impl FnMut(&[ChannelId]),
+) {
+    for_each_route(
+        fabric,
+        faults,
+        fabric.num_endpoints() as u32,
+        entropies,
+        |req, src, dst, path| route_endpoints(routing, req, src, dst, path).is_ok(),
+        visit,
+    );
 }
 
 /// A dependency graph: `edges[a]` lists the nodes a packet holding `a` waits for.

@@ -1,7 +1,11 @@
 //! Helpers shared by the integration tests: spare studies here, routing references in
-//! [`live_graph`] and [`paths`], channel dependency graphs in [`deadlock`], clean packet runs in [`packets`].
+//! [`live_graph`] and [`paths`], channel dependency graphs in [`deadlock`], clean packet runs in [`packets`],
+//! failed-links studies in [`links`], random fault states in [`faults`], random grids in [`grids`].
 
 pub mod deadlock;
+pub mod faults;
+pub mod grids;
+pub mod links;
 pub mod live_graph;
 pub mod packets;
 pub mod paths;
