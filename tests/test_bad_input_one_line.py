@@ -289,25 +289,27 @@ def test_a_missing_fabric_file_says_so(capsys):
     one_line(capsys, "fabric", "info", "nosuch.topofile", needle="no such file")
 
 
-def test_locate_refuses_a_report_with_nodes_not_on_the_machine(tmp_path, capsys):
+@pytest.fixture
+def fig6_report(tmp_path) -> Path:
+    """The Figure 6 report (``FIG6``) written to ``r.txt``."""
     report = tmp_path / "r.txt"
     report.write_text(FIG6)
-    one_line(capsys, "topobw", "locate", str(report), "--simulate", "gemini:2x2x8",
+    return report
+
+
+def test_locate_refuses_a_report_with_nodes_not_on_the_machine(fig6_report, capsys):
+    one_line(capsys, "topobw", "locate", str(fig6_report), "--simulate", "gemini:2x2x8",
              needle="r.txt:1: node c0-0c1s5n1 is not on the machine gemini:2x2x8")
-    report.write_text(FIG6.replace("nid00007", "nid00009"))
-    one_line(capsys, "topobw", "locate", str(report), "--simulate", "gemini:2x2x16",
+    fig6_report.write_text(FIG6.replace("nid00007", "nid00009"))
+    one_line(capsys, "topobw", "locate", str(fig6_report), "--simulate", "gemini:2x2x16",
              needle="r.txt:2: node c0-0c0s3n1 is nid00007 on gemini:2x2x16")
 
 
-def test_locate_reads_a_report_of_the_machine_it_is_given(tmp_path, capsys):
-    report = tmp_path / "r.txt"
-    report.write_text(FIG6)
-    assert main(["topobw", "locate", str(report), "--simulate", "gemini:2x2x16"]) == 0
+def test_locate_reads_a_report_of_the_machine_it_is_given(fig6_report, capsys):
+    assert main(["topobw", "locate", str(fig6_report), "--simulate", "gemini:2x2x16"]) == 0
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_locate_refuses_a_fabric_for_a_gemini_report(tmp_path, capsys):
-    report = tmp_path / "r.txt"
-    report.write_text(FIG6)
-    one_line(capsys, "topobw", "locate", str(report), "--fabric", "torus:4x4",
+def test_locate_refuses_a_fabric_for_a_gemini_report(fig6_report, capsys):
+    one_line(capsys, "topobw", "locate", str(fig6_report), "--fabric", "torus:4x4",
              needle="only for a host report")
