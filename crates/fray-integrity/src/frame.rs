@@ -251,14 +251,20 @@ pub fn encode_shared_chunk(
 
 /// Refuses a frame buffer `out` that does not hold exactly the `need` bytes of `what` (a
 /// chunk's frame).
+#[inline(always)]
 fn check_frame_len(out: &[u8], need: usize, what: &str) -> Result<(), IntegrityError> {
     if out.len() != need {
-        return Err(bad(format!(
-            "frame buffer holds {} bytes, {what} needs {need}",
-            out.len()
-        )));
+        return Err(wrong_frame_len(out.len(), need, what));
     }
     Ok(())
+}
+
+/// The error of [`check_frame_len`], out of the encoders' way.
+#[cold]
+fn wrong_frame_len(holds: usize, need: usize, what: &str) -> IntegrityError {
+    bad(format!(
+        "frame buffer holds {holds} bytes, {what} needs {need}"
+    ))
 }
 
 /// Writes `header` into `out`, with the payload's length (`payload_bytes`), its checksum
