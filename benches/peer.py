@@ -47,27 +47,8 @@ def simgrid_stencil(fabric: str, size_bytes: float, model: str, repeat: int) -> 
     ``simgrid_wall_s`` is the time SimGrid itself spent loading the platform and simulating,
     the number to compare with fray's in-process time.
     """
-    dims = fabric.removeprefix("torus:").split("x")
-    args = [
-        SYSTEM_PYTHON,
-        str(SCRIPT),
-        "--dims",
-        ",".join(dims),
-        "--size-bytes",
-        repr(size_bytes),
-        "--model",
-        model,
-    ]
-    reports: list[dict] = []
-
-    def run() -> None:
-        done = subprocess.run(args, check=False, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"SimGrid peer exited {done.returncode}: {done.stderr[-2000:]}")
-        reports.append(json.loads(done.stdout))
-
-    runs, _ = measure(run, repeat)
-    last = reports[-1]
+    args = [*_torus_args(SCRIPT, fabric), "--size-bytes", repr(size_bytes), "--model", model]
+    runs, last, simgrid_wall_s = _peer_runs(args, None, repeat)
     return Result(
         scenario="simgrid-stencil",
         case=f"{fabric} 7P periodic, {size_bytes:g} B/msg, SimGrid {model}",
@@ -80,7 +61,7 @@ def simgrid_stencil(fabric: str, size_bytes: float, model: str, repeat: int) -> 
             "simgrid_version": last["simgrid_version"],
             "config": last["config"],
             "phase_time_s": last["phase_time_s"],
-            "simgrid_wall_s": summary([r["build_wall_s"] + r["simulate_wall_s"] for r in reports]),
+            "simgrid_wall_s": simgrid_wall_s,
         },
     )
 
@@ -97,12 +78,8 @@ def simgrid_flow(
     ``fabric``) on SimGrid's plain max-min model ``repeat`` times (see
     ``peers/simgrid_messages.py``); every torus link has ``bandwidth_bytes_s`` and
     ``latency_s``. Times and results as in :func:`_flow_runs`."""
-    dims = fabric.removeprefix("torus:").split("x")
     args = [
-        SYSTEM_PYTHON,
-        str(MESSAGES_SCRIPT),
-        "--dims",
-        ",".join(dims),
+        *_torus_args(MESSAGES_SCRIPT, fabric),
         "--bandwidth-bytes-s",
         repr(bandwidth_bytes_s),
         "--latency-s",
@@ -141,16 +118,7 @@ def _flow_runs(
     scenario's ``case``. Runs' wall and CPU times are the subprocess's; ``simgrid_wall_s`` is
     the time SimGrid spent building the platform and simulating (seconds). The last run's
     makespan and per-message completion times (simulated seconds) go in ``extra``."""
-    reports: list[dict] = []
-
-    def run() -> None:
-        done = subprocess.run(args, input=stdin, check=False, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"SimGrid peer exited {done.returncode}: {done.stderr[-2000:]}")
-        reports.append(json.loads(done.stdout))
-
-    runs, _ = measure(run, repeat)
-    last = reports[-1]
+    runs, last, simgrid_wall_s = _peer_runs(args, stdin, repeat)
     return Result(
         scenario="simgrid-flow",
         case=case,
@@ -165,6 +133,30 @@ def _flow_runs(
             "config": last["config"],
             "makespan_s": last["makespan_s"],
             "completion_s": last["completion_s"],
-            "simgrid_wall_s": summary([r["build_wall_s"] + r["simulate_wall_s"] for r in reports]),
+            "simgrid_wall_s": simgrid_wall_s,
         },
     )
+
+
+def _torus_args(script: Path, fabric: str) -> list[str]:
+    """The command line of the torus peer ``script`` on the torus spec ``fabric``: the system
+    Python, the script and its ``--dims``."""
+    return [SYSTEM_PYTHON, str(script), "--dims", ",".join(map(str, scenarios.torus_dims(fabric)))]
+
+
+def _peer_runs(args: list[str], stdin: str | None, repeat: int) -> tuple[list, dict, dict]:
+    """Runs the peer ``args`` with ``stdin`` (none when ``None``) ``repeat`` times. Returns the
+    runs' wall and CPU times (the subprocess's, interpreter start-up included), the last run's
+    report and ``simgrid_wall_s``: the summary of the time SimGrid itself spent building the
+    platform and simulating in each run (seconds)."""
+    reports: list[dict] = []
+
+    def run() -> None:
+        done = subprocess.run(args, input=stdin, check=False, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"SimGrid peer exited {done.returncode}: {done.stderr[-2000:]}")
+        reports.append(json.loads(done.stdout))
+
+    runs, _ = measure(run, repeat)
+    wall = summary([r["build_wall_s"] + r["simulate_wall_s"] for r in reports])
+    return runs, reports[-1], wall

@@ -16,15 +16,7 @@ import pytest
 from fray import SpecError
 from fray.cli import main
 from fray.links import workload_spec
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-FIG6 = """\
-c0-0c0s5n1 X+CE c0-0c1s5n1 (nid00011 to nid00053): 5.0454 seconds = 5945.98 MB/sec
-c0-0c0s3n0 Y+GS c0-0c0s3n1 (nid00006 to nid00007): 4.4262 seconds = 6777.84 MB/sec
-c0-0c1s7n0 Z+CS c0-0c1s0n0 (nid00048 to nid00062): 10.5132 seconds = 2853.55 MB/sec
-Bandwidth X min: 2974.68 on c0-0c0s3n3 max: 5947.06 on c0-0c1s5n1 avg: 3717.81
-"""
+from sample_inputs import EXAMPLES, FIG6
 
 
 def one_line(capsys, *argv: str, needle: str) -> str:
@@ -297,25 +289,27 @@ def test_a_missing_fabric_file_says_so(capsys):
     one_line(capsys, "fabric", "info", "nosuch.topofile", needle="no such file")
 
 
-def test_locate_refuses_a_report_with_nodes_not_on_the_machine(tmp_path, capsys):
+@pytest.fixture
+def fig6_report(tmp_path) -> Path:
+    """The Figure 6 report (``FIG6``) written to ``r.txt``."""
     report = tmp_path / "r.txt"
     report.write_text(FIG6)
-    one_line(capsys, "topobw", "locate", str(report), "--simulate", "gemini:2x2x8",
+    return report
+
+
+def test_locate_refuses_a_report_with_nodes_not_on_the_machine(fig6_report, capsys):
+    one_line(capsys, "topobw", "locate", str(fig6_report), "--simulate", "gemini:2x2x8",
              needle="r.txt:1: node c0-0c1s5n1 is not on the machine gemini:2x2x8")
-    report.write_text(FIG6.replace("nid00007", "nid00009"))
-    one_line(capsys, "topobw", "locate", str(report), "--simulate", "gemini:2x2x16",
+    fig6_report.write_text(FIG6.replace("nid00007", "nid00009"))
+    one_line(capsys, "topobw", "locate", str(fig6_report), "--simulate", "gemini:2x2x16",
              needle="r.txt:2: node c0-0c0s3n1 is nid00007 on gemini:2x2x16")
 
 
-def test_locate_reads_a_report_of_the_machine_it_is_given(tmp_path, capsys):
-    report = tmp_path / "r.txt"
-    report.write_text(FIG6)
-    assert main(["topobw", "locate", str(report), "--simulate", "gemini:2x2x16"]) == 0
+def test_locate_reads_a_report_of_the_machine_it_is_given(fig6_report, capsys):
+    assert main(["topobw", "locate", str(fig6_report), "--simulate", "gemini:2x2x16"]) == 0
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_locate_refuses_a_fabric_for_a_gemini_report(tmp_path, capsys):
-    report = tmp_path / "r.txt"
-    report.write_text(FIG6)
-    one_line(capsys, "topobw", "locate", str(report), "--fabric", "torus:4x4",
+def test_locate_refuses_a_fabric_for_a_gemini_report(fig6_report, capsys):
+    one_line(capsys, "topobw", "locate", str(fig6_report), "--fabric", "torus:4x4",
              needle="only for a host report")

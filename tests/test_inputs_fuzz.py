@@ -16,14 +16,8 @@ import pytest
 from fray.cli import main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sample_inputs import EXAMPLES, FIG6
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-FIG6 = """\
-c0-0c0s5n1 X+CE c0-0c1s5n1 (nid00011 to nid00053): 5.0454 seconds = 5945.98 MB/sec
-c0-0c0s3n0 Y+GS c0-0c0s3n1 (nid00006 to nid00007): 4.4262 seconds = 6777.84 MB/sec
-c0-0c1s7n0 Z+CS c0-0c1s0n0 (nid00048 to nid00062): 10.5132 seconds = 2853.55 MB/sec
-Bandwidth X min: 2974.68 on c0-0c0s3n3 max: 5947.06 on c0-0c1s5n1 avg: 3717.81
-"""
 NETWATCH = ("2012-01-09 03:14:15 c0-0c0s1g0l27 lane degrade: lanes 3 -> 2\n"
             "2012-01-09 03:20:00 c0-0c0s1g0l27 link failed\n")
 FABRICS = ["torus:4x4", "mesh:3x3,t=2", "hyperx:3x3,t=2", "dragonfly:p=2,a=4,h=2,g=5",

@@ -364,25 +364,28 @@ def test_host_costs_add_ember_per_message_costs_to_every_engine():
         fray.simulate(SMALL, "halo3d26:host=sst")
 
 
+def _load_bound(host: str) -> float:
+    """The load engine's bound on an iteration of ``halo3d26:nx=8`` without compute on
+    ``SMALL`` with the host costs ``host`` (seconds)."""
+    return fray.simulate(SMALL, f"halo3d26:nx=8,compute=no,host={host}",
+                         engine="load").iteration_s[0]
+
+
 def test_host_cost_overrides_charge_the_copies_per_byte():
     # The centre rank of 27 (nx=8) sends and receives 6 faces of 512 B, 12 edges of 64 B and
     # 8 corners of 8 B: 3,904 B. A copy of 1 ns per byte on one side adds exactly 3.904 us to
     # the load engine's bound (the busiest core's host time), on both sides twice that.
-    def bound(host):
-        return fray.simulate(SMALL, f"halo3d26:nx=8,compute=no,host={host}",
-                             engine="load").iteration_s[0]
-
-    ember = bound("ember")
+    ember = _load_bound("ember")
     for host, copies in [("ember+send_copy=1ns/B", 1), ("ember+recv_copy=1ns/B", 1),
                          ("ember+copy=1ns/B", 2), ("ember+copy=1ns/B+recv_copy=0ps/B", 1)]:
-        assert bound(host) - ember == pytest.approx(copies * 3904e-9, rel=1e-9), host
+        assert _load_bound(host) - ember == pytest.approx(copies * 3904e-9, rel=1e-9), host
     assert host_costs("ember+send_copy=344ps/B+nic=150ns") == {
         "send_s": 190e-9, "recv_s": 160e-9, "match_s": 150e-9,
         "send_copy_s_per_byte": 344e-12, "recv_copy_s_per_byte": 0.0,
         "eager_limit_bytes": 12000.0, "register_s": 3e-6, "register_s_per_page": 100e-9,
         "nic_latency_s": 150e-9}
     # The NIC's latency, core to NIC and back, adds to the load engine's bound twice.
-    assert bound("ember+nic=1us") - ember == pytest.approx(2e-6, rel=1e-9)
+    assert _load_bound("ember+nic=1us") - ember == pytest.approx(2e-6, rel=1e-9)
     with pytest.raises(SpecError, match=r'unknown cost "speed"'):
         host_costs("ember+speed=1ns")
     with pytest.raises(SpecError, match="copy: expected a time per byte"):
@@ -392,14 +395,11 @@ def test_host_cost_overrides_charge_the_copies_per_byte():
 def test_scaled_host_costs_scale_the_cores_share_of_the_bound():
     # The load engine's bound is the network's share plus the busiest core's host time, so
     # Ember's costs times K move it by K times the host share: ember*0 leaves the network.
-    def bound(host):
-        return fray.simulate(SMALL, f"halo3d26:nx=8,compute=no,host={host}",
-                             engine="load").iteration_s[0]
-
-    network, ember = bound("ember*0"), bound("ember")
-    assert network == bound("none")
+    network, ember = _load_bound("ember*0"), _load_bound("ember")
+    assert network == _load_bound("none")
     for k in (0.5, 2.0):
-        assert bound(f"ember*{k}") - network == pytest.approx(k * (ember - network), rel=1e-12)
+        assert _load_bound(f"ember*{k}") - network == pytest.approx(k * (ember - network),
+                                                                     rel=1e-12)
     with pytest.raises(SpecError, match=r"host: .*must be a number at least 0, got \"-1\""):
         fray.simulate(SMALL, "halo3d26:host=ember*-1")
 

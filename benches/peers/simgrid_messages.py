@@ -31,17 +31,10 @@ import sys
 import time
 
 import simgrid
-from simgrid_torus import load_torus
+from simgrid_torus import PLAIN_MAX_MIN, load_torus
 
 #: The plain max-min model (see the module doc).
-CONFIG = [
-    "network/model:CM02",
-    "network/latency-factor:1",
-    "network/bandwidth-factor:1",
-    "network/weight-S:0",
-    "network/TCP-gamma:0",
-    "network/crosstraffic:0",
-]
+CONFIG = PLAIN_MAX_MIN
 
 
 def phase(hosts: list, messages: list, finish_s: list) -> None:

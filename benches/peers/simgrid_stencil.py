@@ -30,20 +30,10 @@ import sys
 import time
 
 import simgrid
-from simgrid_torus import load_torus
+from simgrid_torus import PLAIN_MAX_MIN, load_torus
 
 #: SimGrid configuration of each model (see the module doc).
-MODELS = {
-    "cm02": [
-        "network/model:CM02",
-        "network/latency-factor:1",
-        "network/bandwidth-factor:1",
-        "network/weight-S:0",
-        "network/TCP-gamma:0",
-        "network/crosstraffic:0",
-    ],
-    "default": [],
-}
+MODELS = {"cm02": PLAIN_MAX_MIN, "default": []}
 
 
 

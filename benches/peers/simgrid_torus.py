@@ -1,6 +1,7 @@
-"""The SimGrid engine every peer starts (pinned to one core, given its ``--cfg`` options) and
-the torus the torus peers run on: a ``<cluster topology="TORUS">`` of ``node-i`` hosts with
-split-duplex links, loaded into a fresh engine.
+"""The SimGrid engine every peer starts (pinned to one core, given its ``--cfg`` options), the
+plain max-min configuration the peers share, and the torus the torus peers run on: a
+``<cluster topology="TORUS">`` of ``node-i`` hosts with split-duplex links, loaded into a
+fresh engine.
 
 Runs under the system Python, which has Debian's ``python3-simgrid``; imported by the peer
 scripts beside it.
@@ -23,6 +24,19 @@ PLATFORM = """<?xml version='1.0'?>
            topology="TORUS" topo_parameters="{dims}"/>
 </platform>
 """
+
+#: SimGrid's plain max-min fluid model, every correction off: latency and bandwidth factors
+#: 1, flows not weighted by their round-trip time, no TCP window bound, no cross traffic from
+#: acknowledgements. A message alone on its path takes the sum of its links' latencies plus
+#: ``size / bandwidth``.
+PLAIN_MAX_MIN = [
+    "network/model:CM02",
+    "network/latency-factor:1",
+    "network/bandwidth-factor:1",
+    "network/weight-S:0",
+    "network/TCP-gamma:0",
+    "network/crosstraffic:0",
+]
 
 
 def start_engine(config: list[str]):

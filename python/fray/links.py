@@ -467,6 +467,23 @@ def loads_by_class(loads: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("cls")
 
 
+def _repair_study(
+    fabric: Fabric | str, workload: str, routing: str | None, engine: str | None,
+    fail: str | None, profile: Profile | str | None, *, jobs: int, seeds: int, seed: int,
+    time_tolerance: float | None, time_resolution: float | None, down: str | Path,
+) -> tuple[Fabric, str, str, str, str, LinksStudy]:
+    """The study that :func:`repair_gains` and :func:`greedy_repairs` run: ``jobs`` jobs over
+    ``seeds`` seeds, no random failures on top of the cables of ``down``. Returns the fabric,
+    workload, routing, engine and failing class of :func:`_setup`, then the study."""
+    fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
+                                                    profile)
+    _count("jobs", jobs)
+    _count("seeds", seeds)
+    s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
+                   time_tolerance, engine, *_down(down), time_resolution=time_resolution)
+    return fab, workload, routing, engine, fail, s
+
+
 def repair_gains(
     fabric: Fabric | str,
     workload: str = "halo3d26",
@@ -502,12 +519,9 @@ def repair_gains(
         whose repair clears it is worth repairing whatever the numbers say).
         ``DataFrame.attrs`` holds the parameters.
     """
-    fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
-                                                    profile)
-    _count("jobs", jobs)
-    _count("seeds", seeds)
-    s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
-                   time_tolerance, engine, *_down(down), time_resolution=time_resolution)
+    fab, workload, routing, engine, fail, s = _repair_study(
+        fabric, workload, routing, engine, fail, profile, jobs=jobs, seeds=seeds, seed=seed,
+        time_tolerance=time_tolerance, time_resolution=time_resolution, down=down)
     outcomes = _in_chunks(s.num_repair_runs, s.chunk_len,
                           lambda a, b: s.run_repairs(jobs, a, b), progress, "repairs")
     table = pd.DataFrame(s.summarize_repairs(outcomes),
@@ -556,12 +570,9 @@ def greedy_repairs(
         ``within_noise`` (the choice over it is within the 95 % CI of their paired
         difference), ``unroutable``. ``DataFrame.attrs`` holds the parameters.
     """
-    fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
-                                                    profile)
-    _count("jobs", jobs)
-    _count("seeds", seeds)
-    s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
-                   time_tolerance, engine, *_down(down), time_resolution=time_resolution)
+    fab, workload, routing, engine, fail, s = _repair_study(
+        fabric, workload, routing, engine, fail, profile, jobs=jobs, seeds=seeds, seed=seed,
+        time_tolerance=time_tolerance, time_resolution=time_resolution, down=down)
     limit = s.num_repair_runs // seeds - 1 if steps is None else _count("steps", steps)
     table = pd.DataFrame(s.greedy_repairs(jobs, limit, exact))
     table.attrs.update(fabric=fabric if isinstance(fabric, str) else repr(fab),

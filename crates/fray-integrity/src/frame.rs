@@ -225,22 +225,9 @@ pub fn encode_chunk(
     header: &ChunkHeader,
     payload: &[u8],
 ) -> Result<u64, IntegrityError> {
-    let need = HEADER_BYTES + payload.len();
-    if out.len() != need {
-        return Err(bad(format!(
-            "frame buffer holds {} bytes, the chunk needs {need}",
-            out.len()
-        )));
-    }
+    check_frame_len(out, HEADER_BYTES + payload.len(), "the chunk")?;
     let csum = copy_maybe_checksum(&mut out[HEADER_BYTES..], payload, header.algorithm)?;
-    let h = ChunkHeader {
-        length_bytes: payload.len() as u64,
-        checksum: csum,
-        shared_source: false,
-        ..*header
-    };
-    h.write(out)?;
-    Ok(csum)
+    write_header(out, header, payload.len(), csum, false)
 }
 
 /// Builds a shared-source frame in `out` (`HEADER_BYTES + SOURCE_REF_BYTES` bytes): the
@@ -252,19 +239,47 @@ pub fn encode_shared_chunk(
     payload: &[u8],
     source: SourceRef,
 ) -> Result<u64, IntegrityError> {
-    let need = HEADER_BYTES + SOURCE_REF_BYTES;
-    if out.len() != need {
-        return Err(bad(format!(
-            "frame buffer holds {} bytes, a shared-source chunk needs {need}",
-            out.len()
-        )));
-    }
+    check_frame_len(
+        out,
+        HEADER_BYTES + SOURCE_REF_BYTES,
+        "a shared-source chunk",
+    )?;
     let csum = header.algorithm.map_or(0, |a| checksum(payload, a, 0));
     source.write(&mut out[HEADER_BYTES..]);
+    write_header(out, header, payload.len(), csum, true)
+}
+
+/// Refuses a frame buffer `out` that does not hold exactly the `need` bytes of `what` (a
+/// chunk's frame).
+#[inline(always)]
+fn check_frame_len(out: &[u8], need: usize, what: &str) -> Result<(), IntegrityError> {
+    if out.len() != need {
+        return Err(wrong_frame_len(out.len(), need, what));
+    }
+    Ok(())
+}
+
+/// The error of [`check_frame_len`], out of the encoders' way.
+#[cold]
+fn wrong_frame_len(holds: usize, need: usize, what: &str) -> IntegrityError {
+    bad(format!(
+        "frame buffer holds {holds} bytes, {what} needs {need}"
+    ))
+}
+
+/// Writes `header` into `out`, with the payload's length (`payload_bytes`), its checksum
+/// `csum` and whether the payload is in a shared source; returns `csum`.
+fn write_header(
+    out: &mut [u8],
+    header: &ChunkHeader,
+    payload_bytes: usize,
+    csum: u64,
+    shared_source: bool,
+) -> Result<u64, IntegrityError> {
     let h = ChunkHeader {
-        length_bytes: payload.len() as u64,
+        length_bytes: payload_bytes as u64,
         checksum: csum,
-        shared_source: true,
+        shared_source,
         ..*header
     };
     h.write(out)?;

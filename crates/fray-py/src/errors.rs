@@ -98,11 +98,7 @@ pub fn integrity_error(e: fray_integrity::IntegrityError) -> PyErr {
 pub fn sim_error(e: fray_core::sim::SimError) -> PyErr {
     use fray_core::sim::SimError as E;
     match e {
-        E::Config { field, .. } => {
-            let err = SpecError::new_err(e.to_string());
-            let set = Python::attach(|py| err.value(py).setattr("field", field));
-            set.map_or_else(|failed| failed, |()| err)
-        }
+        E::Config { field, .. } => spec_error_in(e.to_string(), field),
         E::Routing(r) => routing_error(r),
         E::Workload(w) => workload_error(w),
         _ => FrayError::new_err(e.to_string()),

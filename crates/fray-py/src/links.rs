@@ -80,11 +80,7 @@ impl LinksStudy {
         time_resolution: Option<f64>,
     ) -> PyResult<Self> {
         let study = CoreStudy {
-            engine: engine
-                .parse::<Engine>()
-                .map_err(option_error)?
-                .with_flow_times(time_tolerance, time_resolution)
-                .map_err(sim_error)?,
+            engine: study_engine(engine, time_tolerance, time_resolution)?,
             workload: WorkloadSpec::parse(workload).map_err(workload_error)?,
             routing: routing.to_string(),
             fail: CableSelector::parse(fail),
@@ -308,6 +304,20 @@ impl LinksStudy {
             })
             .collect()
     }
+}
+
+/// The engine of `spec` with a study's flow-engine settings `time_tolerance` and
+/// `time_resolution` (seconds; `None` leaves the spec's): a bad spec or setting raises
+/// `SpecError` naming it.
+pub(crate) fn study_engine(
+    spec: &str,
+    time_tolerance: Option<f64>,
+    time_resolution: Option<f64>,
+) -> PyResult<Engine> {
+    spec.parse::<Engine>()
+        .map_err(option_error)?
+        .with_flow_times(time_tolerance, time_resolution)
+        .map_err(sim_error)
 }
 
 fn outcome_from_tuple(o: Outcome) -> CaseOutcome {

@@ -10,14 +10,14 @@ use fray_core::plan::{
     LossModel, LossReuse, ModelJob, ModelSample, ModelValue, Plan, PlanError, PlanReport,
     RepairPolicy, WorkloadLoss,
 };
-use fray_core::sim::Engine;
 use fray_core::units::parse_seconds;
 use fray_core::workload::WorkloadSpec;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{option_error, plan_error, sim_error, workload_error, SpecError};
+use crate::errors::{plan_error, workload_error, SpecError};
 use crate::fabric::Fabric;
+use crate::links::study_engine;
 
 fn spec_error(what: &str) -> impl Fn(fray_core::units::QuantityError) -> PyErr + '_ {
     move |e| SpecError::new_err(format!("{what}: {e}"))
@@ -86,11 +86,7 @@ impl PlanSetup {
             failed_pct: vec![0.0],
             seeds,
             seed,
-            engine: engine
-                .parse::<Engine>()
-                .map_err(option_error)?
-                .with_flow_times(time_tolerance, time_resolution)
-                .map_err(sim_error)?,
+            engine: study_engine(engine, time_tolerance, time_resolution)?,
             down: DownCables::default(),
         };
         Ok(Self {

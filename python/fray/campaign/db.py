@@ -268,6 +268,18 @@ def _interrupted(exc: BaseException | None) -> bool:
     )
 
 
+@contextmanager
+def _ctrl_c_as_keyboard_interrupt() -> Iterator[None]:
+    """Raises ``KeyboardInterrupt`` where the block raises DuckDB's error for a Ctrl-C it
+    caught (:func:`_interrupted`); any other error as it is."""
+    try:
+        yield
+    except Exception as exc:
+        if _interrupted(exc):
+            raise KeyboardInterrupt from exc
+        raise
+
+
 class _Transaction:
     """One DuckDB transaction: committed when its block ends, rolled back on any error. A
     Ctrl-C that DuckDB caught inside a statement comes out as ``KeyboardInterrupt``, so the
@@ -277,22 +289,14 @@ class _Transaction:
         self.con = con
 
     def __enter__(self) -> None:
-        try:
+        with _ctrl_c_as_keyboard_interrupt():
             self.con.begin()
-        except Exception as exc:
-            if _interrupted(exc):
-                raise KeyboardInterrupt from exc
-            raise
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        try:
+        with _ctrl_c_as_keyboard_interrupt():
             if exc_type is None:
                 self.con.commit()
             else:
                 self.con.rollback()
-        except Exception as error:
-            if _interrupted(error):
-                raise KeyboardInterrupt from error
-            raise
         if _interrupted(exc):
             raise KeyboardInterrupt from exc

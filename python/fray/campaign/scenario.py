@@ -121,6 +121,12 @@ class Scenario:
             out.append(point)
         return out
 
+    def error_at(self, point: Point, key: str, message: str) -> ScenarioError:
+        """The error of ``key`` in this scenario at sweep ``point``, which it names when the
+        sweep set values."""
+        at = f" (sweep point {point.index}: {point.label})" if point.values else ""
+        return ScenarioError(self.source, key, message + at)
+
     def canonical(self) -> dict:
         """Everything that changes results, as plain data in a fixed order."""
         return {

@@ -21,6 +21,13 @@ from fray.units import (
 OUTPUTS = {"plot": FIGURES}
 
 
+def _print_json(value: object) -> int:
+    """Prints ``value`` as indented JSON; returns the exit status, 0."""
+    json.dump(value, sys.stdout, indent=1)
+    print()
+    return 0
+
+
 def _algorithms(text: str | None) -> list[str] | None:
     from fray.integrity import algorithms
 
@@ -52,9 +59,7 @@ def _bench(args: argparse.Namespace) -> int:
     rows = bench(sizes, _algorithms(args.algorithms), ops, min_sample_s=args.min_sample,
                  samples=args.samples)
     if args.json:
-        json.dump(rows, sys.stdout, indent=1)
-        print()
-        return 0
+        return _print_json(rows)
     memcpy = {r["size_bytes"]: r["bandwidth_bytes_s"] for r in rows if r["operation"] == "memcpy"}
     print(f"{'algorithm':<14}{'operation':<15}{'size':>8}{'GB/s':>10}{'vs memcpy':>11}")
     for r in rows:
@@ -75,9 +80,7 @@ def _tune(args: argparse.Namespace) -> int:
     if args.json:
         out = dict(r.__dict__)
         out["cache"] = str(cache_path())
-        json.dump(out, sys.stdout, indent=1)
-        print()
-        return 0
+        return _print_json(out)
     src = "cached" if r.cached else "measured"
     print(f"{r.algorithm} ({r.strategy} copy, {r.bandwidth_bytes_s / 1e9:.2f} GB/s on "
           f"{', '.join(_size(s) for s in r.sizes_bytes)}; {src}; {r.cpu_model})")
@@ -98,9 +101,7 @@ def _quality(args: argparse.Namespace) -> int:
                            message_bytes=parse_bytes(args.message_size, "message-size"),
                            trials=args.trials, seed=args.seed)
     if args.json:
-        json.dump(rows, sys.stdout, indent=1)
-        print()
-        return 0
+        return _print_json(rows)
     pats = list(dict.fromkeys(r["pattern"] for r in rows))
     print(f"{'algorithm':<14}" + "".join(f"{p:>10}" for p in pats) + "   (undetected of "
           f"{args.trials})")
@@ -126,9 +127,7 @@ def _model(args: argparse.Namespace) -> int:
     if args.plot:
         plot_models(args.plot, p, sizes)
     if args.json:
-        json.dump(rows, sys.stdout, indent=1)
-        print()
-        return 0
+        return _print_json(rows)
     models = list(dict.fromkeys(r["model"] for r in rows))
     print(f"{'size':>8}" + "".join(f"{m:>13}" for m in models) + "   GB/s (overhead vs raw)")
     for s in sizes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from fray import FrayError, SpecError
@@ -153,17 +154,14 @@ def _locate(args: argparse.Namespace) -> int:
         raise SpecError("locate: give the report file")
     fabric = open_fabric(args.fabric, args.format) if args.fabric else None
     suspects = topobw_locate(args.report, _read(args.report, "report"), fabric, args.simulate)
-    if args.json:
-        for s in suspects:
-            print(json.dumps(s))
-        return 0
-    if not suspects:
-        print("no suspect: every transfer is within the spread of its kind")
-    for s in suspects:
+
+    def line(s: dict) -> str:
         where = f" {s['direction']}" if s["direction"] else ""
-        print(f"{s['kind']:<7} {s['name']}{where}: {s['slowdown']:.0%} slower "
-              f"({s['slow_transfers']} of {s['transfers']} transfers slow)")
-    return 0
+        return (f"{s['kind']:<7} {s['name']}{where}: {s['slowdown']:.0%} slower "
+                f"({s['slow_transfers']} of {s['transfers']} transfers slow)")
+
+    return _print_rows(suspects, args.json,
+                       "no suspect: every transfer is within the spread of its kind", line)
 
 
 def _study(args: argparse.Namespace) -> int:
@@ -194,14 +192,25 @@ def _peers(args: argparse.Namespace) -> int:
     if not args.report:
         raise SpecError("peers: give the fabric file")
     links = slow_links(open_fabric(args.report, None))
-    if args.json:
-        for link in links:
-            print(json.dumps(link))
+
+    def line(s: dict) -> str:
+        return (f"{s['name']} ({s['cls']}): {s['lanes']} lanes x {s['lane_bits_s'] / 1e9:g} "
+                f"Gb/s, peers {s['peer_lanes']} x {s['peer_lane_bits_s'] / 1e9:g} Gb/s "
+                f"({s['peers']} peers)")
+
+    return _print_rows(links, args.json, "every cable runs at the width and speed of its peers",
+                       line)
+
+
+def _print_rows(rows: list[dict], as_json: bool, empty: str, line: Callable[[dict], str]) -> int:
+    """Prints ``rows``: one JSON object a line with ``as_json``, else ``line(row)`` a line, or
+    ``empty`` when there is none. Returns the exit status, 0."""
+    if as_json:
+        for row in rows:
+            print(json.dumps(row))
         return 0
-    if not links:
-        print("every cable runs at the width and speed of its peers")
-    for s in links:
-        print(f"{s['name']} ({s['cls']}): {s['lanes']} lanes x {s['lane_bits_s'] / 1e9:g} Gb/s, "
-              f"peers {s['peer_lanes']} x {s['peer_lane_bits_s'] / 1e9:g} Gb/s "
-              f"({s['peers']} peers)")
+    if not rows:
+        print(empty)
+    for row in rows:
+        print(line(row))
     return 0

@@ -24,6 +24,18 @@ pub(super) fn spans(lengths: &[usize]) -> Vec<(usize, usize)> {
         .collect()
 }
 
+impl Transfer {
+    /// A message of `message_bytes` bytes to `peer` in `chunks` chunks, nothing resent yet.
+    fn first_attempt(peer: i32, message_bytes: usize, chunks: usize) -> Self {
+        Transfer {
+            peer,
+            message_bytes: message_bytes as u64,
+            chunks: chunks as u64,
+            ..Transfer::default()
+        }
+    }
+}
+
 impl NetTransport {
     /// The header of the eager frame of message `seq` of `len` bytes (its checksum and
     /// length are filled in by `encode_chunk`).
@@ -113,12 +125,7 @@ impl NetTransport {
             acked: false,
         });
         waited?;
-        Ok(Transfer {
-            peer: dest,
-            message_bytes: src.len() as u64,
-            chunks: 1,
-            ..Transfer::default()
-        })
+        Ok(Transfer::first_attempt(dest, src.len(), 1))
     }
 
     /// Without a checksum: `src` as one MPI message, no header and no verdict.
@@ -133,12 +140,7 @@ impl NetTransport {
         // SAFETY: `src` outlives the request, which completes before this returns.
         let mut s = unsafe { self.mpi.isend(src, dest, wire)? };
         self.wait(&mut s, keep_waiting)?;
-        Ok(Transfer {
-            peer: dest,
-            message_bytes: src.len() as u64,
-            chunks: 1,
-            ..Transfer::default()
-        })
+        Ok(Transfer::first_attempt(dest, src.len(), 1))
     }
 
     /// Posts the receive of the verdict on message `seq` (up to `items` chunk numbers).
@@ -162,12 +164,7 @@ impl NetTransport {
             let f = &mut frame[..HEADER_BYTES + src.len()];
             let wire = self.wire(tag, KIND_FIRST)?;
             let mut verdict = [0u8; 16];
-            let mut t = Transfer {
-                peer: dest,
-                message_bytes: src.len() as u64,
-                chunks: 1,
-                ..Transfer::default()
-            };
+            let mut t = Transfer::first_attempt(dest, src.len(), 1);
             for attempt in 0..=self.cfg.max_retries {
                 if attempt > 0 {
                     t.resent += 1;
@@ -214,12 +211,7 @@ impl NetTransport {
         let mut rts = [0u8; RTS_BYTES];
         encode_rts(&mut rts, seq, src.len() as u64)?;
         let (first, chunk) = (self.wire(tag, KIND_FIRST)?, self.wire(tag, KIND_CHUNK)?);
-        let mut t = Transfer {
-            peer: dest,
-            message_bytes: src.len() as u64,
-            chunks: spans.len() as u64,
-            ..Transfer::default()
-        };
+        let mut t = Transfer::first_attempt(dest, src.len(), spans.len());
         let mut v = self.post_verdict(&mut verdict, dest, tag)?;
         // SAFETY (every isend below): `rts`, `src` and `wire` outlive the requests, which
         // are all waited for before this function returns (`finish`).

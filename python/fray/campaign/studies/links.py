@@ -19,7 +19,6 @@ from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
 from fray.campaign.schema import (
     REQUIRED,
     Field,
-    ScenarioError,
     boolean,
     choice,
     number,
@@ -344,11 +343,6 @@ def workload_params(w: dict[str, Any]) -> str:
         **{key: w[key] for key, _ in EMBER_OPTIONS})
 
 
-def _fail(scenario: Scenario, point: Point, key: str, message: str) -> ScenarioError:
-    at = f" (sweep point {point.index}: {point.label})" if point.values else ""
-    return ScenarioError(scenario.source, key, message + at)
-
-
 def _fabric(topology: str, bandwidth: float | None, host_bandwidth: float | None,
             scenario: Scenario | None = None, point: Point | None = None) -> Fabric:
     try:
@@ -356,7 +350,7 @@ def _fabric(topology: str, bandwidth: float | None, host_bandwidth: float | None
     except SpecError as exc:
         if scenario is None or point is None:
             raise
-        raise _fail(scenario, point, "fabric.topology", str(exc)) from None
+        raise scenario.error_at(point, "fabric.topology", str(exc)) from None
 
 
 def _build(p: dict[str, Any], scenario: Scenario | None = None,
@@ -371,7 +365,7 @@ def _build(p: dict[str, Any], scenario: Scenario | None = None,
     except SpecError as exc:
         if scenario is None or point is None:
             raise
-        raise _fail(scenario, point, *_error_key(str(exc), getattr(exc, "field", None))) from None
+        raise scenario.error_at(point, *_error_key(str(exc), getattr(exc, "field", None))) from None
 
 
 def _error_key(message: str, field: str | None) -> tuple[str, str]:

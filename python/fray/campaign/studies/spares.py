@@ -10,6 +10,7 @@ for the same seed and number of cases, whatever the chunking.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,7 +19,7 @@ import pandas as pd
 from fray import SpecError
 from fray._fray import SpareStudy
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
-from fray.campaign.schema import REQUIRED, Field, ScenarioError, boolean, choice, text, whole
+from fray.campaign.schema import REQUIRED, Field, boolean, choice, text, whole
 from fray.campaign.tasks import MAX_TASKS, Task, derive_seed
 
 if TYPE_CHECKING:
@@ -132,11 +133,7 @@ class SparesKind(StudyKind):
     def plan(self, scenario: Scenario, point: Point) -> list[Task]:
         c = point.config
         faults = c["faults"]
-
-        def fail(key: str, message: str) -> ScenarioError:
-            at = f" (sweep point {point.index}: {point.label})" if point.values else ""
-            return ScenarioError(scenario.source, key, message + at)
-
+        fail = partial(scenario.error_at, point)
         mode = faults["mode"]
         if mode == "samples" and faults["samples"] is None:
             raise fail("faults.samples", 'missing: expected a positive whole number of random '
