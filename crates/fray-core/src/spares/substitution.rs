@@ -58,7 +58,7 @@ pub struct Substituter {
     dims: Vec<usize>,
     subset: Vec<usize>,
     /// Scratch of 0D: hops from the failed node to each free node.
-    hops: Vec<u32>,
+    hops: Vec<u16>,
     /// Per spare dimension and direction (`2d + down`), whether the failed node's own line
     /// is open, for the failure being substituted.
     own_line: Vec<Open>,
@@ -107,6 +107,35 @@ impl Nodes {
         let within: u32 = (0..q).map(|e| self.grid.coord(node, e) * scales[e]).sum();
         Some(block + within as usize)
     }
+}
+
+/// Free nodes per block of [`least_of_nearest`]'s search.
+const TIE_BLOCK: usize = 32;
+
+/// The node of `nodes` with the least `key` among those whose `hops` (in the same order)
+/// equal `nearest`. Few nodes are nearest: blocks without one are skipped after a
+/// comparison that vectorises.
+fn least_of_nearest<T: Copy + PartialEq, K: Ord>(
+    hops: &[T],
+    nearest: T,
+    nodes: &[u32],
+    key: impl Fn(u32) -> K,
+) -> Option<u32> {
+    let mut least: Option<(K, u32)> = None;
+    for (block, nodes) in hops.chunks(TIE_BLOCK).zip(nodes.chunks(TIE_BLOCK)) {
+        if !block.iter().fold(false, |any, &h| any | (h == nearest)) {
+            continue;
+        }
+        for (&h, &n) in block.iter().zip(nodes) {
+            if h == nearest {
+                let k = key(n);
+                if least.as_ref().is_none_or(|(l, _)| k < *l) {
+                    least = Some((k, n));
+                }
+            }
+        }
+    }
+    least.map(|(_, n)| n)
 }
 
 /// Most entries of [`Blocked`] (16 bytes each): degrees whose attempts would need more are
@@ -289,37 +318,59 @@ impl Substituter {
     fn zero_d(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
         let failed = placement.node_of(rank);
         let Nodes { grid, side, .. } = &*self.nodes;
-        // Hops to every free node, one dimension at a time over the free nodes' coordinates.
+        let free = placement.free_nodes();
+        // Hops to every free node, one dimension at a time over the free nodes' coordinates,
+        // in 16 bits (eight to a vector register), saturating: a free node at fewer than
+        // `u16::MAX` hops has its exact count.
         let hops = &mut self.hops;
         hops.clear();
-        hops.resize(placement.free_nodes().len(), 0);
-        for (d, column) in placement.free_coords().iter().enumerate() {
-            let (c, ring) = (grid.coord(failed, d), grid.ring(d));
-            match ring {
-                Some(n) => {
-                    for (h, &x) in hops.iter_mut().zip(column) {
-                        let delta = c.abs_diff(x);
-                        *h += delta.min(n - delta);
+        hops.resize(free.len(), 0);
+        let ring = |d: usize, a: u32, b: u32| {
+            let delta = a.abs_diff(b);
+            grid.ring(d).map_or(delta, |n| delta.min(n - delta))
+        };
+        let nearest = match placement.free_coords() {
+            Some(columns) => {
+                for (d, column) in columns.iter().enumerate() {
+                    let c = grid.coord(failed, d) as u16;
+                    match grid.ring(d) {
+                        Some(n) => {
+                            let n = n as u16;
+                            for (h, &x) in hops.iter_mut().zip(column) {
+                                let delta = c.abs_diff(x);
+                                *h = h.saturating_add(delta.min(n - delta));
+                            }
+                        }
+                        None => {
+                            for (h, &x) in hops.iter_mut().zip(column) {
+                                *h = h.saturating_add(c.abs_diff(x));
+                            }
+                        }
                     }
                 }
-                None => {
-                    for (h, &x) in hops.iter_mut().zip(column) {
-                        *h += c.abs_diff(x);
-                    }
-                }
+                hops.iter().fold(u16::MAX, |m, &h| m.min(h))
             }
-        }
-        let nearest = *hops.iter().min()?;
+            None => u16::MAX,
+        };
         // The least (uses of the side, node) among the nearest: the side's count only
         // breaks ties in hops.
-        let target = placement
-            .free_nodes()
-            .iter()
-            .zip(hops.iter())
-            .filter(|&(_, &h)| h == nearest)
-            .map(|(&n, _)| (self.zero_d_on_side[side[n as usize] as usize], n))
-            .min()?
-            .1;
+        let key = |n: u32| (self.zero_d_on_side[side[n as usize] as usize], n);
+        let target = if nearest < u16::MAX {
+            least_of_nearest(hops, nearest, free, key)
+        } else {
+            // Every free node is at least `u16::MAX` hops away, or the coordinates do not
+            // fit in 16 bits: exact counts.
+            let exact: Vec<u32> = free
+                .iter()
+                .map(|&n| {
+                    (0..grid.dims())
+                        .map(|d| ring(d, grid.coord(failed, d), grid.coord(n, d)))
+                        .sum()
+                })
+                .collect();
+            let nearest = *exact.iter().min()?;
+            least_of_nearest(&exact, nearest, free, key)
+        }?;
         Some(Substitution {
             degree: 0,
             axis: side[target as usize] as usize,
@@ -729,6 +780,21 @@ mod tests {
                 assert_eq!(shape.hop_distance(node, sub.moves[0].to), nearest, "{spec}");
             }
         }
+    }
+
+    #[test]
+    fn zero_d_counts_hops_past_16_bits() {
+        // mesh 65535x2x2, 3D(1,1): the spares are the four nodes at x = 65534. From
+        // (0,1,1), with the spare (65534,1,1) failed, (65534,1,0) and (65534,0,1) are 65535
+        // hops away and (65534,0,0), the lowest node, 65536: past what 16 bits count.
+        let (shape, mut p, mut s) = setup("mesh:65535x2x2", "3D(1,1)", "0D");
+        p.fail_free_node(shape.node(&[65534, 1, 1]));
+        let sub = fail(&mut p, &mut s, 65534 * 3).unwrap();
+        assert_eq!(shape.coords(sub.moves[0].to), vec![65534, 1, 0]);
+        // mesh 70000x2, 2D(1,1): coordinates past 16 bits.
+        let (shape, mut p, mut s) = setup("mesh:70000x2", "2D(1,1)", "0D");
+        let sub = fail(&mut p, &mut s, 69999).unwrap();
+        assert_eq!(shape.coords(sub.moves[0].to), vec![69999, 1]);
     }
 
     /// Each step of a random walk on a small grid: fail a rank (and keep or undo its
