@@ -59,6 +59,9 @@ pub struct Substituter {
     subset: Vec<usize>,
     /// Scratch of 0D: hops from the failed node to each free node.
     hops: Vec<u16>,
+    /// Scratch of [`Self::slide_moves`]: per line that moves, its first node, the rank
+    /// there and the free node ending it.
+    ends: Vec<(u32, u32, u32)>,
     /// Per spare dimension and direction (`2d + down`), whether the failed node's own line
     /// is open, for the failure being substituted.
     own_line: Vec<Open>,
@@ -252,6 +255,7 @@ impl Substituter {
             dims: Vec::new(),
             subset: Vec::new(),
             hops: Vec::new(),
+            ends: Vec::new(),
             own_line: vec![Open::Unknown; 2 * sides],
             blocked: Blocked {
                 lineage: u64::MAX,
@@ -389,7 +393,7 @@ impl Substituter {
         dims.extend(0..self.alloc.sides);
         dims.sort_by_key(|&d| (std::cmp::Reverse(self.slides_along[d]), d));
         let mut subset = std::mem::take(&mut self.subset);
-        let mut moves = Vec::new();
+        let mut ends = std::mem::take(&mut self.ends);
         let mut found = None;
         let failed = placement.node_of(rank);
         let (sides, subsets) = (self.alloc.sides, self.nodes.subsets);
@@ -402,15 +406,14 @@ impl Substituter {
                 let own = &mut self.own_line[2 * d + usize::from(!up)];
                 if *own == Open::Unknown {
                     let lines = Lines::new(&self.nodes.grid, placement, rank, d, up);
-                    *own = if lines.end(failed).is_ok() {
-                        Open::Yes
-                    } else {
-                        Open::No
+                    *own = match lines.end(failed) {
+                        Ok(Some((_, end))) => Open::Yes(end),
+                        _ => Open::No,
                     };
                 }
-                if *own == Open::No {
+                let Open::Yes(own_end) = *own else {
                     continue;
-                }
+                };
                 subset.clear();
                 subset.extend(0..degree - 1);
                 let mut ord = 0;
@@ -421,8 +424,8 @@ impl Substituter {
                     let entry = self.nodes.position(attempt, failed);
                     let hit = entry.is_some_and(|i| self.blocked.holds(i, placement));
                     if !hit {
-                        match self.slide_moves(placement, rank, d, up, &mut moves) {
-                            Ok(()) => {
+                        match self.slide_moves(placement, rank, d, up, own_end, &mut ends) {
+                            Ok(moves) => {
                                 found = Some(Substitution {
                                     degree,
                                     axis: d,
@@ -453,55 +456,69 @@ impl Substituter {
             }
         }
         self.dims = dims;
+        self.ends = ends;
         self.subset = subset;
         found
     }
 
-    /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`, whose
-    /// failed node's own line is open. When it is impossible: `Err` with the line that
-    /// refused it. Every line is checked before any move is listed.
+    /// The moves of the slide along `d` (up or down) within `{d} + self.others`, whose failed
+    /// node's own line is open up to `own_end`. When it is impossible: `Err` with the line
+    /// that refused it. Every line is checked, and its end kept in `ends`, before any move is
+    /// listed.
     fn slide_moves(
         &self,
         placement: &Placement,
         rank: u32,
         d: usize,
         up: bool,
-        moves: &mut Vec<Move>,
-    ) -> Result<(), Refusal> {
-        moves.clear();
+        own_end: u32,
+        ends: &mut Vec<(u32, u32, u32)>,
+    ) -> Result<Vec<Move>, Refusal> {
+        ends.clear();
         let lines = Lines::new(&self.nodes.grid, placement, rank, d, up);
         let mut refused = None;
-        self.for_each_line(lines.failed, |start| match lines.end(start) {
+        let end = |start: u32| {
+            if start == lines.failed {
+                Ok(Some((lines.rank, own_end)))
+            } else {
+                lines.end(start)
+            }
+        };
+        self.for_each_line(lines.failed, |start| match end(start) {
             Err(ahead) => {
                 refused = Some((start, ahead));
                 false
             }
-            Ok(_) => true,
+            Ok(Some((first, end))) => {
+                ends.push((start, first, end));
+                true
+            }
+            Ok(None) => true,
         });
         if let Some((start, ahead)) = refused {
             return Err(Refusal {
-                line: placement.line_of(d, start),
+                line: placement.line_of(lines.d, start),
                 behind: lines.ranks_behind(start),
                 ahead,
             });
         }
-        self.for_each_line(lines.failed, |start| {
-            if let Ok(Some((first, end))) = lines.end(start) {
-                let (mut from, mut moving) = (start, first);
-                while from != end {
-                    let to = lines.step(from);
-                    moves.push(Move {
-                        rank: moving,
-                        from,
-                        to,
-                    });
-                    moving = placement.state(to);
-                    from = to;
-                }
+        let steps = |start: u32, end: u32| start.abs_diff(end) / lines.stride;
+        let mut moves =
+            Vec::with_capacity(ends.iter().map(|&(s, _, e)| steps(s, e) as usize).sum());
+        for &(start, first, end) in ends.iter() {
+            let (mut from, mut moving) = (start, first);
+            while from != end {
+                let to = lines.step(from);
+                moves.push(Move {
+                    rank: moving,
+                    from,
+                    to,
+                });
+                moving = placement.state(to);
+                from = to;
             }
-            true
-        });
-        Ok(())
+        }
+        Ok(moves)
     }
 
     /// Calls `visit(start)` for the node of every line through the sub-space `self.others`
@@ -547,11 +564,11 @@ struct Refusal {
 }
 
 /// Whether the failed node's own line is open for a slide along a dimension and direction
-/// (unknown until walked, once per failure).
+/// (unknown until walked, once per failure), and if so the free node that ends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Open {
     Unknown,
-    Yes,
+    Yes(u32),
     No,
 }
 
@@ -561,8 +578,12 @@ struct Lines<'a> {
     placement: &'a Placement,
     rank: u32,
     failed: u32,
-    up: bool,
+    /// The dimension slid along.
+    d: usize,
     stride: u32,
+    /// The node index change of one step along the slide (`stride`, or its negation in
+    /// wrapping arithmetic).
+    delta: u32,
     /// Size of the dimension.
     size: u32,
     /// Steps from the failed node's position to the end of the dimension.
@@ -577,8 +598,13 @@ impl<'a> Lines<'a> {
             placement,
             rank,
             failed,
-            up,
+            d,
             stride: grid.stride(d),
+            delta: if up {
+                grid.stride(d)
+            } else {
+                grid.stride(d).wrapping_neg()
+            },
             size: grid.size(d),
             steps: if up { grid.size(d) - 1 - c } else { c },
         }
@@ -587,11 +613,7 @@ impl<'a> Lines<'a> {
     /// The next node along the slide.
     #[inline]
     fn step(&self, node: u32) -> u32 {
-        if self.up {
-            node + self.stride
-        } else {
-            node - self.stride
-        }
+        node.wrapping_add(self.delta)
     }
 
     /// The free node ending the line from `start` and the rank that moves first; `Err` with
@@ -612,10 +634,13 @@ impl<'a> Lines<'a> {
         let mut node = start;
         for k in 0..self.steps {
             node = self.step(node);
-            match self.placement.state(node) {
-                FREE => return Ok(Some((first, node))),
-                FAILED => return Err(k),
-                _ => {}
+            let state = self.placement.state(node);
+            if state >= FAILED {
+                return if state == FREE {
+                    Ok(Some((first, node)))
+                } else {
+                    Err(k)
+                };
             }
         }
         Err(self.steps)
@@ -626,11 +651,7 @@ impl<'a> Lines<'a> {
     fn ranks_behind(&self, start: u32) -> u32 {
         let mut node = start;
         for k in 0..self.size - 1 - self.steps {
-            node = if self.up {
-                node - self.stride
-            } else {
-                node + self.stride
-            };
+            node = node.wrapping_sub(self.delta);
             if self.placement.state(node) >= FAILED {
                 return k;
             }
