@@ -41,7 +41,7 @@ pub struct Placement {
     /// The grid's size along each dimension.
     dims: Vec<u32>,
     /// `free_coords[d][i]`: coordinate along `d` of the free node `free[i]`, when every
-    /// coordinate fits in 16 bits (no column otherwise).
+    /// dimension has at most `u16::MAX` nodes (no column otherwise).
     free_coords: Vec<Vec<u16>>,
     /// Node index step of each dimension.
     strides: Vec<u32>,
