@@ -40,8 +40,9 @@ pub struct Placement {
     free_slot: Vec<u32>,
     /// The grid's size along each dimension.
     dims: Vec<u32>,
-    /// `free_coords[d][i]`: coordinate along `d` of the free node `free[i]`.
-    free_coords: Vec<Vec<u32>>,
+    /// `free_coords[d][i]`: coordinate along `d` of the free node `free[i]`, when every
+    /// dimension has at most `u16::MAX` nodes (no column otherwise).
+    free_coords: Vec<Vec<u16>>,
     /// Node index step of each dimension.
     strides: Vec<u32>,
     /// Index of the first line along each dimension in `line_stamps`.
@@ -116,7 +117,11 @@ impl Placement {
             free: Vec::new(),
             free_slot: vec![NOT_LISTED; n],
             dims: shape.dims().iter().map(|&s| s as u32).collect(),
-            free_coords: vec![Vec::new(); q],
+            free_coords: if shape.dims().iter().all(|&s| s <= usize::from(u16::MAX)) {
+                vec![Vec::new(); q]
+            } else {
+                Vec::new()
+            },
             strides: (0..q).map(|d| shape.stride(d) as u32).collect(),
             line_base,
             line_stamps: vec![0; lines],
@@ -203,9 +208,10 @@ impl Placement {
     }
 
     /// Coordinates along each dimension of the free nodes, in the order of
-    /// [`free_nodes`](Self::free_nodes): `free_coords()[d][i]` is that of `free_nodes()[i]`.
-    pub fn free_coords(&self) -> &[Vec<u32>] {
-        &self.free_coords
+    /// [`free_nodes`](Self::free_nodes): `free_coords()[d][i]` is that of `free_nodes()[i]`;
+    /// `None` when some dimension has more than `u16::MAX` nodes.
+    pub fn free_coords(&self) -> Option<&[Vec<u16>]> {
+        (self.free_coords.len() == self.dims.len()).then_some(&self.free_coords[..])
     }
 
     fn list_free(&mut self, node: u32) {
@@ -215,7 +221,7 @@ impl Placement {
             self.free.push(node);
             let mut rest = node;
             for (column, &size) in self.free_coords.iter_mut().zip(&self.dims) {
-                column.push(rest % size);
+                column.push((rest % size) as u16);
                 rest /= size;
             }
         }

@@ -58,7 +58,10 @@ pub struct Substituter {
     dims: Vec<usize>,
     subset: Vec<usize>,
     /// Scratch of 0D: hops from the failed node to each free node.
-    hops: Vec<u32>,
+    hops: Vec<u16>,
+    /// Scratch of [`Self::slide_moves`]: per line that moves, its first node, the rank
+    /// there and the free node ending it.
+    ends: Vec<(u32, u32, u32)>,
     /// Per spare dimension and direction (`2d + down`), whether the failed node's own line
     /// is open, for the failure being substituted.
     own_line: Vec<Open>,
@@ -107,6 +110,35 @@ impl Nodes {
         let within: u32 = (0..q).map(|e| self.grid.coord(node, e) * scales[e]).sum();
         Some(block + within as usize)
     }
+}
+
+/// Free nodes per block of [`least_of_nearest`]'s search.
+const TIE_BLOCK: usize = 32;
+
+/// The node of `nodes` with the least `key` among those whose `hops` (in the same order)
+/// equal `nearest`. Few nodes are nearest: blocks without one are skipped after a
+/// comparison that vectorises.
+fn least_of_nearest<T: Copy + PartialEq, K: Ord>(
+    hops: &[T],
+    nearest: T,
+    nodes: &[u32],
+    key: impl Fn(u32) -> K,
+) -> Option<u32> {
+    let mut least: Option<(K, u32)> = None;
+    for (block, nodes) in hops.chunks(TIE_BLOCK).zip(nodes.chunks(TIE_BLOCK)) {
+        if !block.iter().fold(false, |any, &h| any | (h == nearest)) {
+            continue;
+        }
+        for (&h, &n) in block.iter().zip(nodes) {
+            if h == nearest {
+                let k = key(n);
+                if least.as_ref().is_none_or(|(l, _)| k < *l) {
+                    least = Some((k, n));
+                }
+            }
+        }
+    }
+    least.map(|(_, n)| n)
 }
 
 /// Most entries of [`Blocked`] (16 bytes each): degrees whose attempts would need more are
@@ -223,6 +255,7 @@ impl Substituter {
             dims: Vec::new(),
             subset: Vec::new(),
             hops: Vec::new(),
+            ends: Vec::new(),
             own_line: vec![Open::Unknown; 2 * sides],
             blocked: Blocked {
                 lineage: u64::MAX,
@@ -289,37 +322,59 @@ impl Substituter {
     fn zero_d(&mut self, placement: &Placement, rank: u32) -> Option<Substitution> {
         let failed = placement.node_of(rank);
         let Nodes { grid, side, .. } = &*self.nodes;
-        // Hops to every free node, one dimension at a time over the free nodes' coordinates.
+        let free = placement.free_nodes();
+        // Hops to every free node, one dimension at a time over the free nodes' coordinates,
+        // in 16 bits (eight to a vector register), saturating: a free node at fewer than
+        // `u16::MAX` hops has its exact count.
         let hops = &mut self.hops;
         hops.clear();
-        hops.resize(placement.free_nodes().len(), 0);
-        for (d, column) in placement.free_coords().iter().enumerate() {
-            let (c, ring) = (grid.coord(failed, d), grid.ring(d));
-            match ring {
-                Some(n) => {
-                    for (h, &x) in hops.iter_mut().zip(column) {
-                        let delta = c.abs_diff(x);
-                        *h += delta.min(n - delta);
+        hops.resize(free.len(), 0);
+        let ring = |d: usize, a: u32, b: u32| {
+            let delta = a.abs_diff(b);
+            grid.ring(d).map_or(delta, |n| delta.min(n - delta))
+        };
+        let nearest = match placement.free_coords() {
+            Some(columns) => {
+                for (d, column) in columns.iter().enumerate() {
+                    let c = grid.coord(failed, d) as u16;
+                    match grid.ring(d) {
+                        Some(n) => {
+                            let n = n as u16;
+                            for (h, &x) in hops.iter_mut().zip(column) {
+                                let delta = c.abs_diff(x);
+                                *h = h.saturating_add(delta.min(n - delta));
+                            }
+                        }
+                        None => {
+                            for (h, &x) in hops.iter_mut().zip(column) {
+                                *h = h.saturating_add(c.abs_diff(x));
+                            }
+                        }
                     }
                 }
-                None => {
-                    for (h, &x) in hops.iter_mut().zip(column) {
-                        *h += c.abs_diff(x);
-                    }
-                }
+                hops.iter().fold(u16::MAX, |m, &h| m.min(h))
             }
-        }
-        let nearest = *hops.iter().min()?;
+            None => u16::MAX,
+        };
         // The least (uses of the side, node) among the nearest: the side's count only
         // breaks ties in hops.
-        let target = placement
-            .free_nodes()
-            .iter()
-            .zip(hops.iter())
-            .filter(|&(_, &h)| h == nearest)
-            .map(|(&n, _)| (self.zero_d_on_side[side[n as usize] as usize], n))
-            .min()?
-            .1;
+        let key = |n: u32| (self.zero_d_on_side[side[n as usize] as usize], n);
+        let target = if nearest < u16::MAX {
+            least_of_nearest(hops, nearest, free, key)
+        } else {
+            // Every free node is at least `u16::MAX` hops away, or the coordinates do not
+            // fit in 16 bits: exact counts.
+            let exact: Vec<u32> = free
+                .iter()
+                .map(|&n| {
+                    (0..grid.dims())
+                        .map(|d| ring(d, grid.coord(failed, d), grid.coord(n, d)))
+                        .sum()
+                })
+                .collect();
+            let nearest = *exact.iter().min()?;
+            least_of_nearest(&exact, nearest, free, key)
+        }?;
         Some(Substitution {
             degree: 0,
             axis: side[target as usize] as usize,
@@ -338,7 +393,7 @@ impl Substituter {
         dims.extend(0..self.alloc.sides);
         dims.sort_by_key(|&d| (std::cmp::Reverse(self.slides_along[d]), d));
         let mut subset = std::mem::take(&mut self.subset);
-        let mut moves = Vec::new();
+        let mut ends = std::mem::take(&mut self.ends);
         let mut found = None;
         let failed = placement.node_of(rank);
         let (sides, subsets) = (self.alloc.sides, self.nodes.subsets);
@@ -351,15 +406,14 @@ impl Substituter {
                 let own = &mut self.own_line[2 * d + usize::from(!up)];
                 if *own == Open::Unknown {
                     let lines = Lines::new(&self.nodes.grid, placement, rank, d, up);
-                    *own = if lines.end(failed).is_ok() {
-                        Open::Yes
-                    } else {
-                        Open::No
+                    *own = match lines.end(failed) {
+                        Ok(Some((_, end))) => Open::Yes(end),
+                        _ => Open::No,
                     };
                 }
-                if *own == Open::No {
+                let Open::Yes(own_end) = *own else {
                     continue;
-                }
+                };
                 subset.clear();
                 subset.extend(0..degree - 1);
                 let mut ord = 0;
@@ -370,8 +424,8 @@ impl Substituter {
                     let entry = self.nodes.position(attempt, failed);
                     let hit = entry.is_some_and(|i| self.blocked.holds(i, placement));
                     if !hit {
-                        match self.slide_moves(placement, rank, d, up, &mut moves) {
-                            Ok(()) => {
+                        match self.slide_moves(placement, rank, d, up, own_end, &mut ends) {
+                            Ok(moves) => {
                                 found = Some(Substitution {
                                     degree,
                                     axis: d,
@@ -402,55 +456,69 @@ impl Substituter {
             }
         }
         self.dims = dims;
+        self.ends = ends;
         self.subset = subset;
         found
     }
 
-    /// Fills `moves` with the slide along `d` (up or down) within `{d} + self.others`, whose
-    /// failed node's own line is open. When it is impossible: `Err` with the line that
-    /// refused it. Every line is checked before any move is listed.
+    /// The moves of the slide along `d` (up or down) within `{d} + self.others`, whose failed
+    /// node's own line is open up to `own_end`. When it is impossible: `Err` with the line
+    /// that refused it. Every line is checked, and its end kept in `ends`, before any move is
+    /// listed.
     fn slide_moves(
         &self,
         placement: &Placement,
         rank: u32,
         d: usize,
         up: bool,
-        moves: &mut Vec<Move>,
-    ) -> Result<(), Refusal> {
-        moves.clear();
+        own_end: u32,
+        ends: &mut Vec<(u32, u32, u32)>,
+    ) -> Result<Vec<Move>, Refusal> {
+        ends.clear();
         let lines = Lines::new(&self.nodes.grid, placement, rank, d, up);
         let mut refused = None;
-        self.for_each_line(lines.failed, |start| match lines.end(start) {
+        let end = |start: u32| {
+            if start == lines.failed {
+                Ok(Some((lines.rank, own_end)))
+            } else {
+                lines.end(start)
+            }
+        };
+        self.for_each_line(lines.failed, |start| match end(start) {
             Err(ahead) => {
                 refused = Some((start, ahead));
                 false
             }
-            Ok(_) => true,
+            Ok(Some((first, end))) => {
+                ends.push((start, first, end));
+                true
+            }
+            Ok(None) => true,
         });
         if let Some((start, ahead)) = refused {
             return Err(Refusal {
-                line: placement.line_of(d, start),
+                line: placement.line_of(lines.d, start),
                 behind: lines.ranks_behind(start),
                 ahead,
             });
         }
-        self.for_each_line(lines.failed, |start| {
-            if let Ok(Some((first, end))) = lines.end(start) {
-                let (mut from, mut moving) = (start, first);
-                while from != end {
-                    let to = lines.step(from);
-                    moves.push(Move {
-                        rank: moving,
-                        from,
-                        to,
-                    });
-                    moving = placement.state(to);
-                    from = to;
-                }
+        let steps = |start: u32, end: u32| start.abs_diff(end) / lines.stride;
+        let mut moves =
+            Vec::with_capacity(ends.iter().map(|&(s, _, e)| steps(s, e) as usize).sum());
+        for &(start, first, end) in ends.iter() {
+            let (mut from, mut moving) = (start, first);
+            while from != end {
+                let to = lines.step(from);
+                moves.push(Move {
+                    rank: moving,
+                    from,
+                    to,
+                });
+                moving = placement.state(to);
+                from = to;
             }
-            true
-        });
-        Ok(())
+        }
+        Ok(moves)
     }
 
     /// Calls `visit(start)` for the node of every line through the sub-space `self.others`
@@ -496,11 +564,11 @@ struct Refusal {
 }
 
 /// Whether the failed node's own line is open for a slide along a dimension and direction
-/// (unknown until walked, once per failure).
+/// (unknown until walked, once per failure), and if so the free node that ends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Open {
     Unknown,
-    Yes,
+    Yes(u32),
     No,
 }
 
@@ -510,8 +578,12 @@ struct Lines<'a> {
     placement: &'a Placement,
     rank: u32,
     failed: u32,
-    up: bool,
+    /// The dimension slid along.
+    d: usize,
     stride: u32,
+    /// The node index change of one step along the slide (`stride`, or its negation in
+    /// wrapping arithmetic).
+    delta: u32,
     /// Size of the dimension.
     size: u32,
     /// Steps from the failed node's position to the end of the dimension.
@@ -526,8 +598,13 @@ impl<'a> Lines<'a> {
             placement,
             rank,
             failed,
-            up,
+            d,
             stride: grid.stride(d),
+            delta: if up {
+                grid.stride(d)
+            } else {
+                grid.stride(d).wrapping_neg()
+            },
             size: grid.size(d),
             steps: if up { grid.size(d) - 1 - c } else { c },
         }
@@ -536,11 +613,7 @@ impl<'a> Lines<'a> {
     /// The next node along the slide.
     #[inline]
     fn step(&self, node: u32) -> u32 {
-        if self.up {
-            node + self.stride
-        } else {
-            node - self.stride
-        }
+        node.wrapping_add(self.delta)
     }
 
     /// The free node ending the line from `start` and the rank that moves first; `Err` with
@@ -561,10 +634,13 @@ impl<'a> Lines<'a> {
         let mut node = start;
         for k in 0..self.steps {
             node = self.step(node);
-            match self.placement.state(node) {
-                FREE => return Ok(Some((first, node))),
-                FAILED => return Err(k),
-                _ => {}
+            let state = self.placement.state(node);
+            if state >= FAILED {
+                return if state == FREE {
+                    Ok(Some((first, node)))
+                } else {
+                    Err(k)
+                };
             }
         }
         Err(self.steps)
@@ -575,11 +651,7 @@ impl<'a> Lines<'a> {
     fn ranks_behind(&self, start: u32) -> u32 {
         let mut node = start;
         for k in 0..self.size - 1 - self.steps {
-            node = if self.up {
-                node - self.stride
-            } else {
-                node + self.stride
-            };
+            node = node.wrapping_sub(self.delta);
             if self.placement.state(node) >= FAILED {
                 return k;
             }
@@ -729,6 +801,21 @@ mod tests {
                 assert_eq!(shape.hop_distance(node, sub.moves[0].to), nearest, "{spec}");
             }
         }
+    }
+
+    #[test]
+    fn zero_d_counts_hops_past_16_bits() {
+        // mesh 65535x2x2, 3D(1,1): the spares are the four nodes at x = 65534. From
+        // (0,1,1), with the spare (65534,1,1) failed, (65534,1,0) and (65534,0,1) are 65535
+        // hops away and (65534,0,0), the lowest node, 65536: past what 16 bits count.
+        let (shape, mut p, mut s) = setup("mesh:65535x2x2", "3D(1,1)", "0D");
+        p.fail_free_node(shape.node(&[65534, 1, 1]));
+        let sub = fail(&mut p, &mut s, 65534 * 3).unwrap();
+        assert_eq!(shape.coords(sub.moves[0].to), vec![65534, 1, 0]);
+        // mesh 70000x2, 2D(1,1): coordinates past 16 bits.
+        let (shape, mut p, mut s) = setup("mesh:70000x2", "2D(1,1)", "0D");
+        let sub = fail(&mut p, &mut s, 69999).unwrap();
+        assert_eq!(shape.coords(sub.moves[0].to), vec![69999, 1]);
     }
 
     /// Each step of a random walk on a small grid: fail a rank (and keep or undo its
