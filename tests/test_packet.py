@@ -4,6 +4,7 @@ saturation, latency grows with load, and bad input is one line with exit 2."""
 import pytest
 from fray import packet
 from fray.cli import main
+from fray.options import PacketEngine
 from fray.store import read_table
 
 
@@ -11,7 +12,7 @@ def test_low_load_is_accepted_and_latency_grows(tmp_path, capsys):
     out = tmp_path / "r.csv"
     rc = main(
         ["traffic", "--fabric", "torus:4x4x4", "--pattern", "uniform", "--load", "0.1,0.3",
-         "--engine", "packet", "--vcs", "2", "--measure", "30us", "--out", str(out)]
+         "--engine", "packet:vcs=2", "--measure", "30us", "--out", str(out)]
     )
     assert rc == 0
     table = read_table(out)
@@ -36,15 +37,17 @@ def test_saturation_caps_accepted_load():
 
 def test_virtual_channels_default_to_what_the_routing_needs():
     # UGAL on a dragonfly needs 3 classes (one per global hop), the table router one per hop
-    # of its longest route; a run without --vcs takes that many, and too few is refused.
+    # of its longest route; a run without `vcs` takes that many.
     table = packet.traffic("dragonfly:p=2,a=4,h=2,g=9", [0.1], measure_s=10e-6)
     assert table.attrs["vcs"] == 3 and table["accepted"][0] > 0
     table = packet.traffic("torus:4x4x4", [0.1], routing="table", measure_s=10e-6)
     assert table.attrs["vcs"] == 6  # the 4x4x4 torus's diameter
     # Too few is raised to what the routing needs, as on every packet-engine run; more stay.
-    table = packet.traffic("dragonfly:p=2,a=4,h=2,g=9", [0.1], vcs=2, measure_s=10e-6)
+    table = packet.traffic("dragonfly:p=2,a=4,h=2,g=9", [0.1], engine="packet:vcs=2",
+                           measure_s=10e-6)
     assert table.attrs["vcs"] == 3
-    table = packet.traffic("dragonfly:p=2,a=4,h=2,g=9", [0.1], vcs=5, measure_s=10e-6)
+    table = packet.traffic("dragonfly:p=2,a=4,h=2,g=9", [0.1], engine=PacketEngine(vcs=5),
+                           measure_s=10e-6)
     assert table.attrs["vcs"] == 5
 
 
@@ -55,7 +58,8 @@ def test_virtual_channels_default_to_what_the_routing_needs():
         (["--load", "-1"], "load"),
         (["--pattern", "tornado"], "pattern"),
         (["--engine", "flow"], "engine"),
-        (["--vcs", "0"], "vcs"),
+        (["--engine", "packet:vcs=0"], "vcs"),
+        (["--engine", "packet:packet_bytes=256"], "packet_bytes"),
         (["--measure", "long"], "measure"),
         (["--routing", "updown"], "updown"),
     ],

@@ -9,6 +9,7 @@ import pandas as pd
 
 from fray import SpecError, _fray, units
 from fray._fray import Fabric
+from fray.options import PacketEngine, parse_engine
 from fray.simulate import Traffic, simulate
 
 #: 4X SDR InfiniBand as in the soft-error study: 10 Gb/s signalling, 8 Gb/s of data.
@@ -75,10 +76,7 @@ def traffic(
     loads: list[float],
     *,
     routing: str | None = None,
-    vcs: int | None = None,
-    packet_bytes: int = 256,
-    buffer_bytes: int = 4096,
-    arbitration: str = "oldest-first",
+    engine: str | PacketEngine = "packet",
     warmup_s: float = 20e-6,
     measure_s: float = 50e-6,
     seed: int = 1,
@@ -86,18 +84,18 @@ def traffic(
     """Uniform random traffic on the packet engine at each offered ``load`` (fraction of
     each endpoint's injection bandwidth), one :func:`fray.simulate` of :class:`fray.Traffic`
     per load: ``offered, accepted, latency_mean_s, packets, events, wall_s, vcs`` per load.
-    ``vcs`` (virtual channels per channel), like every packet-engine run's, is raised to as
-    many as the routing needs to stay free of deadlock (at least 2)."""
+    ``engine`` is the packet engine with its options, a spec (``"packet:mtu=2KiB,vcs=3"``) or
+    a :class:`fray.options.PacketEngine`; its virtual channels per channel (``vcs``), like
+    every packet-engine run's, are raised to as many as the routing needs to stay free of
+    deadlock (at least 2)."""
     if not loads:
         raise SpecError("load: give at least one load")
+    if not isinstance(parse_engine(engine), PacketEngine):
+        raise SpecError(f"engine: traffic runs on the packet engine, got {str(engine)!r}")
     f = Fabric.parse(fabric)
-    options = [f"mtu={packet_bytes}", f"buffer={buffer_bytes}", f"arbitration={arbitration}"]
-    if vcs is not None:
-        options.append(f"vcs={vcs}")
-    engine = "packet:" + ",".join(options)
     rows = []
     for load in loads:
-        r = simulate(f, Traffic(load, warmup_s, measure_s), routing=routing, engine=engine,
+        r = simulate(f, Traffic(load, warmup_s, measure_s), routing=routing, engine=str(engine),
                      seed=seed)
         rows.append({"load": load, **dataclasses.asdict(r.traffic), "vcs": r.vcs})
     table = pd.DataFrame(rows)

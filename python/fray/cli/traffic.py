@@ -26,14 +26,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         required=True,
         help="offered loads, fractions of the injection bandwidth, e.g. 0.1,0.2,0.3",
     )
-    p.add_argument("--engine", default="packet", help="simulation engine (packet)")
-    p.add_argument("--routing", help="routing name (default: the fabric's own)")
-    p.add_argument("--vcs", type=int, help="virtual channels per channel, raised to as many as "
-                   "the routing needs to stay free of deadlock (default: that many, at least 2)")
-    p.add_argument("--packet-bytes", type=int, default=256, help="packet size (default 256)")
     p.add_argument(
-        "--buffer-bytes", type=int, default=4096, help="input buffer per VC (default 4096)"
+        "--engine",
+        default="packet",
+        help="the packet engine and its options, e.g. packet:mtu=2KiB,buffer=32KiB,vcs=3 "
+        "(default: packet, at its defaults; virtual channels are raised to as many as the "
+        "routing needs to stay free of deadlock)",
     )
+    p.add_argument("--routing", help="routing name (default: the fabric's own)")
     p.add_argument("--warmup", default="20us", help="simulated warm-up (default 20us)")
     p.add_argument("--measure", default="50us", help="simulated measured time (default 50us)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="seed (default 1)")
@@ -55,15 +55,11 @@ def run(args: argparse.Namespace) -> int:
     """Runs each load and writes the table."""
     if args.pattern != "uniform":
         raise SpecError(f"pattern: only uniform is known, got {args.pattern!r}")
-    if args.engine != "packet":
-        raise SpecError(f"engine: traffic runs on the packet engine, got {args.engine!r}")
     table = packet.traffic(
         args.fabric,
         _loads(args.load),
         routing=args.routing,
-        vcs=args.vcs,
-        packet_bytes=args.packet_bytes,
-        buffer_bytes=args.buffer_bytes,
+        engine=args.engine,
         warmup_s=units.parse_seconds(args.warmup, "warmup"),
         measure_s=units.parse_seconds(args.measure, "measure"),
         seed=args.seed,
