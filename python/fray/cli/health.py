@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Classify every cable of a machine (down, flapping, below-peers, "
         "erroring, congested, healthy) from port counters and a down-cable file, most suspect "
         "first; then run each workload on the machine as it is and healthy, and say the "
-        "throughput lost now (95%% CI over the seeds) and the greedy order to repair the down "
+        "throughput lost now (95% CI over the seeds) and the greedy order to repair the down "
         "cables in.",
     )
     p.add_argument(

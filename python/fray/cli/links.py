@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description=(
             "Fail a share of the links, run the workload's jobs on an engine (flow by "
             "default), and report the loss of machine throughput against the same seed "
-            "without failures, with a 95%% confidence interval over the seeds."
+            "without failures, with a 95% confidence interval over the seeds."
         ),
     )
     p.add_argument("--fabric", required=True,
@@ -109,7 +109,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="what each message costs the ranks' cores: none, SST Ember's defaults: ember "
         "(190 ns a send, 310 ns a receive, registration of long messages; computing holds "
         "the core too), or those "
-        "times K: 'ember*K'; then any '+KEY=VALUE' overrides of single costs: send, recv, "
+        "times K: 'ember*K', or Ember's costs charged call by call as SST Firefly makes "
+        "progress: firefly; then any '+KEY=VALUE' overrides of single costs: send, recv, "
         "match, register, page, nic (times, 150ns; nic: core to NIC and back, holding no "
         "core), copy, send_copy, recv_copy (per byte, "
         "344ps/B), eager (bytes), e.g. 'ember+send_copy=344ps/B' (default none)",

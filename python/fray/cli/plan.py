@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             "Cables fail by class at the rates given (or fitted from a failure log); each "
             "repair policy (at once, maintenance windows every T, a loss threshold) runs over "
             "a horizon, many times; the machine throughput lost to degraded running and to "
-            "maintenance is reported per policy with a 95%% confidence interval."
+            "maintenance is reported per policy with a 95% confidence interval."
         ),
     )
     p.add_argument("--fabric", required=True, help="e.g. dragonfly:p=16,a=32,h=1,g=17")
