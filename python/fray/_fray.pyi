@@ -217,7 +217,7 @@ def allreduce_study(
     replication: str,
     errors: str = "none",
     ops: int = 1000,
-    packet_bytes: int = 256,
+    mtu: int = 256,
     nak_s: float = 0.0,
     seed: int = 1,
 ) -> dict[str, Any]:

@@ -35,13 +35,14 @@ def collective(
     seed: int = 1,
     bandwidth: str = PAPER_BANDWIDTH,
     latency: str = PAPER_LATENCY,
-    packet_bytes: int = 256,
+    mtu: int = 256,
     nak: str = "0ns",
 ) -> tuple[pd.DataFrame, dict[tuple[str, str], list[float]]]:
     """Runs ``ops`` fabric-based allreduces for every (replication, errors) pair: a table
     with one row per pair (``replication, copies, errors, ops, mean_s, p50_s, p99_s, std_s,
-    retransmissions``) and the time of every operation by pair, for plots. ``nak`` is the
-    detection and NAK time of a link-level retry on top of the wire's latency back."""
+    retransmissions``) and the time of every operation by pair, for plots. ``mtu`` is the
+    largest packet payload in bytes (the packet engine's ``mtu``); ``nak`` is the detection
+    and NAK time of a link-level retry on top of the wire's latency back."""
     if ops < 1:
         raise SpecError(f"ops: at least one operation, got {ops}")
     f = _fabric(fabric, bandwidth, latency)
@@ -50,7 +51,7 @@ def collective(
     for replication in replications:
         for model in errors:
             r = _fray.allreduce_study(
-                f, replication, model, ops=ops, packet_bytes=packet_bytes, nak_s=nak_s, seed=seed
+                f, replication, model, ops=ops, mtu=mtu, nak_s=nak_s, seed=seed
             )
             rows.append(
                 {

@@ -11,10 +11,10 @@ use crate::fabric::Fabric;
 /// (`none`, `spatial:K`, `temporal:K`) under `errors` (`none`, `every-link-once`,
 /// `exp:100us`, `ber:1e-12`, `channels:NAME,..`): a dict with `op_times_s`, `mean_s`,
 /// `p50_s`, `p99_s`, `std_s`, `retransmissions`, `replication` (the scheme's name) and
-/// `copies`. `nak_s` is the detection and
-/// NAK time a link-level retry pays on top of the wire's latency back.
+/// `copies`. `mtu` is the largest packet payload in bytes (the packet engine's `mtu`); `nak_s`
+/// is the detection and NAK time a link-level retry pays on top of the wire's latency back.
 #[pyfunction]
-#[pyo3(signature = (fabric, replication, errors = "none", ops = 1000, packet_bytes = 256,
+#[pyo3(signature = (fabric, replication, errors = "none", ops = 1000, mtu = 256,
     nak_s = 0.0, seed = 1))]
 #[allow(clippy::too_many_arguments)]
 pub fn allreduce_study<'py>(
@@ -23,7 +23,7 @@ pub fn allreduce_study<'py>(
     replication: &str,
     errors: &str,
     ops: u32,
-    packet_bytes: u32,
+    mtu: u32,
     nak_s: f64,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -36,7 +36,7 @@ pub fn allreduce_study<'py>(
     let errors = ErrorModel::parse(errors).map_err(collective_error)?;
     let config = AllreduceConfig {
         replication,
-        packet_bytes,
+        packet_bytes: mtu,
         ops,
         nak_ps: (nak_s * 1e12).round() as u64,
         seed,
