@@ -61,7 +61,8 @@ def test_every_link_once_hurts_spatial_more():
         (["--errors", "exp:soon"], "errors"),
         (["--errors", "channels:S0->S1"], "S0->S1"),
         (["--ops", "0"], "ops"),
-        (["--bandwidth", "fast"], "bandwidth"),
+        (["--link-bandwidth", "fast"], "link_bandwidth"),
+        (["--link-latency", "soon"], "link_latency"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args, needle, capsys):

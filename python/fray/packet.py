@@ -18,11 +18,11 @@ PAPER_BANDWIDTH = "1GB/s"
 PAPER_LATENCY = "100ns"
 
 
-def _fabric(spec: str, bandwidth: str, latency: str) -> Fabric:
+def _fabric(spec: str, link_bandwidth: str, link_latency: str) -> Fabric:
     return Fabric.parse(
         spec,
-        bandwidth_bytes_s=units.parse_rate(bandwidth, "bandwidth"),
-        latency_s=units.parse_seconds(latency, "latency"),
+        bandwidth_bytes_s=units.parse_rate(link_bandwidth, "link_bandwidth"),
+        latency_s=units.parse_seconds(link_latency, "link_latency"),
     )
 
 
@@ -33,8 +33,8 @@ def collective(
     *,
     ops: int = 1000,
     seed: int = 1,
-    bandwidth: str = PAPER_BANDWIDTH,
-    latency: str = PAPER_LATENCY,
+    link_bandwidth: str = PAPER_BANDWIDTH,
+    link_latency: str = PAPER_LATENCY,
     mtu: int = 256,
     nak: str = "0ns",
 ) -> tuple[pd.DataFrame, dict[tuple[str, str], list[float]]]:
@@ -45,7 +45,7 @@ def collective(
     and NAK time of a link-level retry on top of the wire's latency back."""
     if ops < 1:
         raise SpecError(f"ops: at least one operation, got {ops}")
-    f = _fabric(fabric, bandwidth, latency)
+    f = _fabric(fabric, link_bandwidth, link_latency)
     nak_s = units.parse_seconds(nak, "nak")
     rows, times = [], {}
     for replication in replications:
@@ -68,7 +68,8 @@ def collective(
             )
             times[(replication, model)] = r["op_times_s"]
     table = pd.DataFrame(rows)
-    table.attrs.update(fabric=fabric, bandwidth=bandwidth, latency=latency, nak=nak, seed=seed)
+    table.attrs.update(fabric=fabric, link_bandwidth=link_bandwidth, link_latency=link_latency,
+                       nak=nak, seed=seed)
     return table, times
 
 

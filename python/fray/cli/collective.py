@@ -36,12 +36,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ops", type=int, default=1000, help="operations per case (default 1000)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the error processes (default 1)")
     p.add_argument(
-        "--bandwidth",
+        "--link-bandwidth",
         default=packet.PAPER_BANDWIDTH,
         help=f"data rate of every link (default {packet.PAPER_BANDWIDTH}: 4X SDR)",
     )
     p.add_argument(
-        "--latency",
+        "--link-latency",
         default=packet.PAPER_LATENCY,
         help=f"delay of every switch and HCA (default {packet.PAPER_LATENCY})",
     )
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         errors,
         ops=args.ops,
         seed=args.seed,
-        bandwidth=args.bandwidth,
-        latency=args.latency,
+        link_bandwidth=args.link_bandwidth,
+        link_latency=args.link_latency,
         nak=args.nak,
     )
     if args.out:
