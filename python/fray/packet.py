@@ -92,12 +92,13 @@ def traffic(
     deadlock (at least 2)."""
     if not loads:
         raise SpecError("load: give at least one load")
-    if not isinstance(parse_engine(engine), PacketEngine):
+    spec = parse_engine(engine)
+    if not isinstance(spec, PacketEngine):
         raise SpecError(f"engine: traffic runs on the packet engine, got {str(engine)!r}")
     f = Fabric.parse(fabric)
     rows = []
     for load in loads:
-        r = simulate(f, Traffic(load, warmup_s, measure_s), routing=routing, engine=str(engine),
+        r = simulate(f, Traffic(load, warmup_s, measure_s), routing=routing, engine=spec,
                      seed=seed)
         rows.append({"load": load, **dataclasses.asdict(r.traffic), "vcs": r.vcs})
     table = pd.DataFrame(rows)
