@@ -66,6 +66,7 @@ fn main() {
             seed: 1,
             time_tolerance: tolerance,
             time_resolution_s: 0.0,
+            ..FlowConfig::default()
         },
     )
     .unwrap();

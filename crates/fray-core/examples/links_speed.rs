@@ -1,15 +1,16 @@
 //! Times the flow engine on one Halo3D26 iteration of the failed-links study: one job, the
 //! largest cube of ranks that fits, laid out after random idle endpoints, on a fabric with a
 //! fraction of one cable class failed:
-//! `cargo run --release -p fray-core --example links_speed -- SPEC ROUTING CLASS FRACTION [TOL [RESOLUTION_S]]`
-//! (defaults `dragonfly:p=16,a=32,h=16,g=17 ugal global 0.1 1e-4 0`).
+//! `cargo run --release -p fray-core --example links_speed -- SPEC ROUTING CLASS FRACTION [TOL [RESOLUTION_S [NIC]]]`
+//! (defaults `dragonfly:p=16,a=32,h=16,g=17 ugal global 0.1 1e-4 0 shared`; NIC is the flow
+//! engine's `nic`, `shared` or `fifo`).
 
 use std::time::Instant;
 
 use fray_core::fabric::Fabric;
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing;
-use fray_core::sim::flow::{simulate, FlowConfig};
+use fray_core::sim::flow::{simulate, FlowConfig, NicOrder};
 use fray_core::workload::{largest_cube, linear_after_random_idle, Halo3D26, Job, Motif};
 
 fn main() {
@@ -20,6 +21,11 @@ fn main() {
     let fraction: f64 = arg(4, "0.1").parse().expect("fraction");
     let tolerance: f64 = arg(5, "1e-4").parse().expect("tolerance");
     let resolution: f64 = arg(6, "0").parse().expect("resolution, seconds");
+    let nic = match arg(7, "shared").as_str() {
+        "fifo" => NicOrder::Fifo,
+        "shared" => NicOrder::Shared,
+        other => panic!("NIC: expected shared or fifo, got {other:?}"),
+    };
     let fabric = Fabric::parse(&spec).unwrap();
     let n = fabric.num_endpoints() as u32;
     let (p, _, _) = largest_cube(n);
@@ -43,6 +49,7 @@ fn main() {
             seed: 1,
             time_tolerance: tolerance,
             time_resolution_s: resolution,
+            nic,
         },
     )
     .unwrap();

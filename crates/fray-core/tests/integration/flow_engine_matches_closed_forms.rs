@@ -1,13 +1,14 @@
 //! The flow engine against closed forms: one flow gets its bottleneck, n flows on one channel
 //! get 1/n each, the textbook max-min example, latency paid once per message, DAG
-//! dependencies in time, agreement with the load engine's bound on a single phase, and the
-//! time tolerance's rule for flows that end: held only to merge ends closer than the window.
+//! dependencies in time, agreement with the load engine's bound on a single phase, the
+//! time tolerance's rule for flows that end: held only to merge ends closer than the window,
+//! and a FIFO NIC sending one message at a time.
 
 use fray_core::fabric::{ChannelId, RouterId};
 use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
 use fray_core::faults::Faults;
 use fray_core::routing::{DimensionOrder, RouteRequest, Routing, RoutingError};
-use fray_core::sim::flow::{simulate, FlowConfig};
+use fray_core::sim::flow::{simulate, FlowConfig, NicOrder};
 use fray_core::sim::load::static_load;
 use fray_core::workload::{DagBuilder, Halo3D26, Job, Message, Motif, Op, Stencil, StencilKind};
 
@@ -236,6 +237,76 @@ fn a_compute_waits_for_every_message_it_depends_on() {
     }
 }
 
+/// Rank 0 of a pair of routers (1 GB/s cable, 1 us; 2 us host links far faster) sends
+/// messages of `sizes` bytes to rank 1, all posted at 0, then rank 1 computes 1 ms: when
+/// each message and the compute end, with NIC order `nic`, exact.
+fn one_sender(sizes: &[f64], nic: NicOrder) -> Vec<f64> {
+    let mut b = FabricBuilder::new(2);
+    let class = b.class("wire");
+    b.cable(0, 1, class, link(1e9, 1e-6)).unwrap();
+    b.endpoints_everywhere(1, link(1e18, 2e-6)).unwrap();
+    let f = b.build(Topology::Graph).unwrap();
+    let mut d = DagBuilder::new(2);
+    let sends: Vec<u32> = sizes
+        .iter()
+        .map(|&bytes| d.send(0, 1, bytes, &[]).unwrap())
+        .collect();
+    d.compute(1, 1e-3, &sends).unwrap();
+    let job = Job::new("sender", d.build(1).unwrap(), vec![0, 1], &f).unwrap();
+    let config = FlowConfig { nic, ..EXACT };
+    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], config).unwrap();
+    r.op_end_s
+}
+
+fn assert_close(got: &[f64], want: &[f64]) {
+    assert_eq!(got.len(), want.len());
+    for (k, (&g, &w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() < 1e-12, "op {k}: {g:e} s against {w:e} s");
+    }
+}
+
+#[test]
+fn a_fifo_nic_sends_one_message_at_a_time_in_post_order() {
+    // 2 MB then 1 KB: the NIC sends the 2 MB from 0 to 2 ms at the full 1 GB/s, then the
+    // 1 KB to 2.001 ms; each arrives its path's 5 us later, and the compute follows the last.
+    let lat = 5e-6;
+    assert_close(
+        &one_sender(&[2e6, 1e3], NicOrder::Fifo),
+        &[2e-3 + lat, 2.001e-3 + lat, 3.001e-3 + lat],
+    );
+    // Shared, the two start together after 5 us at 0.5 GB/s each: the 1 KB arrives after
+    // 2 us of bytes, and the 2 MB has the cable alone from then on.
+    assert_close(
+        &one_sender(&[2e6, 1e3], NicOrder::Shared),
+        &[lat + 2.001e-3, lat + 2e-6, lat + 3.001e-3],
+    );
+    // Posted the other way round, the small message goes first under both.
+    assert_close(
+        &one_sender(&[1e3, 2e6], NicOrder::Fifo),
+        &[1e-6 + lat, 2.001e-3 + lat, 3.001e-3 + lat],
+    );
+}
+
+#[test]
+fn fifo_nics_of_different_senders_still_share_max_min() {
+    // Four senders on router 0, one message each to router 1 over one 1 GB/s cable: four
+    // NICs, one message each, so the FIFO order changes nothing and each gets 1/4 GB/s.
+    let mut b = FabricBuilder::new(2);
+    let class = b.class("wire");
+    b.cable(0, 1, class, link(1e9, 0.0)).unwrap();
+    b.endpoints(0, 4, link(1e18, 0.0)).unwrap();
+    b.endpoints(1, 4, link(1e18, 0.0)).unwrap();
+    let f = b.build(Topology::Graph).unwrap();
+    let job = phase(&f, &[(0, 4, 1e9), (1, 5, 1e9), (2, 6, 1e9), (3, 7, 1e9)]);
+    let config = FlowConfig {
+        nic: NicOrder::Fifo,
+        ..EXACT
+    };
+    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], config).unwrap();
+    assert_close(&r.op_end_s, &[4.0; 4]);
+    assert_eq!(r.rate_solves, 1);
+}
+
 #[test]
 fn no_operation_ends_before_what_it_waits_for() {
     // Three iterations of a 26-neighbour halo with compute on a small torus, at the study's
@@ -249,9 +320,8 @@ fn no_operation_ends_before_what_it_waits_for() {
     let job = Job::new("halo", dag.clone(), (0..27).collect(), &f).unwrap();
     let dor = DimensionOrder::new(&f).unwrap();
     let config = FlowConfig {
-        seed: 1,
         time_tolerance: 3e-3,
-        time_resolution_s: 0.0,
+        ..EXACT
     };
     let r = simulate(&f, &Faults::none(&f), &dor, &[job], config).unwrap();
     for (op, kind) in dag.ops().iter().enumerate() {

@@ -1,13 +1,13 @@
 //! The flow engine's time tolerance keeps its promise: with tolerance `tol` and resolution
 //! `res`, a message's completion time moves by a small multiple of `tol` times its time from
 //! post to delivery plus `res`, against the exact simulation (both 0), on random traffic over
-//! a dragonfly with failed global links and adaptive routing.
+//! a dragonfly with failed global links and adaptive routing, with either NIC order.
 
 use crate::common::faults::random_cables;
 
 use fray_core::fabric::Fabric;
 use fray_core::routing;
-use fray_core::sim::flow::{simulate, FlowConfig};
+use fray_core::sim::flow::{simulate, FlowConfig, NicOrder};
 use fray_core::workload::{Job, Message};
 use proptest::prelude::*;
 
@@ -21,6 +21,7 @@ proptest! {
         seed in 1u64..1000,
         tol in prop_oneof![Just(1e-3), Just(1e-2)],
         res in prop_oneof![Just(0.0), Just(1e-8), Just(1e-7)],
+        nic in prop_oneof![Just(NicOrder::Shared), Just(NicOrder::Fifo)],
     ) {
         let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap();
         let faults = random_cables(&fabric, "global", failed, seed);
@@ -34,7 +35,7 @@ proptest! {
         let job = Job::from_messages("random", &messages, &fabric).unwrap();
         let run = |time_tolerance, time_resolution_s| {
             simulate(&fabric, &faults, routing.as_ref(), std::slice::from_ref(&job),
-                     FlowConfig { seed, time_tolerance, time_resolution_s })
+                     FlowConfig { seed, time_tolerance, time_resolution_s, nic })
         };
         let (Ok(exact), Ok(fast)) = (run(0.0, 0.0), run(tol, res)) else {
             // Both fail alike on a pair the failures cut off.

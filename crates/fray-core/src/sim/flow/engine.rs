@@ -1,7 +1,7 @@
 //! The event loop of the flow engine.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::time_blocks::TimeBlocks;
 use super::{FlowsOnChannel, MaxMin};
@@ -26,6 +26,35 @@ pub struct FlowConfig {
     /// that ends may keep its bandwidth as long, however young their message (0: only the
     /// relative `time_tolerance` applies).
     pub time_resolution_s: f64,
+    /// How each source endpoint's NIC serves the messages posted to it.
+    pub nic: NicOrder,
+}
+
+/// How a source endpoint's NIC serves the messages posted to it (the engine spec's `nic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NicOrder {
+    /// Every posted message moves at once, each a flow of its own that shares the injection
+    /// channel max-min with the others, from its path's latency after its post until its last
+    /// byte arrives (a NIC that interleaves its queues, as an InfiniBand HCA does its queue
+    /// pairs). The default.
+    #[default]
+    Shared,
+    /// One message at a time, in the order they were posted: a message's bytes leave the NIC
+    /// from its post, or from the moment the last byte of the message before it has left,
+    /// whichever is later, and its last byte arrives its path's latency after it left (the
+    /// packet engine's NIC, and SST Firefly's, whose one send machine works on one message
+    /// at a time).
+    Fifo,
+}
+
+impl NicOrder {
+    /// The name the engine spec reads (`shared`, `fifo`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Shared => "shared",
+            Self::Fifo => "fifo",
+        }
+    }
 }
 
 impl FlowConfig {
@@ -43,6 +72,7 @@ impl FlowConfig {
         seed: 1,
         time_tolerance: 0.0,
         time_resolution_s: 0.0,
+        nic: NicOrder::Shared,
     };
 
     /// Checks the settings: `time_tolerance` in `[0, 0.5)` (a flow may not end more than
@@ -66,13 +96,14 @@ impl FlowConfig {
 }
 
 impl Default for FlowConfig {
-    /// Seed 1, [`FlowConfig::DEFAULT_TIME_TOLERANCE`] and
-    /// [`FlowConfig::DEFAULT_TIME_RESOLUTION_S`].
+    /// Seed 1, [`FlowConfig::DEFAULT_TIME_TOLERANCE`],
+    /// [`FlowConfig::DEFAULT_TIME_RESOLUTION_S`] and the default [`NicOrder`].
     fn default() -> Self {
         Self {
             seed: 1,
             time_tolerance: Self::DEFAULT_TIME_TOLERANCE,
             time_resolution_s: Self::DEFAULT_TIME_RESOLUTION_S,
+            nic: NicOrder::default(),
         }
     }
 }
@@ -130,10 +161,10 @@ pub struct FlowResult {
 enum Kind {
     /// A compute operation, or the posting of a receive, ends.
     ComputeDone(u32),
-    /// A message has paid its latency: its flow joins the active set.
+    /// A message's bytes start moving: its flow joins the active set.
     Activate(u32),
-    /// A message's last byte arrives now: a control message's, or that of a flow that left
-    /// the network early (within the time tolerance), at its predicted end.
+    /// A message's last byte arrives now: a control message's, or a flow's that left the
+    /// network early (within the time tolerance) or whose NIC is [`NicOrder::Fifo`].
     Delivered(u32),
     /// The sender's core has posted a message (its host costs paid): it is routed now.
     Post(u32),
@@ -177,6 +208,12 @@ struct Flow {
     size_bytes: f64,
     /// When the message was posted (before its path's latency), in seconds.
     posted_s: f64,
+    /// Its source endpoint.
+    src: u32,
+    /// How long after its last byte has left the NIC it arrives, in seconds: its path's
+    /// latency where the flow starts at its post ([`NicOrder::Fifo`]), 0 where it starts
+    /// once that latency has passed ([`NicOrder::Shared`]).
+    delivery_delay_s: f64,
 }
 
 /// A flow with bytes moving: what the rate solves read, kept contiguous and in the order
@@ -293,6 +330,10 @@ struct State<'a> {
     by_level: bool,
     /// The flows [`State::rerate_simply`] raised, and their rates before, to undo.
     raised: Vec<(u32, f64)>,
+    /// With [`NicOrder::Fifo`], per source endpoint: the flows posted and waiting for the
+    /// NIC, in post order, and whether it is sending one (empty otherwise).
+    nic_waiting: Vec<VecDeque<u32>>,
+    nic_busy: Vec<bool>,
 }
 
 /// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done.
@@ -343,6 +384,10 @@ fn simulate_with(
 ) -> Result<FlowResult, RoutingError> {
     let n_ops: usize = jobs.iter().map(|j| j.dag.ops().len()).sum();
     let num_channels = fabric.channels().len();
+    let nics = match config.nic {
+        NicOrder::Fifo => fabric.num_endpoints(),
+        NicOrder::Shared => 0,
+    };
     let mut s = State {
         fabric,
         faults,
@@ -389,6 +434,8 @@ fn simulate_with(
         freed: Vec::new(),
         by_level: false,
         raised: Vec::new(),
+        nic_waiting: vec![VecDeque::new(); nics],
+        nic_busy: vec![false; nics],
     };
     s.residual = s.capacity.clone();
     for g in s.progress.initially_ready() {
@@ -436,7 +483,8 @@ fn simulate_with(
                     let flow = s.flows[f as usize];
                     if flow.path_len == 0 || flow.size_bytes == 0.0 {
                         s.finish_flow(f);
-                        s.arrived(flow.op, t);
+                        s.nic_next(f, t);
+                        s.deliver(f, t, t);
                     } else {
                         restart = restart.min(s.lowest_share(f));
                         let start = s.moving_paths.len() as u32;
@@ -618,8 +666,9 @@ impl State<'_> {
             self.ends.set(i, f64::INFINITY);
             self.leaves.set(i, f64::INFINITY);
             self.held.push(i as u32);
-            let op = self.flows[self.active[i].flow as usize].op;
-            self.arrived(op, t);
+            let f = self.active[i].flow;
+            self.nic_next(f, end);
+            self.deliver(f, t, t);
         }
         self.leaving_scratch = ending;
     }
@@ -651,7 +700,8 @@ impl State<'_> {
             self.finish_flow(m.flow);
             if k >= held {
                 // (Its end is after `t`: the flows ending by `t` are held.)
-                self.push(end, Kind::Delivered(self.flows[m.flow as usize].op));
+                self.nic_next(m.flow, end);
+                self.deliver(m.flow, end, t);
             }
         }
         let n = leaving.len();
@@ -1144,10 +1194,49 @@ impl State<'_> {
             path_len: self.scratch.len() as u32,
             size_bytes,
             posted_s: t,
+            src: a,
+            delivery_delay_s: match self.config.nic {
+                NicOrder::Fifo => latency_s,
+                NicOrder::Shared => 0.0,
+            },
         });
         self.paths.extend_from_slice(&self.scratch);
-        self.push(t + latency_s, Kind::Activate(id));
+        match self.config.nic {
+            NicOrder::Shared => self.push(t + latency_s, Kind::Activate(id)),
+            NicOrder::Fifo if self.nic_busy[a as usize] => {
+                self.nic_waiting[a as usize].push_back(id)
+            }
+            NicOrder::Fifo => {
+                self.nic_busy[a as usize] = true;
+                self.push(t, Kind::Activate(id));
+            }
+        }
         Ok(())
+    }
+
+    /// Flow `f`'s last byte left its NIC at `at`: with [`NicOrder::Fifo`], the next flow
+    /// waiting for that NIC starts then.
+    fn nic_next(&mut self, f: u32, at: f64) {
+        if self.config.nic == NicOrder::Shared {
+            return;
+        }
+        let src = self.flows[f as usize].src as usize;
+        match self.nic_waiting[src].pop_front() {
+            Some(next) => self.push(at, Kind::Activate(next)),
+            None => self.nic_busy[src] = false,
+        }
+    }
+
+    /// Flow `f`'s last byte left its NIC at `at` (not before `t`, now): its message
+    /// arrives its delivery delay later.
+    fn deliver(&mut self, f: u32, at: f64, t: f64) {
+        let flow = self.flows[f as usize];
+        let arrival = at + flow.delivery_delay_s;
+        if arrival > t {
+            self.push(arrival, Kind::Delivered(flow.op));
+        } else {
+            self.arrived(flow.op, t);
+        }
     }
 
     /// Flow `f` left the network: take it off its channels' flow counts and count its bytes.
@@ -1191,13 +1280,14 @@ mod tests {
         /// to rounding, on random traffic over a dragonfly with failed global links and
         /// adaptive routing, posted at once or spread. With `one_size`, every message has
         /// the same size, so that the flows with the same share end together and events
-        /// where many flows leave at once are re-rated too.
+        /// where many flows leave at once are re-rated too. Either NIC order.
         #[test]
         fn local_and_level_rerates_match_a_full_solve(
             messages in proptest::collection::vec((0u32..72, 0u32..72, 1.0f64..2e6), 20..300),
             one_size in any::<bool>(),
             failed in 0.0f64..0.3,
             seed in 1u64..1000,
+            fifo in any::<bool>(),
         ) {
             let size = messages[0].2;
             let messages = messages
@@ -1216,7 +1306,8 @@ mod tests {
                 .collect();
             prop_assume!(!messages.is_empty());
             let job = Job::from_messages("random", &messages, &fabric).unwrap();
-            let config = FlowConfig { seed, ..FlowConfig::EXACT };
+            let nic = if fifo { NicOrder::Fifo } else { NicOrder::Shared };
+            let config = FlowConfig { seed, nic, ..FlowConfig::EXACT };
             let run = |rerate| {
                 simulate_with(&fabric, &faults, routing.as_ref(), std::slice::from_ref(&job),
                               config, rerate)

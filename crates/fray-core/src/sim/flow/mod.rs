@@ -64,7 +64,7 @@ mod share_queue;
 mod spec;
 mod time_blocks;
 
-pub use engine::{simulate, FlowConfig, FlowResult, JobResult};
+pub use engine::{simulate, FlowConfig, FlowResult, JobResult, NicOrder};
 pub use maxmin::MaxMin;
 pub use spec::FLOW_OPTIONS;
 

@@ -1,18 +1,19 @@
 //! The flow engine's options as the engine spec writes them: `flow:time_tolerance=0.003,
-//! time_resolution=20ns` ([`FlowConfig::parse_options`], [`FlowConfig::options`]).
+//! time_resolution=20ns,nic=fifo` ([`FlowConfig::parse_options`], [`FlowConfig::options`]).
 
-use super::FlowConfig;
+use super::{FlowConfig, NicOrder};
 use crate::options::{key_values, OptionError};
 use crate::units::{format_seconds, parse_seconds};
 
 /// The flow engine's options, as a help text lists them.
-pub const FLOW_OPTIONS: &str = "time_tolerance=SHARE, time_resolution=TIME";
+pub const FLOW_OPTIONS: &str = "time_tolerance=SHARE, time_resolution=TIME, nic=shared|fifo";
 
 impl FlowConfig {
     /// Reads the flow engine's options, `KEY=VALUE` separated by commas, over the defaults
     /// ([`FlowConfig::default`]): `time_tolerance` (a share of a message's time, in
-    /// `[0, 0.5)`) and `time_resolution` (a time with its unit, `10ns`, in `[0, 1 ms)`; a
-    /// bare number is seconds). An empty text is the defaults. The error names the option;
+    /// `[0, 0.5)`), `time_resolution` (a time with its unit, `10ns`, in `[0, 1 ms)`; a
+    /// bare number is seconds) and `nic` ([`NicOrder`]: `shared` or `fifo`). An empty
+    /// text is the defaults. The error names the option;
     /// an option given twice or unknown is refused.
     pub fn parse_options(options: &str) -> Result<Self, OptionError> {
         let mut config = Self::default();
@@ -33,6 +34,17 @@ impl FlowConfig {
                             format!("{key}: expected {}, got {value:?}", e.expected),
                         )
                     })?
+                }
+                "nic" => {
+                    config.nic = [NicOrder::Shared, NicOrder::Fifo]
+                        .into_iter()
+                        .find(|n| n.name() == value)
+                        .ok_or_else(|| {
+                            OptionError::new(
+                                key,
+                                format!("{key}: expected shared or fifo, got {value:?}"),
+                            )
+                        })?
                 }
                 _ => {
                     return Err(OptionError::new(
@@ -59,6 +71,9 @@ impl FlowConfig {
         }
         if self.time_resolution_s != default.time_resolution_s {
             options.push(("time_resolution", format_seconds(self.time_resolution_s)));
+        }
+        if self.nic != default.nic {
+            options.push(("nic", self.nic.name().to_string()));
         }
         options
     }
@@ -97,6 +112,8 @@ mod tests {
             field("time_tolerance=0,time_tolerance=0.1"),
             "time_tolerance"
         );
+        assert_eq!(field("nic=lifo"), "nic");
+        assert_eq!(field("nic=fifo,nic=shared"), "nic");
         assert_eq!(field("tolerance=0.1"), "tolerance");
         assert_eq!(field("exact"), "exact");
     }
@@ -106,10 +123,12 @@ mod tests {
         fn options_read_back_to_the_same_settings(
             tolerance in 0.0f64..0.5,
             resolution_ps in 0u64..1_000_000_000,
+            fifo in any::<bool>(),
         ) {
             let config = FlowConfig {
                 time_tolerance: tolerance,
                 time_resolution_s: resolution_ps as f64 * 1e-12,
+                nic: if fifo { NicOrder::Fifo } else { NicOrder::Shared },
                 ..FlowConfig::default()
             };
             let text: Vec<String> =
