@@ -161,17 +161,17 @@ ENGINE_RATIO_FABRIC, ENGINE_RATIO_BANDWIDTH, ENGINE_RATIO_FAILED, ENGINE_RATIO_R
 )
 
 
-def engine_ratio(workload: str, repeat: int) -> Result:
-    """One run of ``workload`` on the flow engine (the study's time tolerance and
-    resolution) and on the packet engine, alternated ``repeat`` times on the same fabric,
-    faults and routing: the flow engine's runs, with the packet engine's CPU times and the
-    ratio of the medians (packet over flow)."""
+def engine_ratio(workload: str, repeat: int, flow_engine: str = "flow") -> Result:
+    """One run of ``workload`` on the flow engine ``flow_engine`` (a spec; the study's time
+    tolerance and resolution) and on the packet engine, alternated ``repeat`` times on the
+    same fabric, faults and routing: the flow engine's runs, with the packet engine's CPU
+    times and the ratio of the medians (packet over flow)."""
     f = _fray.Fabric.parse(ENGINE_RATIO_FABRIC, bandwidth_bytes_s=ENGINE_RATIO_BANDWIDTH)
     faults = _fray.Faults.fail_links(f, "global", ENGINE_RATIO_FAILED, 1)
 
     def flow():
         return fray.simulate(
-            f, workload, faults=faults, routing=ENGINE_RATIO_ROUTING, engine="flow",
+            f, workload, faults=faults, routing=ENGINE_RATIO_ROUTING, engine=flow_engine,
             time_tolerance=LINKS_TOLERANCE, time_resolution=LINKS_RESOLUTION_S,
         )
 
@@ -190,10 +190,12 @@ def engine_ratio(workload: str, repeat: int) -> Result:
     packet_cpu = summary([s.cpu_s for s in packet_runs])["median"]
     return Result(
         scenario="engine-ratio",
-        case=f"{workload} on {ENGINE_RATIO_FABRIC}, {ENGINE_RATIO_FAILED:.0%} global failed",
+        case=f"{workload} on {ENGINE_RATIO_FABRIC}, {ENGINE_RATIO_FAILED:.0%} global failed, "
+        f"{flow_engine}",
         runs=flow_runs,
         extra={
             "workload": workload,
+            "flow_engine": flow_engine,
             "flow_cpu_s": flow_cpu,
             "packet_cpu_s": packet_cpu,
             "packet_over_flow": packet_cpu / flow_cpu,

@@ -160,8 +160,9 @@ class LoadEngine(Option, family="engine", kind="load"):
 
 class FlowEngine(Option, family="engine", kind="flow"):
     """The max-min fair flow engine (``flow``): ``time_tolerance`` (a share of a message's
-    time, default 0.003) and ``time_resolution`` (a time, default ``"20ns"``); both 0 is
-    exact."""
+    time, default 0.003) and ``time_resolution`` (a time, default ``"20ns"``), both 0 being
+    exact; ``nic`` (``"shared"``, the default: every posted message of an endpoint moves at
+    once, or ``"fifo"``: one at a time in post order, as the packet engine's NIC)."""
 
 
 class PacketEngine(Option, family="engine", kind="packet"):

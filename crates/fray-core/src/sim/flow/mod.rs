@@ -4,7 +4,9 @@
 //! routings read the number of flows on each channel through [`Congestion`]). A message
 //! posted at time `t` first pays its path's latency (the sum of its channels' latencies,
 //! injection and ejection included), then its bytes flow at the max-min fair rate of the
-//! moment until the last byte is through. Rates change only when a flow starts or ends: the
+//! moment until the last byte is through; with [`NicOrder::Fifo`] an endpoint's messages
+//! move one at a time instead, each from its post or the end of the one before, and arrive
+//! their path's latency after their last byte left. Rates change only when a flow starts or ends: the
 //! engine jumps from one such event to the next and solves the rates again with progressive
 //! filling ([`MaxMin`]). Compute operations simply take their time. Every job is a DAG of
 //! operations ([`crate::workload::Dag`]): an operation starts when all it waits for is done,
