@@ -17,7 +17,8 @@ pub struct FlowConfig {
     /// Seed of the routings' random choices: message `k` draws from `(seed, k)`.
     pub seed: u64,
     /// Flows ending within this fraction of their message's time so far (from its post, its
-    /// path's latency included) after an event end with it, and a flow that ends keeps its
+    /// path's latency included; from its start with [`NicOrder::Fifo`]) after an event end
+    /// with it, and a flow that ends keeps its
     /// bandwidth up to as long after its end while another flow's end comes within that
     /// time, so that the two share one rate solve (0: exact). Each message is still
     /// delivered at its own predicted end.
@@ -224,8 +225,10 @@ struct Moving {
     /// Its channels: `moving_paths[path_start..path_start + path_len]`.
     path_start: u32,
     path_len: u32,
-    /// When the message was posted, in seconds.
-    posted_s: f64,
+    /// When its message's time so far starts, in seconds (its windows are shares of that
+    /// time): its post with [`NicOrder::Shared`], its start with [`NicOrder::Fifo`] (so that
+    /// a message's wait behind the others of its NIC does not widen its windows).
+    since_s: f64,
     /// Bytes left at `rated_s`.
     remaining_bytes: f64,
     /// When the flow last got a new rate, in seconds.
@@ -501,7 +504,10 @@ fn simulate_with(
                             flow: f,
                             path_start: start,
                             path_len: flow.path_len,
-                            posted_s: flow.posted_s,
+                            since_s: match s.config.nic {
+                                NicOrder::Shared => flow.posted_s,
+                                NicOrder::Fifo => t,
+                            },
                             remaining_bytes: flow.size_bytes,
                             rated_s: t,
                         });
@@ -635,12 +641,12 @@ impl State<'_> {
         self.ends.min()
     }
 
-    /// How long before its predicted `end` a flow whose message was posted at `posted_s` may
-    /// leave the network, and how long after it the flow may keep its bandwidth, in seconds:
-    /// the time tolerance of its message's time so far (from the post, latency included),
-    /// or the time resolution if larger.
-    fn window(&self, end: f64, posted_s: f64) -> f64 {
-        (self.config.time_tolerance * (end - posted_s)).max(self.config.time_resolution_s)
+    /// How long before its predicted `end` a flow whose message's time started at `since_s`
+    /// ([`Moving::since_s`]) may leave the network, and how long after it the flow may keep
+    /// its bandwidth, in seconds: the time tolerance of its message's time so far, or the
+    /// time resolution if larger.
+    fn window(&self, end: f64, since_s: f64) -> f64 {
+        (self.config.time_tolerance * (end - since_s)).max(self.config.time_resolution_s)
     }
 
     /// The flows whose predicted end is at most `t` end now: their messages are delivered,
@@ -662,7 +668,7 @@ impl State<'_> {
             let end = self.ends.get(i);
             self.hold_until = self
                 .hold_until
-                .min(end + self.window(end, self.active[i].posted_s));
+                .min(end + self.window(end, self.active[i].since_s));
             self.ends.set(i, f64::INFINITY);
             self.leaves.set(i, f64::INFINITY);
             self.held.push(i as u32);
@@ -976,10 +982,10 @@ impl State<'_> {
         self.rates[i] = new;
         if new > 0.0 {
             let end = t + m.remaining_bytes / new;
-            let posted_s = m.posted_s;
+            let since_s = m.since_s;
             self.ends.set(i, end);
             // It may leave once its end is within its window.
-            let window = self.window(end, posted_s);
+            let window = self.window(end, since_s);
             // (Never below 0, so that the bit patterns order as the times do.)
             let leave = if end - window > 0.0 {
                 end - window
