@@ -8,7 +8,7 @@ use fray_core::fabric::{ChannelId, RouterId};
 use fray_core::fabric::{Fabric, FabricBuilder, LinkParameters, Topology};
 use fray_core::faults::Faults;
 use fray_core::routing::{DimensionOrder, RouteRequest, Routing, RoutingError};
-use fray_core::sim::flow::{simulate, FlowConfig, NicOrder};
+use fray_core::sim::flow::{simulate, FlowConfig, FlowResult, NicOrder};
 use fray_core::sim::load::static_load;
 use fray_core::workload::{DagBuilder, Halo3D26, Job, Message, Motif, Op, Stencil, StencilKind};
 
@@ -48,6 +48,28 @@ fn phase(fabric: &Fabric, messages: &[(u32, u32, f64)]) -> Job {
     Job::from_messages("phase", &messages, fabric).unwrap()
 }
 
+/// `job` alone on healthy `f` with [`LineRouting`] and `config`.
+fn run_alone(f: &Fabric, job: &Job, config: FlowConfig) -> FlowResult {
+    simulate(
+        f,
+        &Faults::none(f),
+        &LineRouting,
+        std::slice::from_ref(job),
+        config,
+    )
+    .unwrap()
+}
+
+/// Two routers, one endpoint each: a 1 GB/s cable of 1 us, host links far faster of 2 us
+/// (5 us from endpoint to endpoint).
+fn pair_with_latency() -> Fabric {
+    let mut b = FabricBuilder::new(2);
+    let class = b.class("wire");
+    b.cable(0, 1, class, link(1e9, 1e-6)).unwrap();
+    b.endpoints_everywhere(1, link(1e18, 2e-6)).unwrap();
+    b.build(Topology::Graph).unwrap()
+}
+
 /// Routing along a line of routers (or between the two routers of a pair).
 struct LineRouting;
 
@@ -85,6 +107,7 @@ fn one_flow_gets_its_bottleneck_bandwidth() {
 #[test]
 fn n_flows_on_one_channel_get_one_nth_each() {
     // Endpoints 0..4 on router 0, one endpoint on router 1; four flows share the cable.
+    // Four NICs with one message each: the FIFO order changes nothing.
     let mut b = FabricBuilder::new(2);
     let class = b.class("wire");
     b.cable(0, 1, class, link(1e9, 0.0)).unwrap();
@@ -92,13 +115,17 @@ fn n_flows_on_one_channel_get_one_nth_each() {
     b.endpoints(1, 4, link(1e18, 0.0)).unwrap();
     let f = b.build(Topology::Graph).unwrap();
     let job = phase(&f, &[(0, 4, 1e9), (1, 5, 1e9), (2, 6, 1e9), (3, 7, 1e9)]);
-    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], EXACT).unwrap();
-    assert!(
-        (r.end_s - 4.0).abs() < 1e-12,
-        "each gets 1/4 GB/s: {}",
-        r.end_s
-    );
-    assert_eq!(r.rate_solves, 1, "the four flows end together");
+    for nic in [NicOrder::Shared, NicOrder::Fifo] {
+        let config = FlowConfig { nic, ..EXACT };
+        let r = run_alone(&f, &job, config);
+        for &end in &r.op_end_s {
+            assert!(
+                (end - 4.0).abs() < 1e-12,
+                "{nic:?}: each gets 1/4 GB/s: {end}"
+            );
+        }
+        assert_eq!(r.rate_solves, 1, "{nic:?}: the four flows end together");
+    }
 }
 
 #[test]
@@ -180,11 +207,7 @@ fn a_flow_keeps_its_bandwidth_until_an_end_within_its_window() {
 
 #[test]
 fn latency_is_paid_once_and_dependencies_order_time() {
-    let mut b = FabricBuilder::new(2);
-    let class = b.class("wire");
-    b.cable(0, 1, class, link(1e9, 1e-6)).unwrap();
-    b.endpoints_everywhere(1, link(1e18, 2e-6)).unwrap();
-    let f = b.build(Topology::Graph).unwrap();
+    let f = pair_with_latency();
     // compute 1 ms on rank 0, then send 1 MB to rank 1, then compute 2 ms on rank 1.
     let mut d = DagBuilder::new(2);
     let c0 = d.compute(0, 1e-3, &[]).unwrap();
@@ -214,14 +237,7 @@ fn a_compute_waits_for_every_message_it_depends_on() {
     let compute = d.compute(1, 2e-3, &[short, long]).unwrap();
     let job = Job::new("join", d.build(1).unwrap(), vec![0, 1], &f).unwrap();
     for config in [EXACT, FlowConfig::default()] {
-        let r = simulate(
-            &f,
-            &Faults::none(&f),
-            &LineRouting,
-            std::slice::from_ref(&job),
-            config,
-        )
-        .unwrap();
+        let r = run_alone(&f, &job, config);
         let tol = 3.0 * config.time_tolerance;
         let end = |op: u32, want: f64| {
             let got = r.op_end_s[op as usize];
@@ -237,15 +253,10 @@ fn a_compute_waits_for_every_message_it_depends_on() {
     }
 }
 
-/// Rank 0 of a pair of routers (1 GB/s cable, 1 us; 2 us host links far faster) sends
-/// messages of `sizes` bytes to rank 1, all posted at 0, then rank 1 computes 1 ms: when
+/// Rank 0 of [`pair_with_latency`] sends messages of `sizes` bytes to rank 1, all posted at 0, then rank 1 computes 1 ms: when
 /// each message and the compute end, with NIC order `nic`, exact.
 fn one_sender(sizes: &[f64], nic: NicOrder) -> Vec<f64> {
-    let mut b = FabricBuilder::new(2);
-    let class = b.class("wire");
-    b.cable(0, 1, class, link(1e9, 1e-6)).unwrap();
-    b.endpoints_everywhere(1, link(1e18, 2e-6)).unwrap();
-    let f = b.build(Topology::Graph).unwrap();
+    let f = pair_with_latency();
     let mut d = DagBuilder::new(2);
     let sends: Vec<u32> = sizes
         .iter()
@@ -253,9 +264,7 @@ fn one_sender(sizes: &[f64], nic: NicOrder) -> Vec<f64> {
         .collect();
     d.compute(1, 1e-3, &sends).unwrap();
     let job = Job::new("sender", d.build(1).unwrap(), vec![0, 1], &f).unwrap();
-    let config = FlowConfig { nic, ..EXACT };
-    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], config).unwrap();
-    r.op_end_s
+    run_alone(&f, &job, FlowConfig { nic, ..EXACT }).op_end_s
 }
 
 fn assert_close(got: &[f64], want: &[f64]) {
@@ -285,26 +294,6 @@ fn a_fifo_nic_sends_one_message_at_a_time_in_post_order() {
         &one_sender(&[1e3, 2e6], NicOrder::Fifo),
         &[1e-6 + lat, 2.001e-3 + lat, 3.001e-3 + lat],
     );
-}
-
-#[test]
-fn fifo_nics_of_different_senders_still_share_max_min() {
-    // Four senders on router 0, one message each to router 1 over one 1 GB/s cable: four
-    // NICs, one message each, so the FIFO order changes nothing and each gets 1/4 GB/s.
-    let mut b = FabricBuilder::new(2);
-    let class = b.class("wire");
-    b.cable(0, 1, class, link(1e9, 0.0)).unwrap();
-    b.endpoints(0, 4, link(1e18, 0.0)).unwrap();
-    b.endpoints(1, 4, link(1e18, 0.0)).unwrap();
-    let f = b.build(Topology::Graph).unwrap();
-    let job = phase(&f, &[(0, 4, 1e9), (1, 5, 1e9), (2, 6, 1e9), (3, 7, 1e9)]);
-    let config = FlowConfig {
-        nic: NicOrder::Fifo,
-        ..EXACT
-    };
-    let r = simulate(&f, &Faults::none(&f), &LineRouting, &[job], config).unwrap();
-    assert_close(&r.op_end_s, &[4.0; 4]);
-    assert_eq!(r.rate_solves, 1);
 }
 
 #[test]
