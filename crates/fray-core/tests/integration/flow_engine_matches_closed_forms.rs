@@ -253,8 +253,9 @@ fn a_compute_waits_for_every_message_it_depends_on() {
     }
 }
 
-/// Rank 0 of [`pair_with_latency`] sends messages of `sizes` bytes to rank 1, all posted at 0, then rank 1 computes 1 ms: when
-/// each message and the compute end, with NIC order `nic`, exact.
+/// Rank 0 of [`pair_with_latency`] sends messages of `sizes` bytes to rank 1, all posted at
+/// 0, then rank 1 computes 1 ms: when each message and the compute end, with NIC order
+/// `nic`, exact.
 fn one_sender(sizes: &[f64], nic: NicOrder) -> Vec<f64> {
     let f = pair_with_latency();
     let mut d = DagBuilder::new(2);
