@@ -18,10 +18,9 @@ pub struct FlowConfig {
     pub seed: u64,
     /// Flows ending within this fraction of their message's time so far (from its post, its
     /// path's latency included; from its start with [`NicOrder::Fifo`]) after an event end
-    /// with it, and a flow that ends keeps its
-    /// bandwidth up to as long after its end while another flow's end comes within that
-    /// time, so that the two share one rate solve (0: exact). Each message is still
-    /// delivered at its own predicted end.
+    /// with it, and a flow that ends keeps its bandwidth up to as long after its end while
+    /// another flow's end comes within that time, so that the two share one rate solve (0:
+    /// exact). Each message is still delivered at its own predicted end.
     pub time_tolerance: f64,
     /// Flows ending within this many seconds after an event end with it too, and a flow
     /// that ends may keep its bandwidth as long, however young their message (0: only the
