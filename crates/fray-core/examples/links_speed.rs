@@ -10,7 +10,7 @@ use std::time::Instant;
 use fray_core::fabric::Fabric;
 use fray_core::faults::{CableSelector, Faults};
 use fray_core::routing;
-use fray_core::sim::flow::{simulate, FlowConfig, NicOrder};
+use fray_core::sim::flow::{simulate, FlowConfig};
 use fray_core::workload::{largest_cube, linear_after_random_idle, Halo3D26, Job, Motif};
 
 fn main() {
@@ -21,11 +21,9 @@ fn main() {
     let fraction: f64 = arg(4, "0.1").parse().expect("fraction");
     let tolerance: f64 = arg(5, "1e-4").parse().expect("tolerance");
     let resolution: f64 = arg(6, "0").parse().expect("resolution, seconds");
-    let nic = match arg(7, "shared").as_str() {
-        "fifo" => NicOrder::Fifo,
-        "shared" => NicOrder::Shared,
-        other => panic!("NIC: expected shared or fifo, got {other:?}"),
-    };
+    let nic = FlowConfig::parse_options(&format!("nic={}", arg(7, "shared")))
+        .expect("NIC: shared or fifo")
+        .nic;
     let fabric = Fabric::parse(&spec).unwrap();
     let n = fabric.num_endpoints() as u32;
     let (p, _, _) = largest_cube(n);
