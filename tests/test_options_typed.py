@@ -163,7 +163,7 @@ def test_the_entry_points_take_the_objects_as_their_specs():
     assert e.value.field == "send"
     assert by_object.channel_bytes.tolist() == by_text.channel_bytes.tolist()
     sst = profiles.SST
-    assert sst.routing == fray.Ugal(threshold=800, links="adaptive")
+    assert sst.routing == fray.Ugal(threshold="800B", links="adaptive")
     assert sst.engine == fray.PacketEngine(router="merlin", mtu="2KiB", nic_setup="50ns")
     assert sst.host == fray.Firefly(nic="100ns")
     _, workload, routing, engine = profiles.apply(

@@ -12,7 +12,7 @@ from pandas.testing import assert_frame_equal
 
 FABRIC = "dragonfly:p=4,a=8,h=2,g=17"
 SPELLED = {
-    "--routing": "ugal:links=adaptive,threshold=800",
+    "--routing": "ugal:links=adaptive,threshold=800B",
     "--engine": "packet:router=merlin,mtu=2048,nic_setup=50ns",
     "--host": "firefly+nic=100ns",
     "--link-bandwidth": "50GB/s",
@@ -44,7 +44,7 @@ def test_sst_holds_the_spelled_out_settings():
                  "out_buffer=32000", "input_latency=20ns", "output_latency=20ns", "nic_setup=50ns"):
         assert part in str(sst.engine).split(":", 1)[1].split(",")
     assert profiles.parse(str(sst)) == sst
-    assert repr(sst).startswith("Profile(name='sst', routing=Ugal(threshold=800, links='adaptive')")
+    assert repr(sst).startswith("Profile(name='sst', routing=Ugal(threshold='800B', links='adaptive')")
     with pytest.raises(dataclasses.FrozenInstanceError):
         sst.host = "none"
 
@@ -67,7 +67,7 @@ def test_profile_sst_gives_the_table_of_its_spelled_out_options(tmp_path):
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("--engine", "flow"), ("--routing", "valiant"), ("--host", "none"),
+    [("--engine", "packet"), ("--routing", "valiant"), ("--host", "none"),
      ("--link-bandwidth", "10GB/s")],
 )
 def test_an_explicit_option_wins_over_the_profile(tmp_path, option, value):
@@ -98,6 +98,25 @@ def test_simulate_takes_a_profile_and_explicit_values_win():
     assert by_name.iteration_s == by_hand.iteration_s
     assert by_name.engine == by_hand.engine
     # The workload's own host= and an explicit engine win over the profile's.
-    bare = simulate(FABRIC, workload + ",host=none", engine="flow", profile=sst)
-    assert bare.iteration_s == simulate(fabric, workload, routing=sst.routing).iteration_s
+    bare = simulate(FABRIC, workload + ",host=none", engine="packet", profile=sst)
+    assert bare.iteration_s == simulate(fabric, workload, routing=sst.routing,
+                                        engine="packet").iteration_s
     assert bare.iteration_s != by_name.iteration_s
+
+
+def test_the_flow_engine_refuses_the_profiles_threshold_in_bytes(tmp_path, capsys):
+    # merlin's bias is 800 bytes queued: the flow engine counts flows, and says so.
+    assert main(["links", "--fabric", FABRIC, "--nx", "8", "--jobs", "1", "--failed", "0,30",
+                 "--seeds", "1", "--quiet", "--out", str(tmp_path / "flow.csv"),
+                 "--profile", "sst", "--engine", "flow"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "threshold=800B" in err[0] and "run the packet engine" in err[0]
+    assert not (tmp_path / "flow.csv").exists()
+    with pytest.raises(SpecError, match="threshold=800B") as e:
+        simulate(FABRIC, "halo3d26:nx=8,compute=no", engine="flow", profile="sst")
+    assert e.value.field == "routing"
+    # Given a routing in the flow engine's own unit, the profile's other settings stand.
+    flows = table(tmp_path, "flows", "--profile", "sst", "--engine", "flow",
+                  "--routing", "ugal:links=adaptive")
+    assert_frame_equal(flows, table(tmp_path, "spelled-flows", *spelled(
+        **{"--engine": "flow", "--routing": "ugal:links=adaptive"})), check_exact=True)

@@ -7,9 +7,9 @@ profile every option keeps its own default.
 
 >>> from fray import profiles
 >>> profiles.SST.routing
-Ugal(threshold=800, links='adaptive')
+Ugal(threshold='800B', links='adaptive')
 >>> str(profiles.SST.routing)
-'ugal:threshold=800,links=adaptive'
+'ugal:threshold=800B,links=adaptive'
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@
 //! the loss:
 //! `cargo run --release -p fray-core --example sst_dragonfly -- ENGINE LATENCY FAILED_PCT SEEDS [FIRST [SPEC [HOST [ROUTING [LAST [DOWN [LAYOUT]]]]]]]`
 //! (seeds `FIRST..FIRST + SEEDS`, as `fray links` numbers them; HOST the host costs,
-//! default `ember`; ROUTING default `ugal:links=adaptive,threshold=800`; LAST, default 4,
+//! default `ember`; ROUTING default `ugal:links=adaptive,threshold=800B`, merlin's bias in
+//! bytes, which the flow engine refuses: give it `ugal:links=adaptive`; LAST, default 4,
 //! times iterations `LAST - 1` and `LAST` instead, as SST's 5-6; DOWN a fault file of
 //! cables down in the failed case besides FAILED_PCT % drawn (`fray links --down`), e.g.
 //! the cables of one of SST's draws with FAILED_PCT 0, `-` for none; LAYOUT the workload's
@@ -33,7 +34,7 @@ fn main() {
     let first: u32 = arg(5, "0").parse().unwrap();
     let spec: FabricSpec = arg(6, "dragonfly:p=16,a=32,h=1,g=17").parse().unwrap();
     let host = arg(7, "ember");
-    let routing = arg(8, "ugal:links=adaptive,threshold=800");
+    let routing = arg(8, "ugal:links=adaptive,threshold=800B");
     let last: u32 = arg(9, "4").parse().unwrap();
     let down = std::env::args()
         .nth(10)

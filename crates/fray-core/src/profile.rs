@@ -67,14 +67,15 @@ impl Profile {
     /// and UGAL reading the output queues ([`crate::sim::packet::RouterPreset::Merlin`]),
     /// and Firefly's send machine taking 50 ns (`txDelay`) to start each message
     /// (`nic_setup=50ns`); merlin's UGAL over every parallel global link with its bias of 50
-    /// flits of 16 B, 800 B (`ugal:links=adaptive,threshold=800`); Ember's host costs charged
+    /// flits of 16 B, 800 B (`ugal:links=adaptive,threshold=800B`: in bytes, so the
+    /// profile's routing runs only on the packet engine); Ember's host costs charged
     /// call by call as Firefly makes progress, with the 100 ns between core and NIC of SST's
     /// dragonfly configuration (`firefly+nic=100ns`, [`crate::workload::HostCosts::FIREFLY`]);
     /// 50 GB/s links (the paper's 400 Gb/s, SST's `link_bw`).
     pub fn sst() -> Self {
         Self {
             name: ProfileName::Sst,
-            routing: "ugal:links=adaptive,threshold=800",
+            routing: "ugal:links=adaptive,threshold=800B",
             engine: "packet:router=merlin,mtu=2KiB,nic_setup=50ns"
                 .parse()
                 .expect("the sst profile's engine is valid"),

@@ -55,12 +55,14 @@ pub fn fabric_error(e: fray_core::fabric::FabricError) -> PyErr {
 }
 
 /// Unroutable pairs raise `UnroutableError`; a routing that does not fit the fabric is bad
-/// input, and a routing spec that cannot be read names its option as `field`.
+/// input, and a routing spec that cannot be read, or an amount in a unit the engine does not
+/// count, names its option (`routing` for the latter) as `field`.
 pub fn routing_error(e: fray_core::routing::RoutingError) -> PyErr {
     use fray_core::routing::RoutingError as E;
     match e {
         E::Unroutable { .. } => UnroutableError::new_err(e.to_string()),
         E::Spec(e) => option_error(e),
+        E::WrongUnit { .. } => spec_error_in(e.to_string(), "routing"),
         _ => SpecError::new_err(e.to_string()),
     }
 }

@@ -4,7 +4,7 @@
 //! injection and ejection channels for endpoint pairs. Adaptive routings read congestion
 //! through [`Congestion`], which every engine implements (the load engine: routes placed so
 //! far on a channel; the flow engine: flows sharing a channel; the packet engine: queued
-//! flits), so a routing never knows which engine runs it. Random choices (a Valiant group,
+//! bytes), so a routing never knows which engine runs it. Random choices (a Valiant group,
 //! an equal-cost path) come from [`RouteRequest::entropy`], random bits the engine draws per
 //! message from its seeded generator.
 
@@ -25,6 +25,8 @@ pub use hyperx::{DoalWeights, HyperXDoal, HyperXDor};
 pub use spec::RoutingSpec;
 pub use table::{hop_index_vcs, TableRouting, MAX_TABLE_ROUTERS};
 pub use updown::{UpDown, UpDownFaultTolerant};
+
+use std::fmt;
 
 use thiserror::Error;
 
@@ -60,6 +62,25 @@ pub enum RoutingError {
         routing: &'static str,
         /// What changed since it was built.
         reason: String,
+    },
+    /// An option given in a unit of congestion other than the one the engine counts
+    /// ([`check_congestion_unit`]).
+    #[error(
+        "{routing} routing: {option} is in {given}, but the {} engine's congestion counts \
+         {counts}; give it as a bare number (read in that engine's unit) or run the {} engine",
+        .counts.engine(),
+        .given.engine()
+    )]
+    WrongUnit {
+        /// The routing's name.
+        routing: &'static str,
+        /// The option as its spec prints it (`threshold=800B`).
+        option: String,
+        /// The unit it was given in.
+        given: CongestionUnit,
+        /// What the engine's congestion counts ([`CongestionUnit::engine`] names the
+        /// engine).
+        counts: CongestionUnit,
     },
     /// A routing spec that cannot be read: a name no family knows, or an option with a
     /// value it cannot take ([`RoutingSpec`]); the error names the option.
@@ -116,6 +137,61 @@ impl<'a> InClass<'a> {
 impl Congestion for InClass<'_> {
     fn congestion(&self, channel: ChannelId) -> f64 {
         self.all.congestion_in_class(channel, self.class)
+    }
+}
+
+/// What an engine's congestion signal ([`Congestion`]) counts, and so the unit of a routing
+/// option compared with it (UGAL's `threshold` and `credits`). An option written as a bare
+/// number is read in the unit of whichever engine runs it; one written with a unit
+/// (`threshold=800B`) runs only on the engine that counts that unit
+/// ([`check_congestion_unit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CongestionUnit {
+    /// Routes placed on a channel so far (the load engine).
+    Routes,
+    /// Flows crossing a channel (the flow engine).
+    Flows,
+    /// Bytes queued for a channel (the packet engine).
+    Bytes,
+}
+
+impl CongestionUnit {
+    /// The engine whose congestion counts this unit (`packet` for bytes).
+    pub fn engine(self) -> &'static str {
+        match self {
+            Self::Routes => "load",
+            Self::Flows => "flow",
+            Self::Bytes => "packet",
+        }
+    }
+}
+
+impl fmt::Display for CongestionUnit {
+    /// What the unit counts, in words (`bytes queued`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Routes => "routes placed on a channel",
+            Self::Flows => "flows on a channel",
+            Self::Bytes => "bytes queued",
+        })
+    }
+}
+
+/// Checks that every option of `routing` written with a unit of congestion is in `unit`, what
+/// the congestion signal of the engine running it counts; each engine calls this before it
+/// routes, so that merlin's `threshold=800B` is never read as 800 flows.
+pub fn check_congestion_unit(
+    routing: &dyn Routing,
+    unit: CongestionUnit,
+) -> Result<(), RoutingError> {
+    match routing.congestion_unit() {
+        Some((option, given)) if given != unit => Err(RoutingError::WrongUnit {
+            routing: routing.name(),
+            option,
+            given,
+            counts: unit,
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -176,6 +252,14 @@ pub trait Routing: Sync + Send {
     /// count; `None` (the default) when the topology's scheme applies (dateline on a torus,
     /// global hops on a dragonfly, misroutes on a HyperX).
     fn hop_index_classes(&self) -> Option<usize> {
+        None
+    }
+
+    /// The option of this routing written with a unit of congestion, as its spec prints it
+    /// (`threshold=800B`), and that unit; `None` (the default) when the routing reads no
+    /// congestion or its options are bare numbers, read in the unit of whichever engine runs
+    /// it ([`CongestionUnit`]).
+    fn congestion_unit(&self) -> Option<(String, CongestionUnit)> {
         None
     }
 
@@ -280,7 +364,9 @@ pub const ROUTINGS: &[(&str, &str)] = &[
     (
         "ugal",
         "dragonfly: minimal or Valiant by congestion at the source (UGAL-L); \
-         ugal:threshold=T favours minimal by T flows times hops; ugal:links=adaptive \
+         ugal:threshold=T favours minimal by T times hops, T in the engine's congestion \
+         unit (flows, routes or bytes; a size such as 800B is bytes, packet engine only); \
+         ugal:links=adaptive \
          weighs every parallel global link by its queue, as SST's merlin does; \
          ugal:credits=B[,factor=F] is merlin's adaptive-local (free space of an output \
          buffer of B, Valiant when it has F=2 times the direct port's)",

@@ -84,7 +84,7 @@ impl RoutingSpec {
             Self::Table => Box::new(TableRouting::new(fabric, faults)?),
             Self::Minimal => Box::new(DragonflyMinimal::new(fabric)?),
             Self::Valiant => Box::new(DragonflyValiant::new(fabric)?),
-            Self::Ugal(o) => Box::new(DragonflyUgal::new(fabric, o.rule, o.per_vc)?),
+            Self::Ugal(o) => Box::new(DragonflyUgal::new(fabric, o)?),
         })
     }
 }
@@ -166,7 +166,7 @@ impl fmt::Display for RoutingSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routing::{GlobalLinks, UgalRule};
+    use crate::routing::{CongestionUnit, GlobalLinks, UgalRule};
     use proptest::prelude::*;
 
     #[test]
@@ -198,6 +198,13 @@ mod tests {
                 "ugal:credits=1e3,factor=1.5",
                 "ugal:credits=1000,factor=1.5",
             ),
+            (
+                "ugal:links=adaptive,threshold=800B",
+                "ugal:threshold=800B,links=adaptive",
+            ),
+            ("ugal:threshold=2 KiB", "ugal:threshold=2KiB"),
+            ("ugal:threshold=0B", "ugal"),
+            ("ugal:credits=32kB", "ugal:credits=32000B"),
             ("doal:weights=path", "doal"),
             ("doal:weights=merlin", "doal:weights=merlin"),
             ("dor-retry", "dor-retry"),
@@ -209,11 +216,49 @@ mod tests {
     }
 
     #[test]
+    fn an_amount_with_a_unit_is_bytes_queued() {
+        let spec: RoutingSpec = "ugal:threshold=2KiB".parse().unwrap();
+        assert_eq!(
+            spec,
+            RoutingSpec::Ugal(UgalOptions {
+                rule: UgalRule::Queues {
+                    threshold: 2048.0,
+                    links: GlobalLinks::Random,
+                },
+                per_vc: false,
+                unit: Some(CongestionUnit::Bytes),
+            })
+        );
+        let RoutingSpec::Ugal(options) = spec else {
+            unreachable!()
+        };
+        assert_eq!(
+            options.congestion_unit(),
+            Some(("threshold=2KiB".to_string(), CongestionUnit::Bytes))
+        );
+        let bare: RoutingSpec = "ugal:threshold=2048".parse().unwrap();
+        let RoutingSpec::Ugal(bare) = bare else {
+            unreachable!()
+        };
+        assert_eq!((bare.rule, bare.unit), (options.rule, None));
+        assert_eq!(bare.congestion_unit(), None);
+    }
+
+    #[test]
     fn bad_specs_name_the_field() {
         for (bad, field, says) in [
             ("ugal:threshold=-1", "threshold", "finite number >= 0"),
             ("ugal:links=fast", "links", "random or adaptive"),
             ("ugal:credits=0", "credits", "finite number > 0"),
+            ("ugal:credits=0B", "credits", "or a size in bytes"),
+            (
+                "ugal:threshold=800b",
+                "threshold",
+                "a size in bytes such as 800B",
+            ),
+            ("ugal:threshold=1.5B", "threshold", "got \"1.5B\""),
+            ("ugal:threshold=1e16B", "threshold", "size in bytes"),
+            ("ugal:threshold=inf", "threshold", "finite number >= 0"),
             ("ugal:factor=3", "factor", "needs credits=B"),
             ("ugal:credits=8,links=adaptive", "credits", "takes factor=F"),
             ("ugal:speed=3", "speed", "expected threshold=T"),
@@ -257,8 +302,32 @@ mod tests {
             Just(RoutingSpec::Valiant),
             Just(RoutingSpec::Doal(DoalWeights::Path)),
             Just(RoutingSpec::Doal(DoalWeights::Merlin)),
-            (rule, any::<bool>())
-                .prop_map(|(rule, per_vc)| RoutingSpec::Ugal(UgalOptions { rule, per_vc })),
+            (rule, any::<bool>()).prop_map(|(rule, per_vc)| RoutingSpec::Ugal(UgalOptions {
+                rule,
+                per_vc,
+                unit: None,
+            })),
+            // Amounts in bytes: whole numbers of bytes, above 0.
+            (
+                (1u32..100_000).prop_map(f64::from),
+                any::<bool>(),
+                any::<bool>()
+            )
+                .prop_map(|(amount, credits, per_vc)| RoutingSpec::Ugal(UgalOptions {
+                    rule: if credits {
+                        UgalRule::Credits {
+                            buffer: amount,
+                            factor: 1.5,
+                        }
+                    } else {
+                        UgalRule::Queues {
+                            threshold: amount,
+                            links: GlobalLinks::Adaptive,
+                        }
+                    },
+                    per_vc,
+                    unit: Some(CongestionUnit::Bytes),
+                })),
         ]
     }
 

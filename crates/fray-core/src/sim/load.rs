@@ -9,7 +9,8 @@
 use crate::fabric::{ChannelId, EndpointId, Fabric};
 use crate::faults::Faults;
 use crate::routing::{
-    message_entropy, route_endpoints, Congestion, RouteRequest, Routing, RoutingError,
+    check_congestion_unit, message_entropy, route_endpoints, Congestion, CongestionUnit,
+    RouteRequest, Routing, RoutingError,
 };
 use crate::workload::Message;
 
@@ -54,6 +55,7 @@ pub fn static_load(
     messages: &[Message],
     seed: u64,
 ) -> Result<LoadReport, RoutingError> {
+    check_congestion_unit(routing, CongestionUnit::Routes)?;
     let channels = fabric.channels();
     let mut routes = vec![0u32; channels.len()];
     let mut bytes = vec![0f64; channels.len()];

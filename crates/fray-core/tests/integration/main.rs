@@ -68,6 +68,7 @@ mod plan_model_agrees_with_direct_simulation;
 mod repairs_give_back_what_the_cable_took;
 mod router_output_is_shared_fairly_among_inputs;
 mod router_speedup_leaves_the_link_the_bottleneck;
+mod routing_amounts_in_bytes_run_only_on_the_packet_engine;
 mod routing_build_picks_the_family_by_topology;
 mod run_takes_each_engines_own_settings;
 mod same_seed_same_result_on_one_or_two_threads;

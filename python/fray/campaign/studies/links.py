@@ -169,7 +169,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
                       _cables),
     },
     "routing": {
-        "algorithm": Field('a routing such as "ugal", "ugal:links=adaptive,threshold=800", '
+        "algorithm": Field('a routing such as "ugal", "ugal:links=adaptive,threshold=800B", '
                            '"doal" or "table" (default: the fabric\'s)', text),
     },
     "engine": {

@@ -6,7 +6,8 @@ use super::{DragonflyPaths, Walk};
 use crate::fabric::{ChannelId, Fabric, RouterId};
 use crate::options::OptionError;
 use crate::routing::spec::bad_option;
-use crate::routing::{Congestion, InClass, RouteRequest, Routing, RoutingError};
+use crate::routing::{Congestion, CongestionUnit, InClass, RouteRequest, Routing, RoutingError};
+use crate::units::{format_bytes, parse_bytes};
 
 /// Universal globally-adaptive load-balanced routing, local variant (UGAL-L, Kim et al.
 /// 2008), as the failed-links study uses it: at the source router, compare the minimal path
@@ -14,8 +15,8 @@ use crate::routing::{Congestion, InClass, RouteRequest, Routing, RoutingError};
 /// intermediate group weighted by live links) by the congestion of each path's first channel
 /// (the source router's output port) times the path's hop count, and take the minimal path
 /// when `q_min * H_min <= q_val * H_val + T`. `T` is the threshold of Kim et al.'s UGAL
-/// (flows times hops; 0 by default, routing name `ugal`; `ugal:threshold=T` sets it): with
-/// `T = 0` a message goes Valiant as soon as the minimal port carries any flow and the
+/// (congestion units times hops, see [`UgalOptions`]; 0 by default, routing name `ugal`;
+/// `ugal:threshold=T` sets it): with `T = 0` a message goes Valiant as soon as the minimal port carries any flow and the
 /// Valiant one none, which real switches temper with a threshold (SST's merlin goes Valiant
 /// only when the minimal port has less than half the Valiant port's free credits).
 /// Congestion comes from [`RouteRequest::congestion`] (whichever engine runs the routing).
@@ -51,8 +52,7 @@ use crate::routing::{Congestion, InClass, RouteRequest, Routing, RoutingError};
 #[derive(Debug)]
 pub struct DragonflyUgal {
     paths: DragonflyPaths,
-    rule: UgalRule,
-    per_vc: bool,
+    options: UgalOptions,
 }
 
 /// How UGAL weighs the minimal path against the Valiant one.
@@ -149,19 +149,28 @@ impl GlobalLinks {
 }
 
 /// UGAL's options, as the routing spec `ugal:OPTIONS` sets them (comma-separated
-/// `key=value`, each key at most once): Kim et al.'s queues with `threshold=T` (a finite
-/// number at least 0; default 0) and `links=random|adaptive` (default random), or merlin's
-/// `adaptive-local` with `credits=B` (the output buffer, a finite number above 0) and
-/// `factor=F` (above 0; default 2), which take neither of the others; with any of them
-/// `queues=vc|port` (default port): whether each port is read in the packet's
-/// virtual-channel class.
+/// `key=value`, each key at most once): Kim et al.'s queues with `threshold=T` (at least 0;
+/// default 0) and `links=random|adaptive` (default random), or merlin's `adaptive-local`
+/// with `credits=B` (the output buffer, above 0) and `factor=F` (above 0; default 2), which
+/// take neither of the others; with any of them `queues=vc|port` (default port): whether
+/// each port is read in the packet's virtual-channel class. `T` and `B` are amounts of
+/// congestion: a bare finite number is read in the unit of the engine that runs the routing
+/// (routes, flows or bytes, [`CongestionUnit`]); a size (`800B`, `32kB`, whole bytes below
+/// 2^53) is bytes queued and runs only on the packet engine.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct UgalOptions {
     /// How the minimal path is weighed against the Valiant one.
     pub rule: UgalRule,
     /// Whether each port is read in the packet's virtual-channel class (`queues=vc`).
     pub per_vc: bool,
+    /// The unit `threshold` (above 0) or `credits` was written in; `None`: a bare number,
+    /// read in the engine's unit (and always for a threshold of 0).
+    pub unit: Option<CongestionUnit>,
 }
+
+/// The largest amount of bytes an option takes: every whole number of bytes up to it is a
+/// double exactly.
+const MAX_BYTES: u64 = 1 << 53;
 
 /// merlin's `adaptive_threshold`: the default `factor=F` of [`UgalRule::Credits`].
 const DEFAULT_FACTOR: f64 = 2.0;
@@ -179,6 +188,25 @@ impl UgalOptions {
                     if zero_ok { ">=" } else { ">" }
                 ),
             )),
+        };
+        // An amount of congestion: a bare number, or a size in bytes.
+        let amount = |key: &str, value: &str, zero_ok: bool| {
+            if value.parse::<f64>().is_ok() {
+                return number(key, value, zero_ok).map(|v| (v, None));
+            }
+            match parse_bytes(value) {
+                Ok(b) if b <= MAX_BYTES && (b > 0 || zero_ok) => {
+                    Ok((b as f64, Some(CongestionUnit::Bytes)))
+                }
+                _ => Err(bad(
+                    key,
+                    format!(
+                        "{key} must be a finite number {} 0 (in the engine's unit) or a \
+                         size in bytes such as 800B, got {value:?}",
+                        if zero_ok { ">=" } else { ">" }
+                    ),
+                )),
+            }
         };
         let (mut threshold, mut links) = (None, None);
         let (mut credits, mut factor) = (None, None);
@@ -204,8 +232,8 @@ impl UgalOptions {
                         }
                     }
                 }
-                Some(("threshold", value)) => threshold = Some(number("threshold", value, true)?),
-                Some(("credits", value)) => credits = Some(number("credits", value, false)?),
+                Some(("threshold", value)) => threshold = Some(amount("threshold", value, true)?),
+                Some(("credits", value)) => credits = Some(amount("credits", value, false)?),
                 Some(("factor", value)) => factor = Some(number("factor", value, false)?),
                 Some(("links", value)) => {
                     links = Some(GlobalLinks::parse(value).ok_or_else(|| {
@@ -226,23 +254,53 @@ impl UgalOptions {
                 }
             }
         }
-        let rule = match credits {
-            Some(buffer) if threshold.is_none() && links.is_none() => Ok(UgalRule::Credits {
-                buffer,
-                factor: factor.unwrap_or(DEFAULT_FACTOR),
-            }),
+        let (rule, unit) = match credits {
+            Some((buffer, unit)) if threshold.is_none() && links.is_none() => Ok((
+                UgalRule::Credits {
+                    buffer,
+                    factor: factor.unwrap_or(DEFAULT_FACTOR),
+                },
+                unit,
+            )),
             Some(_) => Err(bad(
                 "credits",
                 "credits=B (merlin's adaptive-local) takes factor=F, not threshold= or links="
                     .to_string(),
             )),
             None if factor.is_some() => Err(bad("factor", "factor=F needs credits=B".to_string())),
-            None => Ok(UgalRule::Queues {
-                threshold: threshold.unwrap_or(0.0),
-                links: links.unwrap_or_default(),
-            }),
+            None => {
+                let (threshold, unit) = threshold.unwrap_or((0.0, None));
+                Ok((
+                    UgalRule::Queues {
+                        threshold,
+                        links: links.unwrap_or_default(),
+                    },
+                    // No congestion is no congestion in any unit.
+                    unit.filter(|_| threshold > 0.0),
+                ))
+            }
         }?;
-        Ok(Self { rule, per_vc })
+        Ok(Self { rule, per_vc, unit })
+    }
+
+    /// `amount` written as this option's unit reads it back: bytes as a size (`800B`,
+    /// `32KiB`), a bare number as itself.
+    fn write_amount(&self, amount: f64) -> String {
+        match self.unit {
+            Some(CongestionUnit::Bytes) => format_bytes(amount as u64),
+            _ => amount.to_string(),
+        }
+    }
+
+    /// The option written with a unit of congestion, as printed (`threshold=800B`), and the
+    /// unit; `None` when it is a bare number.
+    pub fn congestion_unit(&self) -> Option<(String, CongestionUnit)> {
+        let unit = self.unit?;
+        let (key, amount) = match self.rule {
+            UgalRule::Queues { threshold, .. } => ("threshold", threshold),
+            UgalRule::Credits { buffer, .. } => ("credits", buffer),
+        };
+        Some((format!("{key}={}", self.write_amount(amount)), unit))
     }
 
     /// The options that differ from the defaults, in the order `threshold`, `links`,
@@ -252,14 +310,14 @@ impl UgalOptions {
         match self.rule {
             UgalRule::Queues { threshold, links } => {
                 if threshold != 0.0 {
-                    options.push(("threshold", threshold.to_string()));
+                    options.push(("threshold", self.write_amount(threshold)));
                 }
                 if links != GlobalLinks::default() {
                     options.push(("links", links.name().to_string()));
                 }
             }
             UgalRule::Credits { buffer, factor } => {
-                options.push(("credits", buffer.to_string()));
+                options.push(("credits", self.write_amount(buffer)));
                 if factor != DEFAULT_FACTOR {
                     options.push(("factor", factor.to_string()));
                 }
@@ -273,21 +331,18 @@ impl UgalOptions {
 }
 
 impl DragonflyUgal {
-    /// The routing for a dragonfly fabric, choosing by `rule`, reading each port's
-    /// congestion in the packet's class when `per_vc` (see [`UgalOptions`] for the options
-    /// that set them).
-    pub fn new(fabric: &Fabric, rule: UgalRule, per_vc: bool) -> Result<Self, RoutingError> {
+    /// The routing for a dragonfly fabric with `options` (as `ugal:OPTIONS` reads them).
+    pub fn new(fabric: &Fabric, options: UgalOptions) -> Result<Self, RoutingError> {
         debug_assert!(
-            match rule {
+            match options.rule {
                 UgalRule::Queues { threshold, .. } => threshold >= 0.0,
                 UgalRule::Credits { buffer, factor } => buffer > 0.0 && factor > 0.0,
             },
-            "UGAL rule {rule:?} out of range"
+            "UGAL options {options:?} out of range"
         );
         Ok(Self {
             paths: DragonflyPaths::new(fabric, "dragonfly UGAL")?,
-            rule,
-            per_vc,
+            options,
         })
     }
 }
@@ -420,7 +475,11 @@ impl Routing for DragonflyUgal {
     }
 
     fn reads_classes(&self) -> bool {
-        self.per_vc
+        self.options.per_vc
+    }
+
+    fn congestion_unit(&self) -> Option<(String, CongestionUnit)> {
+        self.options.congestion_unit()
     }
 
     fn route_into(
@@ -433,26 +492,25 @@ impl Routing for DragonflyUgal {
         self.paths.route(req, src, dst, path, |w, path| {
             // What the source router reads, and what it reads where a Valiant path lands.
             let [source, landed] = InClass::first_two(req.congestion);
-            let views: (&dyn Congestion, &dyn Congestion) = if self.per_vc {
+            let views: (&dyn Congestion, &dyn Congestion) = if self.options.per_vc {
                 (&source, &landed)
             } else {
                 (req.congestion, req.congestion)
             };
             // Within a group every rule compares one minimal and one Valiant path.
             let within_group = w.group(src) == w.group(dst);
-            match self.rule {
+            let rule = &self.options.rule;
+            match *rule {
                 UgalRule::Queues {
                     links: GlobalLinks::Random,
                     ..
-                } => ugal_path(w, views.0, &self.rule, path),
-                _ if within_group => ugal_path(w, views.0, &self.rule, path),
+                } => ugal_path(w, views.0, rule, path),
+                _ if within_group => ugal_path(w, views.0, rule, path),
                 UgalRule::Queues {
                     threshold,
                     links: GlobalLinks::Adaptive,
                 } => ugal_adaptive_path(w, views, threshold, path),
-                UgalRule::Credits { buffer, .. } => {
-                    credits_path(w, views, &self.rule, buffer, path)
-                }
+                UgalRule::Credits { buffer, .. } => credits_path(w, views, rule, buffer, path),
             }
         })
     }

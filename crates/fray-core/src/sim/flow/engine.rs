@@ -7,7 +7,9 @@ use super::time_blocks::TimeBlocks;
 use super::{FlowsOnChannel, MaxMin};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::Faults;
-use crate::routing::{message_entropy, route_endpoints, RouteRequest, Routing, RoutingError};
+use crate::routing::{
+    self, message_entropy, route_endpoints, CongestionUnit, RouteRequest, Routing, RoutingError,
+};
 use crate::sim::SimError;
 use crate::workload::{HostTimeline, Job, JobsProgress, Op};
 
@@ -384,6 +386,7 @@ fn simulate_with(
     config: FlowConfig,
     rerate: Rerate,
 ) -> Result<FlowResult, RoutingError> {
+    routing::check_congestion_unit(routing, CongestionUnit::Flows)?;
     let n_ops: usize = jobs.iter().map(|j| j.dag.ops().len()).sum();
     let num_channels = fabric.channels().len();
     let nics = match config.nic {

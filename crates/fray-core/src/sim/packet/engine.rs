@@ -12,7 +12,9 @@ use super::vc::VcClasses;
 use super::{PacketConfig, PacketError, QueueView, SoftErrors};
 use crate::fabric::{ChannelId, EndpointId, Fabric};
 use crate::faults::Faults;
-use crate::routing::{message_entropy, route_endpoints, RouteRequest, Routing};
+use crate::routing::{
+    check_congestion_unit, message_entropy, route_endpoints, CongestionUnit, RouteRequest, Routing,
+};
 
 /// No packet or message (end of an intrusive list).
 const NIL: u32 = u32::MAX;
@@ -172,6 +174,7 @@ impl<'a> Engine<'a> {
         errors: &'a mut SoftErrors,
     ) -> Result<Self, PacketError> {
         config.validate()?;
+        check_congestion_unit(routing, CongestionUnit::Bytes)?;
         let n = fabric.channels().len();
         if errors.len() != n {
             return Err(PacketError::Config {
