@@ -186,6 +186,8 @@ def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_p
          'unknown routing "ugol"'),
         ("[workload]", '[engine]\nname = "flaw"\n[workload]', "engine.name",
          'unknown engine "flaw"'),
+        ("[workload]", '[routing]\nalgorithm = "ugal:threshold=800B"\n[workload]',
+         "routing.algorithm", "threshold=800B is in bytes queued, but the flow engine's"),
         ("[workload]", '[engine]\ntime_resolution = 1e-8\n[workload]',
          "engine.time_resolution", 'a duration under 1 ms such as "10ns"'),
         ("[workload]", '[engine]\ntime_resolution = "2ms"\n[workload]',

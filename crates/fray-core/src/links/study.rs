@@ -136,12 +136,14 @@ fn repeated<T: PartialEq + Copy>(values: &[T]) -> Option<T> {
 impl LinksStudy {
     /// Checks the settings against `fabric`: at least one number of jobs and one seed,
     /// no number of jobs or percentage given twice, percentages in 0..=100, the flow
-    /// engine's settings ([`crate::sim::flow::FlowConfig::check`]), a cable class the fabric has, a routing that fits it,
-    /// and each number of jobs fitting the fabric's endpoints ([`WorkloadSpec::check_fits`]).
+    /// engine's settings ([`crate::sim::flow::FlowConfig::check`]), a cable class the fabric
+    /// has, a routing that fits it and whose amounts of congestion the engine counts
+    /// ([`routing::check_congestion_unit`]), and each number of jobs fitting the fabric's endpoints ([`WorkloadSpec::check_fits`]).
     pub fn check(&self, fabric: &Fabric) -> Result<(), LinksError> {
         self.fail.cables(fabric)?;
         Faults::none(fabric).fail_cables_listed(fabric, &self.down.text, &self.down.file)?;
-        routing::build(&self.routing, fabric, &Faults::none(fabric))?;
+        let routing = routing::build(&self.routing, fabric, &Faults::none(fabric))?;
+        routing::check_congestion_unit(routing.as_ref(), self.engine.congestion_unit())?;
         if self.jobs.is_empty() || self.jobs.contains(&0) {
             return Err(LinksError::Invalid(format!(
                 "jobs: need one or more counts of at least 1, got {:?}",

@@ -11,7 +11,7 @@ use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::options::OptionError;
 use crate::options::{write_spec, OptionFamily};
-use crate::routing::{Routing, RoutingError};
+use crate::routing::{CongestionUnit, Routing, RoutingError};
 use crate::workload::{Job, Message, Op};
 
 /// The engines a workload can run on, each with its own settings. The seed of a run is not
@@ -114,6 +114,16 @@ pub struct Run {
 }
 
 impl Engine {
+    /// What this engine's congestion signal counts, the unit in which it reads a routing's
+    /// bare amounts of congestion ([`crate::routing::check_congestion_unit`]).
+    pub fn congestion_unit(&self) -> CongestionUnit {
+        match self {
+            Self::Load => CongestionUnit::Routes,
+            Self::Flow(_) => CongestionUnit::Flows,
+            Self::Packet(_) => CongestionUnit::Bytes,
+        }
+    }
+
     /// This engine with the flow engine's time tolerance and resolution (seconds) set where
     /// given, as the studies take them beside the engine spec; the load and packet engines,
     /// which have neither, as they are. A given value that differs from one the engine spec

@@ -371,6 +371,8 @@ def _build(p: dict[str, Any], scenario: Scenario | None = None,
 def _error_key(message: str, field: str | None) -> tuple[str, str]:
     if field in ("time_tolerance", "time_resolution"):
         return f"engine.{field}", message
+    if field == "routing":
+        return "routing.algorithm", message
     if message.startswith("workload spec") and field in _WORKLOAD:
         return f"workload.{field}", message
     if message.startswith("workload"):
