@@ -3,7 +3,8 @@
 //! fraction of one cable class failed:
 //! `cargo run --release -p fray-core --example links_speed -- SPEC ROUTING CLASS FRACTION [TOL [RESOLUTION_S [NIC]]]`
 //! (defaults `dragonfly:p=16,a=32,h=16,g=17 ugal global 0.1 1e-4 0 shared`; NIC is the flow
-//! engine's `nic`, `shared` or `fifo`).
+//! engine's `nic`, `shared` or `fifo`). Prints the counts, the iteration and the wall time of
+//! the simulation, then the process's peak memory where Linux gives it.
 
 use std::time::Instant;
 
@@ -60,4 +61,15 @@ fn main() {
         r.rate_solves,
         t0.elapsed().as_secs_f64()
     );
+    if let Some(kib) = peak_memory_kib() {
+        println!("peak memory {:.0} MB", kib as f64 / 1024.0);
+    }
+}
+
+/// This process's peak resident memory in KiB (Linux's `VmHWM`), or `None` where the system
+/// does not say.
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
