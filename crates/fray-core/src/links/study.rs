@@ -138,7 +138,8 @@ impl LinksStudy {
     /// no number of jobs or percentage given twice, percentages in 0..=100, the flow
     /// engine's settings ([`crate::sim::flow::FlowConfig::check`]), a cable class the fabric
     /// has, a routing that fits it and whose amounts of congestion the engine counts
-    /// ([`routing::check_congestion_unit`]), and each number of jobs fitting the fabric's endpoints ([`WorkloadSpec::check_fits`]).
+    /// ([`routing::check_congestion_unit`]), and each number of jobs fitting the fabric's
+    /// endpoints ([`WorkloadSpec::check_fits`]).
     pub fn check(&self, fabric: &Fabric) -> Result<(), LinksError> {
         self.fail.cables(fabric)?;
         Faults::none(fabric).fail_cables_listed(fabric, &self.down.text, &self.down.file)?;

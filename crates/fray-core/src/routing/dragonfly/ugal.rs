@@ -16,9 +16,10 @@ use crate::units::{format_bytes, parse_bytes};
 /// (the source router's output port) times the path's hop count, and take the minimal path
 /// when `q_min * H_min <= q_val * H_val + T`. `T` is the threshold of Kim et al.'s UGAL
 /// (congestion units times hops, see [`UgalOptions`]; 0 by default, routing name `ugal`;
-/// `ugal:threshold=T` sets it): with `T = 0` a message goes Valiant as soon as the minimal port carries any flow and the
-/// Valiant one none, which real switches temper with a threshold (SST's merlin goes Valiant
-/// only when the minimal port has less than half the Valiant port's free credits).
+/// `ugal:threshold=T` sets it): with `T = 0` a message goes Valiant as soon as the minimal
+/// port carries any flow and the Valiant one none, which real switches temper with a
+/// threshold (SST's merlin goes Valiant only when the minimal port has less than half the
+/// Valiant port's free credits).
 /// Congestion comes from [`RouteRequest::congestion`] (whichever engine runs the routing).
 ///
 /// With no congestion on the minimal path's first channel (`q_min = 0`) the minimal path
