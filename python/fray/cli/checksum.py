@@ -149,40 +149,50 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--sizes", default="32KiB,64MiB", help="buffer sizes (default 32KiB,64MiB)")
     b.add_argument("--algorithms", help="comma-separated names (default: all)")
     b.add_argument("--operations", default="checksum,fused",
-                   help="checksum,fused,blocked,copy+checksum (memcpy is always added)")
-    b.add_argument("--samples", type=int, default=5, help="samples per point; median kept")
+                   help="any of checksum,fused,blocked,copy+checksum, comma-separated; memcpy "
+                   "is always added (default checksum,fused)")
+    b.add_argument("--samples", type=int, default=5,
+                   help="samples per point; median kept (default 5)")
     b.add_argument("--min-sample", type=float, default=0.02,
                    help="shortest sample in seconds (default 0.02)")
     b.add_argument("--json", action="store_true", help="print JSON rows")
     b.set_defaults(func=_bench)
 
     t = cs.add_parser("tune", help="pick the fastest checksum that detects what you require")
-    t.add_argument("--sizes", default="32KiB,1MiB", help="your message sizes")
+    t.add_argument("--sizes", default="32KiB,1MiB",
+                   help="your message sizes (default 32KiB,1MiB)")
     t.add_argument("--require", default="single,double,burst32",
-                   help="error patterns that must always be detected")
+                   help="error patterns that must always be detected in 1 KiB messages: "
+                   "single, double or burstN, N from 1 to 8192 (default single,double,burst32)")
     t.add_argument("--algorithms", help="candidates (default: all)")
-    t.add_argument("--trials", type=int, default=20_000, help="trials per pattern")
+    t.add_argument("--trials", type=int, default=20_000,
+                   help="trials per pattern (default 20000)")
     t.add_argument("--force", action="store_true", help="ignore the cache and measure again")
     t.add_argument("--json", action="store_true", help="print JSON")
     t.set_defaults(func=_tune)
 
     q = cs.add_parser("quality", help="undetected errors per algorithm and error pattern")
-    q.add_argument("--patterns", default="single,double,burst8,burst16,burst32,burst64")
+    q.add_argument("--patterns", default="single,double,burst8,burst16,burst32,burst64",
+                   help="comma-separated error patterns: single, double, burstN for a burst "
+                   "of N bits, N from 1 to 8 x --message-size (default single,double,burst8,"
+                   "burst16,burst32,burst64)")
     q.add_argument("--algorithms", help="comma-separated names (default: all)")
     q.add_argument("--message-size", default="1KiB", help="message size (default 1KiB)")
-    q.add_argument("--trials", type=int, default=20_000)
-    q.add_argument("--seed", type=numbers.SEED, default=1)
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--trials", type=int, default=20_000,
+                   help="corrupted messages per algorithm and pattern (default 20000)")
+    q.add_argument("--seed", type=numbers.SEED, default=1,
+                   help="seed of the messages and the errors (default 1)")
+    q.add_argument("--json", action="store_true", help="print JSON rows")
     q.set_defaults(func=_quality)
 
     m = cs.add_parser("model", help="the paper's transfer-time models")
     m.add_argument("--net", default="3GB/s", help="network bandwidth (default 3GB/s)")
-    m.add_argument("--csum", default="6GB/s", help="checksum / fused copy bandwidth (6GB/s)")
+    m.add_argument("--csum", default="6GB/s", help="checksum / fused copy bandwidth (default 6GB/s)")
     m.add_argument("--latency", default="1.4us", help="network latency (default 1.4us)")
-    m.add_argument("--gap", default="300ns", help="gap between pipelined chunks (300ns)")
-    m.add_argument("--sub-block", default="4KiB", help="pipeline sub-block (4KiB)")
-    m.add_argument("--threshold", default="16KiB", help="eager/rendezvous threshold (16KiB)")
+    m.add_argument("--gap", default="300ns", help="gap between pipelined chunks (default 300ns)")
+    m.add_argument("--sub-block", default="4KiB", help="pipeline sub-block (default 4KiB)")
+    m.add_argument("--threshold", default="16KiB", help="eager/rendezvous threshold (default 16KiB)")
     m.add_argument("--sizes", default="8B..64MiB", help="message sizes (default 8B..64MiB)")
     m.add_argument("--plot", help="write the bandwidth plot to this file (png, svg, pdf)")
-    m.add_argument("--json", action="store_true")
+    m.add_argument("--json", action="store_true", help="print JSON rows")
     m.set_defaults(func=_model)

@@ -92,19 +92,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pp = s.add_parser("pingpong", help="NetPIPE-style ping-pong between 2 MPI ranks")
     pp.add_argument("--checksum", default="auto",
                     help="auto, none (plain MPI), naive, unchecked (fray's transport without "
-                         "checksums), an algorithm name, or several separated by commas")
+                         "checksums), an algorithm name, or several separated by commas "
+                         "(default auto)")
     pp.add_argument("--path", default="auto",
-                    help="checked transport path: auto, shared-memory (ranks on one node) or mpi")
+                    help="checked transport path: auto, shared-memory (ranks on one node) or mpi "
+                         "(default auto)")
     pp.add_argument("--network", choices=sorted(NETWORKS),
                     help="force MPI onto this network between the ranks even on one node "
-                         "(tcp: sets UCX_TLS=tcp,self MPIR_CVAR_NOLOCAL=1 in every rank)")
-    pp.add_argument("--ber", type=float, default=0.0, help="bit error rate injected in flight")
+                         "(tcp: sets UCX_TLS=tcp,self MPIR_CVAR_NOLOCAL=1 in every rank; "
+                         "default: MPI's own choice)")
+    pp.add_argument("--ber", type=float, default=0.0,
+                    help="bit error rate injected in flight (default 0.0)")
     pp.add_argument("--no-alloc", action="store_true",
                     help="send fray's transports from ordinary arrays (two copies through the "
                          "ring) instead of CheckedComm.alloc buffers (one copy)")
     pp.add_argument("--sizes", default="8B..64MiB", help="message sizes (default 8B..64MiB)")
-    pp.add_argument("--trials", type=int, default=3, help="interleaved trials; median kept")
-    pp.add_argument("--seed", type=numbers.SEED, default=1)
+    pp.add_argument("--trials", type=int, default=3,
+                    help="interleaved trials; median kept (default 3)")
+    pp.add_argument("--seed", type=numbers.SEED, default=1,
+                    help="seed of the messages' data and the injected bit errors (default 1)")
     pp.add_argument("--json", action="store_true", help="print JSON rows (rank 0)")
     pp.add_argument("--plot", help="write the bandwidth plot to this file (png, svg, pdf; rank 0)")
     pp.set_defaults(func=_pingpong)

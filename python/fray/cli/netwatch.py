@@ -27,7 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--machine", metavar="gemini:XxYxZ", help="the modelled machine (cost)")
     p.add_argument("--cells", type=int, default=30,
                    help="cells per rank along each axis of the Halo3D26 job (cost, default 30)")
-    p.add_argument("--iterations", type=int, default=1, help="iterations of the job (cost)")
+    p.add_argument("--iterations", type=int, default=1,
+                   help="iterations of the job (cost, default 1)")
     p.set_defaults(func=run)
 
 

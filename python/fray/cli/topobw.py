@@ -55,17 +55,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--log", metavar="NETWATCH_FILE", help="take lane degrades from a netwatch log")
     p.add_argument("--size", default="4MiB", help="size of each message (default 4MiB)")
     p.add_argument("--count", type=int, default=16, help="messages per transfer (default 16)")
-    p.add_argument("--iterations", type=int, default=1, help="runs of each phase (real MPI)")
+    p.add_argument("--iterations", type=int, default=1,
+                   help="runs of each phase (real MPI; default 1)")
     p.add_argument("--sharing", default="both", choices=["exclusive", "shared", "both"],
-                   help="partner nodes send alone, together, or both in turn (default)")
+                   help="partner nodes send alone, together, or both in turn (default both)")
     p.add_argument("--report", dest="output", metavar="FILE",
                    help="write the report here (default: stdout)")
     p.add_argument("--json", action="store_true", help="JSON output (locate, study)")
-    p.add_argument("--cases", type=int, default=100, help="cases of the study")
-    p.add_argument("--faults", type=int, default=2, help="faults per case of the study")
+    p.add_argument("--cases", type=int, default=100, help="cases of the study (default 100)")
+    p.add_argument("--faults", type=int, default=2,
+                   help="faults per case of the study (default 2)")
     p.add_argument("--noise", type=float, default=0.0,
-                   help="relative measurement noise of the study (log-normal), e.g. 0.01")
-    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the study")
+                   help="relative measurement noise of the study (log-normal), e.g. 0.01 "
+                   "(default 0.0)")
+    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the study (default 1)")
     p.set_defaults(func=run)
 
 
