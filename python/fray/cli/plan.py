@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--immediate", default="24h",
                    help="repair time of the immediate policy, or 'none' to leave it out (default 24h)")
     p.add_argument("--every", default=",".join(plan.DEFAULT_EVERY),
-                   help="window intervals swept, comma-separated (default 7d,...,180d)")
+                   help="window intervals swept, comma-separated (default %(default)s)")
     p.add_argument("--length", default="8h",
                    help="window lengths, comma-separated (the machine does no work; default 8h)")
     p.add_argument("--threshold", help="add a threshold policy: a loss like 2%% calls a repair visit")
