@@ -134,7 +134,7 @@ def fabric_with(spec: str, link_bandwidth_bytes_s: float | None = None,
     second; ``None``: the spec's default) and then every endpoint's injection and ejection
     channel at ``host_bandwidth_bytes_s`` (``None``: as the links), their latency kept: a
     NIC whose DMA to and from host memory moves less than the link, as SST Firefly's
-    simple memory model does (about 6.7 GB/s; docs/links.md, "Firefly's NIC")."""
+    simple memory model does (about 6.7 GB/s; docs/host-costs.md, "The `sst` profile")."""
     if link_bandwidth_bytes_s is None:
         fabric = Fabric.parse(spec)
     else:

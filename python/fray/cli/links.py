@@ -62,7 +62,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--routing", help="ugal, ugal:threshold=T, doal, table, ... (default: the fabric's)"
     )
     p.add_argument(
-        "--workload", default="halo3d26", help="halo3d26, sweep3d, lqcd or uniform (default halo3d26)"
+        "--workload",
+        default="halo3d26",
+        help=f"the workload spec: {', '.join(links.MOTIFS[:-1])} or {links.MOTIFS[-1]}, its "
+        "options after a colon, e.g. alltoall:bytes=1MB (docs/workloads.md; the flags below "
+        "set the same options; default halo3d26)",
     )
     p.add_argument("--jobs", default="1,4,16,64", help="numbers of jobs (default 1,4,16,64)")
     p.add_argument(
