@@ -425,6 +425,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--jobs", "1,x"], "--jobs: expected comma-separated numbers"),
         (["--failed", "120"], "failed: percentages are 0 to 100"),
         (["--fail", "optical"], "no such link class"),
+        (["--fail", "global:20%"], "give a class name alone (router, host, local, global); the share"),
         (["--routing", "doal"], "DOAL routing needs a HyperX"),
         (["--seeds", "0"], "seeds"),
         (["--link-bandwidth", "fast"], "--link-bandwidth"),

@@ -33,10 +33,18 @@ impl CableSelector {
             Self::Class(name) => {
                 let id = fabric.class_id(name).ok_or_else(|| FaultError::Invalid {
                     what: format!("class {name:?}"),
-                    reason: format!(
-                        "the fabric has no such link class (it has: router, {})",
-                        fabric.class_names().join(", ")
-                    ),
+                    reason: if name.contains([':', '%', '=']) {
+                        format!(
+                            "give a class name alone (router, {}); the share that fails, or \
+                             its lifetimes, is given apart",
+                            fabric.class_names().join(", ")
+                        )
+                    } else {
+                        format!(
+                            "the fabric has no such link class (it has: router, {})",
+                            fabric.class_names().join(", ")
+                        )
+                    },
                 })?;
                 (0..ch.len())
                     .filter(|&c| ch.class[c] == id && once(c))
