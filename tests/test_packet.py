@@ -30,8 +30,9 @@ def test_low_load_is_accepted_and_latency_grows(tmp_path, capsys):
 
 
 def test_saturation_caps_accepted_load():
-    # Far beyond what a 4x4 mesh carries under uniform traffic: accepted stays well below.
-    table = packet.traffic("mesh:4x4", [2.0], measure_s=20e-6)
+    # Each endpoint offers its whole injection bandwidth, far beyond what a 4x4 mesh carries
+    # under uniform traffic: accepted stays well below (a load above 1 is refused).
+    table = packet.traffic("mesh:4x4", [1.0], measure_s=20e-6)
     assert table["accepted"][0] < 0.9 * table["offered"][0]
 
 
@@ -62,6 +63,9 @@ def test_virtual_channels_default_to_what_the_routing_needs():
         (["--engine", "packet:packet_bytes=256"], "packet_bytes"),
         (["--measure", "long"], "measure"),
         (["--routing", "updown"], "updown"),
+        (["--measure", "0s"], "measure: the measured time must be positive"),
+        (["--measure", "-1us"], 'measure: cannot read "-1us"'),
+        (["--load", "0.1,0.1"], "load: 0.1 given twice"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args, needle, capsys):

@@ -42,3 +42,13 @@ pub mod sim;
 pub mod spares;
 pub mod units;
 pub mod workload;
+
+/// Where in a file an error is: `FILE:LINE` for a 1-based line, and only `FILE` when no line
+/// applies (line 0: the file is missing, a folder, or not text as a whole).
+pub(crate) fn file_at(file: &str, line: usize) -> String {
+    if line == 0 {
+        file.to_string()
+    } else {
+        format!("{file}:{line}")
+    }
+}

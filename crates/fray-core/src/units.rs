@@ -200,8 +200,61 @@ fn prefix(prefix: &str) -> Option<(i32, u32)> {
         .map(|&(_, pow10, pow2)| (pow10, pow2))
 }
 
-/// A bandwidth such as `3GB/s`, `800MiB/s`, `400Gb/s` or `400 Gb/s`, in bytes per second
-/// (must be positive and finite). The error's field is `bandwidth`.
+/// The slowest bandwidth fray takes, in bytes per second (0.125 B/s: one bit per second).
+/// Slower rates, down to the subnormal doubles a "positive, finite" check lets through, make
+/// the time of one byte overflow the engines' clocks (or round a channel's rate to zero, so
+/// that a healthy fabric reads as unroutable), and no interconnect is that slow.
+pub const MIN_RATE_BYTES_S: f64 = 0.125;
+
+/// The fastest bandwidth fray takes, in bytes per second (1e21 B/s, a billion times today's
+/// fastest links): every time per byte the engines use stays a normal double.
+pub const MAX_RATE_BYTES_S: f64 = 1e21;
+
+/// The longest latency of one hop (wire plus router) a link may have, in seconds (1 s, the
+/// time light takes over 300,000 km of fibre). Every engine adds hop latencies in its clock
+/// (the packet engine's holds 2^64 ps, about 213 days), so a bound far below the clock keeps
+/// the sum of a run's hops representable instead of wrapping to a wrong, small time.
+pub const MAX_LINK_LATENCY_S: f64 = 1.0;
+
+const RATE_RANGE_EXPECTED: &str = "a bandwidth from 1b/s to 1e9TB/s (1e21 B/s) like 3GB/s";
+const LATENCY_RANGE_EXPECTED: &str = "a link latency from 0s to 1s like 100ns";
+
+/// Why a bandwidth in bytes per second is out of [`MIN_RATE_BYTES_S`] ..=
+/// [`MAX_RATE_BYTES_S`] (or not finite), if it is: the one range check of every rate.
+pub fn rate_out_of_range(bytes_per_s: f64) -> Option<String> {
+    if (MIN_RATE_BYTES_S..=MAX_RATE_BYTES_S).contains(&bytes_per_s) {
+        None
+    } else {
+        Some(format!(
+            "must be from 1 b/s (0.125 B/s) to 1e21 B/s, got {bytes_per_s:e} B/s"
+        ))
+    }
+}
+
+/// Why a hop latency in seconds is out of `0 ..= MAX_LINK_LATENCY_S` (or not finite), if it
+/// is: the one range check of every link latency.
+pub fn link_latency_out_of_range(seconds: f64) -> Option<String> {
+    if (0.0..=MAX_LINK_LATENCY_S).contains(&seconds) {
+        None
+    } else {
+        Some(format!(
+            "must be from 0 s to 1 s per hop, got {seconds:e} s"
+        ))
+    }
+}
+
+/// A link latency: a duration as [`parse_seconds`] reads it, at most
+/// [`MAX_LINK_LATENCY_S`]. The error's field is `latency`.
+pub fn parse_link_latency(text: &str) -> Result<f64, QuantityError> {
+    let seconds = parse_seconds(text).map_err(|e| e.in_field("latency"))?;
+    match link_latency_out_of_range(seconds) {
+        None => Ok(seconds),
+        Some(_) => Err(error(text, "latency", LATENCY_RANGE_EXPECTED)),
+    }
+}
+
+/// A bandwidth such as `3GB/s`, `800MiB/s`, `400Gb/s` or `400 Gb/s`, in bytes per second,
+/// from [`MIN_RATE_BYTES_S`] to [`MAX_RATE_BYTES_S`]. The error's field is `bandwidth`.
 pub fn parse_rate(text: &str) -> Result<f64, QuantityError> {
     let fail = || error(text, "bandwidth", RATE_EXPECTED);
     let number = Number::split(text.trim()).ok_or_else(fail)?;
@@ -219,14 +272,16 @@ pub fn parse_rate(text: &str) -> Result<f64, QuantityError> {
     if bits {
         rate /= 8.0;
     }
-    if rate > 0.0 && rate.is_finite() {
-        Ok(rate)
-    } else {
-        Err(error(
+    if !(rate > 0.0 && rate.is_finite()) {
+        return Err(error(
             text,
             "bandwidth",
             "a positive, finite bandwidth like 3GB/s",
-        ))
+        ));
+    }
+    match rate_out_of_range(rate) {
+        None => Ok(rate),
+        Some(_) => Err(error(text, "bandwidth", RATE_RANGE_EXPECTED)),
     }
 }
 
@@ -588,5 +643,46 @@ mod tests {
             prop_assert!(parse_bytes(&rate).is_err());
             prop_assert!(parse_seconds(&size).is_err());
         }
+    }
+}
+
+#[cfg(test)]
+mod rates_and_latencies_stay_in_physical_bounds {
+    use super::*;
+
+    #[test]
+    fn rates_below_a_bit_or_above_1e21_bytes_per_second_are_refused() {
+        for text in [
+            "1e-320B/s",
+            "1e-6B/s",
+            "0.1B/s",
+            "0.5b/s",
+            "1e22B/s",
+            "1e10TB/s",
+        ] {
+            assert_eq!(
+                parse_rate(text).unwrap_err().to_string(),
+                format!("cannot read {text:?} as {RATE_RANGE_EXPECTED}")
+            );
+        }
+        assert_eq!(parse_rate("1b/s").unwrap(), 0.125);
+        assert_eq!(parse_rate("8b/s").unwrap(), 1.0);
+        assert_eq!(parse_rate("1e9TB/s").unwrap(), 1e21);
+    }
+
+    #[test]
+    fn link_latencies_beyond_a_second_are_refused() {
+        for text in ["2s", "1e300s", "1e6s", "1d"] {
+            let err = parse_link_latency(text).unwrap_err();
+            assert_eq!(err.field, "latency");
+            assert_eq!(
+                err.to_string(),
+                format!("cannot read {text:?} as {LATENCY_RANGE_EXPECTED}")
+            );
+        }
+        assert_eq!(parse_link_latency("1s").unwrap(), 1.0);
+        assert_eq!(parse_link_latency("0s").unwrap(), 0.0);
+        assert!(link_latency_out_of_range(f64::NAN).is_some());
+        assert!(rate_out_of_range(f64::INFINITY).is_some());
     }
 }

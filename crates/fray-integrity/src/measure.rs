@@ -52,6 +52,72 @@ impl Operation {
     }
 }
 
+/// The largest buffer a measurement, a tuning or a quality trial allocates (bytes, 1 GiB): a
+/// message size beyond it is refused before anything is allocated, as a size that does not
+/// fit memory sensibly (a measurement holds two buffers of the size).
+pub const MAX_BUFFER_BYTES: usize = 1 << 30;
+
+/// The longest sample a measurement takes (s, one minute): longer samples add nothing to the
+/// median and would make a run of several sizes last hours.
+pub const MAX_SAMPLE_S: f64 = 60.0;
+
+/// The most samples per measurement.
+pub const MAX_SAMPLES: usize = 10_000;
+
+/// Checks a buffer size against `0 < size <= MAX_BUFFER_BYTES`, naming `field`.
+pub(crate) fn check_buffer_bytes(
+    field: &'static str,
+    size_bytes: u64,
+) -> Result<(), IntegrityError> {
+    if size_bytes == 0 {
+        return Err(IntegrityError::invalid(
+            field,
+            "buffer size must be > 0 bytes",
+        ));
+    }
+    if size_bytes > MAX_BUFFER_BYTES as u64 {
+        return Err(IntegrityError::invalid(
+            field,
+            format!(
+                "{size_bytes} bytes is more than the largest buffer, {MAX_BUFFER_BYTES} bytes (1 GiB)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl MeasureConfig {
+    /// Checks `0 < min_sample_s <= MAX_SAMPLE_S` (field `min-sample`) and
+    /// `1 <= samples <= MAX_SAMPLES` (field `samples`).
+    pub fn validate(&self) -> Result<(), IntegrityError> {
+        if !(self.min_sample_s.is_finite() && self.min_sample_s > 0.0) {
+            return Err(IntegrityError::invalid(
+                "min-sample",
+                format!(
+                    "must be a positive, finite duration, got {:?} s",
+                    self.min_sample_s
+                ),
+            ));
+        }
+        if self.min_sample_s > MAX_SAMPLE_S {
+            return Err(IntegrityError::invalid(
+                "min-sample",
+                format!(
+                    "{:?} s is longer than the longest sample, {MAX_SAMPLE_S:?} s",
+                    self.min_sample_s
+                ),
+            ));
+        }
+        if self.samples == 0 || self.samples > MAX_SAMPLES {
+            return Err(IntegrityError::invalid(
+                "samples",
+                format!("must be 1 to {MAX_SAMPLES}, got {}", self.samples),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// How long to measure.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MeasureConfig {
@@ -107,18 +173,8 @@ pub fn measure(
     size_bytes: usize,
     cfg: &MeasureConfig,
 ) -> Result<Measurement, IntegrityError> {
-    if size_bytes == 0 {
-        return Err(IntegrityError::invalid(
-            "sizes",
-            "buffer size must be > 0 bytes",
-        ));
-    }
-    if cfg.samples == 0 || !(cfg.min_sample_s.is_finite() && cfg.min_sample_s > 0.0) {
-        return Err(IntegrityError::invalid(
-            "samples",
-            "need at least one sample of positive duration",
-        ));
-    }
+    check_buffer_bytes("sizes", size_bytes as u64)?;
+    cfg.validate()?;
     let mut src = vec![0u8; size_bytes];
     rng_for(0x5eed, size_bytes as u64).fill_bytes(&mut src);
     let mut dst = vec![0u8; size_bytes];
@@ -169,5 +225,55 @@ pub fn median(v: &[f64]) -> f64 {
         s[n / 2]
     } else {
         0.5 * (s[n / 2 - 1] + s[n / 2])
+    }
+}
+
+#[cfg(test)]
+mod sizes_and_samples_are_bounded_before_allocating {
+    use super::*;
+
+    #[test]
+    fn a_buffer_beyond_a_gib_is_refused() {
+        let err = measure(
+            Operation::Checksum,
+            Algorithm::ALL[0],
+            usize::MAX / 2,
+            &MeasureConfig::default(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("sizes: 9223372036854775807 bytes is more than the largest buffer"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_sample_longer_than_a_minute_is_refused_naming_min_sample() {
+        for s in [1e308, f64::INFINITY, f64::NAN, -1.0, 61.0] {
+            let cfg = MeasureConfig {
+                min_sample_s: s,
+                samples: 1,
+            };
+            let err = measure(Operation::Checksum, Algorithm::ALL[0], 64, &cfg).unwrap_err();
+            assert!(err.to_string().starts_with("min-sample: "), "{err}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod huge_durations_print_short {
+    use super::*;
+
+    #[test]
+    fn a_sample_of_1e308_s_is_named_in_a_few_digits() {
+        let cfg = MeasureConfig {
+            min_sample_s: 1e308,
+            samples: 1,
+        };
+        assert_eq!(
+            cfg.validate().unwrap_err().to_string(),
+            "min-sample: 1e308 s is longer than the longest sample, 60.0 s"
+        );
     }
 }

@@ -29,6 +29,11 @@ pub struct ModelParams {
     pub rendezvous_threshold_bytes: f64,
 }
 
+/// The slowest bandwidth the models take (bytes/s: one bit per second, the slowest rate
+/// `fray_core::units` reads): below it, down to subnormal rates, times of ordinary messages
+/// overflow to infinity and every overhead reads NaN.
+pub const MIN_BANDWIDTH_BYTES_S: f64 = 0.125;
+
 impl ModelParams {
     /// The paper's `jack` cluster: 3 GB/s, 1.4 us, 6 GB/s checksum, 300 ns gap, 4 KiB
     /// sub-block, 16 KiB rendezvous threshold.
@@ -54,6 +59,12 @@ impl ModelParams {
                 return Err(IntegrityError::invalid(
                     field,
                     format!("bandwidth must be > 0, got {v}"),
+                ));
+            }
+            if v < MIN_BANDWIDTH_BYTES_S {
+                return Err(IntegrityError::invalid(
+                    field,
+                    format!("bandwidth must be at least 1 b/s (0.125 B/s), got {v:e} B/s"),
                 ));
             }
         }
@@ -264,4 +275,21 @@ pub fn model_table(sizes_bytes: &[f64], p: &ModelParams) -> Result<Vec<ModelRow>
             }
         })
         .collect())
+}
+
+#[cfg(test)]
+mod bandwidths_below_a_byte_per_second_are_refused {
+    use super::*;
+
+    #[test]
+    fn a_subnormal_net_bandwidth_is_an_error_not_nan() {
+        let p = ModelParams {
+            net_bandwidth_bytes_s: 1e-320,
+            ..ModelParams::paper()
+        };
+        assert_eq!(
+            model_table(&[8.0], &p).unwrap_err().to_string(),
+            "net: bandwidth must be at least 1 b/s (0.125 B/s), got 1e-320 B/s"
+        );
+    }
 }

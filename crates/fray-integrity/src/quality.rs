@@ -8,6 +8,13 @@ use crate::checksum::checksum;
 use crate::error::IntegrityError;
 use crate::inject::{rng_for, ErrorPattern};
 
+/// The most trials per (algorithm, pattern): each trial fills and checksums one message.
+pub const MAX_TRIALS: u64 = 100_000_000;
+
+/// The most bytes one (algorithm, pattern) fills and checksums, `trials * message_bytes`
+/// (64 GiB, about a minute per pair): larger experiments are refused before they start.
+pub const MAX_TRIAL_BYTES: u64 = 1 << 36;
+
 /// What to run: message size (bytes), trials per pattern, and the seed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QualityConfig {
@@ -17,6 +24,39 @@ pub struct QualityConfig {
     pub trials: u64,
     /// Seed; trial `i` of pattern `p` uses the same buffer and flips for every algorithm.
     pub seed: u64,
+}
+
+impl QualityConfig {
+    /// Checks `0 < message_bytes <= MAX_BUFFER_BYTES` (field `message_bytes`),
+    /// `0 < trials <= MAX_TRIALS` and `trials * message_bytes <= MAX_TRIAL_BYTES` (field
+    /// `trials`).
+    pub fn validate(&self) -> Result<(), IntegrityError> {
+        if self.message_bytes == 0 {
+            return Err(IntegrityError::invalid("message_bytes", "must be > 0"));
+        }
+        crate::measure::check_buffer_bytes("message_bytes", self.message_bytes as u64)?;
+        if self.trials == 0 {
+            return Err(IntegrityError::invalid("trials", "must be > 0"));
+        }
+        if self.trials > MAX_TRIALS {
+            return Err(IntegrityError::invalid(
+                "trials",
+                format!("{} is more than the most, {MAX_TRIALS}", self.trials),
+            ));
+        }
+        let bytes = self.trials.saturating_mul(self.message_bytes as u64);
+        if bytes > MAX_TRIAL_BYTES {
+            return Err(IntegrityError::invalid(
+                "trials",
+                format!(
+                    "{} trials of {} bytes checksum {bytes} bytes per pattern, more than the \
+                     most, {MAX_TRIAL_BYTES} (64 GiB)",
+                    self.trials, self.message_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for QualityConfig {
@@ -60,9 +100,7 @@ pub fn detection_quality(
     pattern: ErrorPattern,
     cfg: &QualityConfig,
 ) -> Result<QualityResult, IntegrityError> {
-    if cfg.message_bytes == 0 {
-        return Err(IntegrityError::invalid("message_bytes", "must be > 0"));
-    }
+    cfg.validate()?;
     if let ErrorPattern::Burst { bits } = pattern {
         if bits == 0 || u64::from(bits) > cfg.message_bytes as u64 * 8 {
             return Err(IntegrityError::invalid(
@@ -107,6 +145,7 @@ pub fn detection_table(
     patterns: &[ErrorPattern],
     cfg: &QualityConfig,
 ) -> Result<Vec<QualityResult>, IntegrityError> {
+    cfg.validate()?;
     let jobs: Vec<(Algorithm, ErrorPattern)> = algorithms
         .iter()
         .flat_map(|&a| patterns.iter().map(move |&p| (a, p)))
@@ -170,5 +209,32 @@ impl Requirement {
         }
         let ok = rows.iter().all(|r| r.missed == 0);
         Ok((ok, rows))
+    }
+}
+
+#[cfg(test)]
+mod trials_and_messages_are_bounded_before_allocating {
+    use super::*;
+
+    fn run(message_bytes: usize, trials: u64) -> String {
+        let cfg = QualityConfig {
+            message_bytes,
+            trials,
+            seed: 1,
+        };
+        detection_table(&[Algorithm::ALL[0]], &[ErrorPattern::SingleBit], &cfg)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn huge_messages_zero_and_huge_trial_counts_are_refused() {
+        assert!(run(1 << 40, 10).starts_with("message_bytes: 1099511627776 bytes is more"));
+        assert_eq!(run(64, 0), "trials: must be > 0");
+        assert_eq!(
+            run(64, 5_000_000_000),
+            "trials: 5000000000 is more than the most, 100000000"
+        );
+        assert!(run(1 << 20, 1 << 20).starts_with("trials: 1048576 trials of 1048576 bytes"));
     }
 }

@@ -81,6 +81,12 @@ pub fn tune(cfg: &TuneConfig) -> Result<TuneResult, IntegrityError> {
             "need at least one algorithm",
         ));
     }
+    // Every bound before the first trial or buffer.
+    for &size in &cfg.sizes_bytes {
+        crate::measure::check_buffer_bytes("sizes", size as u64)?;
+    }
+    cfg.requirement.config.validate()?;
+    cfg.measure.validate()?;
     let total_bytes: usize = cfg.sizes_bytes.iter().sum();
     let mut candidates = Vec::with_capacity(cfg.candidates.len());
     for &algorithm in &cfg.candidates {

@@ -47,6 +47,8 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DEFAULT_TIME_RESOLUTION_S",
         fray_core::sim::flow::FlowConfig::DEFAULT_TIME_RESOLUTION_S,
     )?;
+    m.add("MAX_PLAN_HORIZON_S", fray_core::plan::MAX_HORIZON_S)?;
+    m.add("MAX_MODEL_STATES", fray_core::plan::MAX_MODEL_STATES)?;
     m.add_function(wrap_pyfunction!(plan::plan_spec, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(health::classify_cables, m)?)?;

@@ -3,7 +3,7 @@
 use super::tree::{ReductionTree, Replication};
 use super::{first_good_copy, invalid, CollectiveError};
 use crate::fabric::{ChannelId, Fabric};
-use crate::sim::packet::{ErrorProcess, LinkTiming, SoftErrors};
+use crate::sim::packet::{ErrorProcess, LinkTiming, SoftErrors, CLOCK_LIMIT_S};
 use crate::units::parse_seconds;
 
 /// Where soft errors strike during a study.
@@ -24,6 +24,17 @@ pub enum ErrorModel {
     /// [`Fabric::channel_name`] writes it) is corrupted.
     Channels(Vec<String>),
 }
+
+/// The highest chance that a bit error rate corrupts one packet that a study takes: 0.99, a
+/// mean of 100 tries per hop. Beyond it the link retries (nearly) forever (at `ber:1` no
+/// packet ever gets through), so a study would hang rather than end.
+pub const MAX_PACKET_HIT: f64 = 0.99;
+const MAX_PACKET_HIT_PERCENT: f64 = 99.0;
+
+/// The most a packet's first try on one hop (serialisation, latency and NAK) may take, in
+/// picoseconds (about 18,000 s, 1/1024 of the clock), so that an operation's hops and
+/// retries add up without passing the clock.
+const MAX_HOP_PS: u64 = u64::MAX / 1024;
 
 impl ErrorModel {
     /// Reads `none`, `every-link-once`, `exp:100us`, `ber:1e-12` or `channels:NAME,NAME`.
@@ -49,6 +60,12 @@ impl ErrorModel {
                         "exp: the mean must be positive, got {value:?}"
                     )));
                 }
+                if mean_s > CLOCK_LIMIT_S {
+                    return Err(bad(format!(
+                        "exp: the mean {value:?} is more than the {CLOCK_LIMIT_S:.0} s the \
+                         packet clock holds (for no errors give none)"
+                    )));
+                }
                 Ok(Self::Exponential { mean_s })
             }
             "ber" => {
@@ -57,6 +74,13 @@ impl ErrorModel {
                 })?;
                 if !(0.0..=1.0).contains(&ber) {
                     return Err(bad(format!("ber: a rate lies in [0, 1], got {ber}")));
+                }
+                if ber == 1.0 {
+                    return Err(bad(
+                        "ber: a rate of 1 corrupts every packet, so none ever gets through and \
+                         the link retries forever; a rate lies in [0, 1)"
+                            .into(),
+                    ));
                 }
                 Ok(Self::BitErrorRate(ber))
             }
@@ -186,6 +210,42 @@ pub fn allreduce_study(
         packet_bytes: config.packet_bytes,
         nak_ps: config.nak_ps,
     };
+    if let ErrorModel::BitErrorRate(ber) = *errors {
+        let bits = 8.0 * f64::from(config.packet_bytes);
+        let hit = -(bits * (-ber).ln_1p()).exp_m1();
+        if hit.is_nan() || hit > MAX_PACKET_HIT {
+            return Err(invalid(
+                "errors",
+                format!(
+                    "ber: {ber} corrupts {:.4} % of {}-byte packets, more than \
+                     {MAX_PACKET_HIT_PERCENT} %: the link would retry (nearly) forever",
+                    hit * 100.0,
+                    config.packet_bytes
+                ),
+            ));
+        }
+    }
+    // Every hop's time must sit far inside the clock (it holds `CLOCK_LIMIT_S`).
+    for c in 0..fabric.channels().len() as ChannelId {
+        let link = channels.timing(c, split);
+        let hop = link
+            .serialisation_ps
+            .saturating_add(link.latency_ps.saturating_mul(2))
+            .saturating_add(link.nak_ps);
+        if hop > MAX_HOP_PS {
+            return Err(invalid(
+                "packet_bytes",
+                format!(
+                    "a {}-byte packet takes {:e} s on {} (serialisation, latency and NAK), more \
+                     than the {:.0} s one hop may take in the {CLOCK_LIMIT_S:.0} s clock",
+                    config.packet_bytes,
+                    hop as f64 / 1e12,
+                    fabric.channel_name(c),
+                    MAX_HOP_PS as f64 / 1e12
+                ),
+            ));
+        }
+    }
     let mut soft = soft_errors(&channels, errors, config.seed)?;
     let rearm = matches!(errors, ErrorModel::EveryLinkOnce | ErrorModel::Channels(_));
     let n_routers = fabric.num_routers();
@@ -265,6 +325,15 @@ pub fn allreduce_study(
             let r = fabric.router_of(e) as usize;
             let g = send(&mut soft, fabric.ejection_channel(e), (head[r], tail[r]));
             end = end.max(g.tail_in_ps);
+        }
+        if end > u64::MAX / 2 {
+            return Err(invalid(
+                "ops",
+                format!(
+                    "{} operations run past the {CLOCK_LIMIT_S:.0} s the packet clock holds",
+                    config.ops
+                ),
+            ));
         }
         op_times_ps.push(end - start);
         start = end;

@@ -33,7 +33,7 @@ use crate::workload::WorkloadError;
 pub enum DiagError {
     /// A line of an input (layout, report, degrade list) that cannot be used; `line` is
     /// 1-based.
-    #[error("{file}:{line}: {reason}")]
+    #[error("{}: {reason}", crate::file_at(file, *line))]
     Line {
         /// The input's name (a file name, or `--degrade`).
         file: String,

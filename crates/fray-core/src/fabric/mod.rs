@@ -76,7 +76,7 @@ pub enum FabricError {
         reason: String,
     },
     /// A fabric file that cannot be read; `line` is 1-based (0 when the problem is not on one line).
-    #[error("{file}:{line}: {reason}")]
+    #[error("{}: {reason}", crate::file_at(file, *line))]
     File {
         /// The file's name as given.
         file: String,
@@ -126,7 +126,10 @@ impl Default for LinkParameters {
 }
 
 impl LinkParameters {
-    /// Checks that bandwidth is positive, latency non-negative and lanes at least one.
+    /// Checks that bandwidth is positive, latency non-negative and lanes at least one, and
+    /// that bandwidth and latency lie in the physical bounds of [`crate::units`]
+    /// ([`crate::units::MIN_RATE_BYTES_S`] to [`crate::units::MAX_RATE_BYTES_S`], at most
+    /// [`crate::units::MAX_LINK_LATENCY_S`] per hop).
     pub fn validate(&self) -> Result<(), FabricError> {
         if !(self.bandwidth_bytes_s.is_finite() && self.bandwidth_bytes_s > 0.0) {
             return Err(FabricError::Parameter {
@@ -134,10 +137,22 @@ impl LinkParameters {
                 reason: format!("must be a positive number, got {}", self.bandwidth_bytes_s),
             });
         }
+        if let Some(reason) = crate::units::rate_out_of_range(self.bandwidth_bytes_s) {
+            return Err(FabricError::Parameter {
+                field: "bandwidth_bytes_s",
+                reason,
+            });
+        }
         if !(self.latency_s.is_finite() && self.latency_s >= 0.0) {
             return Err(FabricError::Parameter {
                 field: "latency_s",
                 reason: format!("must be a non-negative number, got {}", self.latency_s),
+            });
+        }
+        if let Some(reason) = crate::units::link_latency_out_of_range(self.latency_s) {
+            return Err(FabricError::Parameter {
+                field: "latency_s",
+                reason,
             });
         }
         if self.lanes == 0 {

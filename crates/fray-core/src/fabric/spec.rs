@@ -179,6 +179,11 @@ impl<'a> SpecParts<'a> {
     pub fn finish(self, known: &[&str]) -> Result<(), FabricError> {
         match self.options.iter().find(|(_, _, used)| !used) {
             None => Ok(()),
+            Some((k, _, _)) if known.is_empty() => Err(field_error(
+                self.spec,
+                k,
+                format!("unknown option {k:?} (this family takes no options)"),
+            )),
             Some((k, _, _)) => Err(field_error(
                 self.spec,
                 k,

@@ -23,6 +23,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use std::collections::HashMap;
+
 use super::HealthError;
 
 /// The counters fray reads (InfiniBand PortCounters / PortCountersExtended).
@@ -207,14 +209,52 @@ pub fn read_counters(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     let mut state = None;
+    // Perfquery blocks by port: the line of each block's header.
+    let mut blocks: HashMap<PortId, usize> = HashMap::new();
+    // Every reading by (port, counter, time): its index in `out`.
+    let mut readings: HashMap<(PortId, Counter, Option<u64>), usize> = HashMap::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         let at = i + 1;
+        let before = out.len();
         let result = match format {
             CounterFormat::Perfquery => perfquery_line(line, at, &mut state, &mut out),
             CounterFormat::Ibqueryerrors => ibqueryerrors_line(line, at, &mut out),
             CounterFormat::Csv => csv_line(line, at, &mut state, &mut out),
         };
+        let result = result.and_then(|()| {
+            if let (CounterFormat::Perfquery, true, Some(Some(port))) =
+                (format, line.starts_with('#'), &state)
+            {
+                if let Some(first) = blocks.insert(port.clone(), at) {
+                    return Err(format!("{port} given again (first at line {first})"));
+                }
+            }
+            for k in before..out.len() {
+                let s = &out[k];
+                let key = (s.port.clone(), s.counter, s.time_s.map(f64::to_bits));
+                if let Some(&j) = readings.get(&key) {
+                    let first = &out[j];
+                    // The same reading twice in a CSV is harmless; anything else would
+                    // silently overwrite one with the other.
+                    if s.time_s.is_some() && first.value == s.value {
+                        continue;
+                    }
+                    return Err(match s.time_s {
+                        Some(t) => format!(
+                            "two samples at time {t} for {} of {} ({} and {}, first at line {})",
+                            s.counter, s.port, first.value, s.value, first.line
+                        ),
+                        None => format!(
+                            "{} of {} given again (first at line {})",
+                            s.counter, s.port, first.line
+                        ),
+                    });
+                }
+                readings.insert(key, k);
+            }
+            Ok(())
+        });
         result.map_err(|reason| HealthError::File {
             file: file.to_string(),
             line: at,
@@ -527,5 +567,67 @@ mod tests {
             let err = read_counters(bad, "c.csv", CounterFormat::Csv).unwrap_err();
             assert!(err.to_string().starts_with(needle), "{bad:?}: {err}");
         }
+    }
+}
+
+#[cfg(test)]
+mod readings_given_twice_are_refused {
+    use super::*;
+
+    fn error(text: &str, format: CounterFormat) -> String {
+        read_counters(text, "c.txt", format)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_perfquery_block_or_counter_repeated_names_the_first_line() {
+        let header = "# Port extended counters: Lid 9 port 2 (CapMask: 0x5300)\n";
+        let text = format!(
+            "{header}LinkDownedCounter:...............3\n{header}LinkDownedCounter:....0\n"
+        );
+        assert_eq!(
+            error(&text, CounterFormat::Perfquery),
+            "c.txt:3: lid 9 port 2 given again (first at line 1)"
+        );
+        let text =
+            format!("{header}LinkDownedCounter:...............3\nLinkDownedCounter:.....5\n");
+        assert_eq!(
+            error(&text, CounterFormat::Perfquery),
+            "c.txt:3: LinkDownedCounter of lid 9 port 2 given again (first at line 2)"
+        );
+    }
+
+    #[test]
+    fn an_ibqueryerrors_counter_repeated_on_a_line_is_refused() {
+        let text = "Errors for 0x8f10500200b50 \"sw\"\n   GUID 0x8f10500200b50 port 2: \
+                    [LinkDownedCounter == 3] [LinkDownedCounter == 9]\n";
+        let err = error(text, CounterFormat::Ibqueryerrors);
+        assert!(
+            err.starts_with("c.txt:2: LinkDownedCounter of 0x0008f10500200b50 port 2 given again"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn two_csv_values_at_one_time_are_refused_the_same_value_is_not() {
+        let text = "time_s,node,port,counter,value\n\
+                    0,0x0008f10500200b50,2,LinkDownedCounter,0\n\
+                    0,0x0008f10500200b50,2,LinkDownedCounter,7\n";
+        assert_eq!(
+            error(text, CounterFormat::Csv),
+            "c.txt:3: two samples at time 0 for LinkDownedCounter of 0x0008f10500200b50 port 2 \
+             (0 and 7, first at line 2)"
+        );
+        let same = text.replace(",7\n", ",0\n");
+        assert!(read_counters(&same, "c.txt", CounterFormat::Csv).is_ok());
+    }
+
+    #[test]
+    fn a_missing_file_is_named_without_a_line() {
+        let err = super::super::read_text(std::path::Path::new("/nonexistent/c.csv"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("/nonexistent/c.csv: "), "{err}");
     }
 }

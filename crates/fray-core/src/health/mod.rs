@@ -47,7 +47,7 @@ use crate::faults::{FaultError, Faults};
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum HealthError {
     /// A counter file that cannot be read; `line` is 1-based (0 for the file as a whole).
-    #[error("{file}:{line}: {reason}")]
+    #[error("{}: {reason}", crate::file_at(file, *line))]
     File {
         /// The file's name as given.
         file: String,

@@ -160,7 +160,8 @@ pub(super) fn key_values<'a>(
     text: &'a str,
     what: &str,
 ) -> Result<Vec<(&'a str, &'a str)>, PlanError> {
-    text.split(',')
+    let pairs: Vec<(&str, &str)> = text
+        .split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .map(|p| {
@@ -168,7 +169,17 @@ pub(super) fn key_values<'a>(
                 .map(|(k, v)| (k.trim(), v.trim()))
                 .ok_or_else(|| PlanError::invalid(what, format!("expected KEY=VALUE, got {p:?}")))
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // The same wording as the routing, engine, fabric and workload specs.
+    for (i, (key, _)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|(k, _)| k == key) {
+            return Err(PlanError::invalid(
+                what,
+                format!("option {key} is given twice"),
+            ));
+        }
+    }
+    Ok(pairs)
 }
 
 /// A duration option read by the one units parser.
@@ -214,6 +225,8 @@ pub fn read_failure_log(
     text: &str,
     file: &str,
 ) -> Result<Vec<LoggedFailure>, PlanError> {
+    // A byte-order mark is skipped, as in fault and scenario files.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let body = line.split('#').next().unwrap_or("").trim();
@@ -229,6 +242,12 @@ pub fn read_failure_log(
             .split_once(char::is_whitespace)
             .ok_or_else(|| bad("expected TIME FROM->TO".into()))?;
         let time_s = parse_seconds(time).map_err(|e| bad(e.to_string()))?;
+        if time_s <= 0.0 {
+            return Err(bad(format!(
+                "a failure at {time} has no time observed before it: times run from the \
+                 log's start and must be positive"
+            )));
+        }
         let channel = channel_by_name(fabric, cable.trim()).map_err(|e| bad(e.to_string()))?;
         out.push(LoggedFailure { time_s, channel });
     }
@@ -291,6 +310,12 @@ pub fn fit_failures(
         ));
     }
     let exposure_s: f64 = lifetimes.iter().map(|l| l.0).sum();
+    if exposure_s.is_nan() || exposure_s <= 0.0 {
+        return Err(PlanError::invalid(
+            "log span",
+            format!("class {class:?} was observed for no time: nothing to fit"),
+        ));
+    }
     let r = failures as f64;
     let (model, log_likelihood, mtbf_ci_s) = match kind {
         FitKind::Exponential => {
@@ -497,5 +522,55 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("log.txt:2:"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod options_given_twice_are_refused {
+    use super::*;
+    use crate::plan::RepairPolicy;
+
+    #[test]
+    fn failure_models_and_policies_refuse_a_repeated_option() {
+        let err = "exp:mtbf=200d,mtbf=300d"
+            .parse::<FailureModel>()
+            .unwrap_err();
+        assert_eq!(err.to_string(), "failure model: option mtbf is given twice");
+        for (text, key) in [
+            ("immediate:repair=24h,repair=1h", "repair"),
+            ("windows:every=30d,every=60d,length=8h", "every"),
+            ("threshold:loss=2%,loss=3%,repair=1d", "loss"),
+        ] {
+            let err = text.parse::<RepairPolicy>().unwrap_err().to_string();
+            assert!(
+                err.starts_with("policy: ")
+                    && err.ends_with(&format!("option {key} is given twice")),
+                "{err}"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod logs_skip_a_bom_and_refuse_a_failure_at_zero {
+    use super::*;
+
+    #[test]
+    fn a_bom_is_skipped_and_a_failure_at_0s_is_named_by_line() {
+        let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap();
+        let log = read_failure_log(
+            &fabric,
+            "\u{feff}10d g0r0->g1r0\r\n50d g0r0->g2r0\r\n",
+            "log.txt",
+        )
+        .unwrap();
+        assert_eq!(log.len(), 2);
+        assert_eq!(log[0].time_s, 10.0 * 86400.0);
+        let err = read_failure_log(&fabric, "0s g0r0->g1r0\n", "log.txt").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "log.txt:1: a failure at 0s has no time observed before it: times run from the \
+             log's start and must be positive"
+        );
     }
 }

@@ -50,7 +50,10 @@ pub use loss::{
     pairs_cut_off, CachedLoss, FaultLoss, LossModel, ModelJob, ModelPoint, ModelSample, ModelValue,
     StateLoss,
 };
-pub use monte_carlo::{best_window, ClassFailures, LossReuse, Plan, PlanReport, PolicyOutcome};
+pub use monte_carlo::{
+    best_window, ClassFailures, LossReuse, Plan, PlanReport, PolicyOutcome, MAX_HORIZON_S,
+    MAX_MODEL_STATES,
+};
 pub use policy::RepairPolicy;
 pub use workload_loss::WorkloadLoss;
 
@@ -71,7 +74,7 @@ pub enum PlanError {
         reason: String,
     },
     /// A failure log's bad line.
-    #[error("{file}:{line}: {reason}")]
+    #[error("{}: {reason}", crate::file_at(file, *line))]
     Log {
         /// The log's name.
         file: String,

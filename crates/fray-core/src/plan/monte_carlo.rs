@@ -23,6 +23,17 @@ pub struct ClassFailures {
     pub model: FailureModel,
 }
 
+/// The longest horizon a plan covers, in seconds (1,000 years of 365.25 days).
+pub const MAX_HORIZON_S: f64 = 1000.0 * 365.25 * 86400.0;
+
+/// The most cable failures a plan may expect over all its replications (10^8: each is an
+/// event of the Monte Carlo, and a run of that many takes minutes).
+pub const MAX_PLAN_FAILURES: f64 = 1e8;
+
+/// The most fault states a loss model evaluates, `points * samples` over every class
+/// (10^7): each is a workload simulation, and the list of them is allocated up front.
+pub const MAX_MODEL_STATES: u128 = 10_000_000;
+
 /// A plan: which cables fail and how, over which horizon, with how many replications.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
@@ -102,13 +113,24 @@ impl Plan {
                 format!("must be positive, got {} s", self.horizon_s),
             ));
         }
+        if self.horizon_s > MAX_HORIZON_S {
+            return Err(PlanError::invalid(
+                "horizon",
+                format!(
+                    "{:e} d is longer than the longest horizon, 1000 years ({:.0} d)",
+                    self.horizon_s / 86400.0,
+                    MAX_HORIZON_S / 86400.0
+                ),
+            ));
+        }
         if self.replications < 2 {
             return Err(PlanError::invalid(
                 "replications",
                 format!("need at least 2 for an interval, got {}", self.replications),
             ));
         }
-        self.classes
+        let cables = self
+            .classes
             .iter()
             .enumerate()
             .map(|(i, c)| {
@@ -120,7 +142,28 @@ impl Plan {
                 }
                 Ok(CableSelector::Class(c.class.clone()).cables(fabric)?)
             })
-            .collect()
+            .collect::<Result<Vec<_>, PlanError>>()?;
+        // Every failure is an event: bounded before the Monte Carlo starts.
+        let failures: f64 = self
+            .classes
+            .iter()
+            .zip(&cables)
+            .map(|(c, list)| list.len() as f64 * self.horizon_s / c.model.mean_s())
+            .sum::<f64>()
+            * f64::from(self.replications);
+        if failures.is_nan() || failures > MAX_PLAN_FAILURES {
+            return Err(PlanError::invalid(
+                "horizon",
+                format!(
+                    "{} replications over {} d expect {failures:.3e} cable failures, more than \
+                     the most, {MAX_PLAN_FAILURES:e}: shorten the horizon or use fewer \
+                     replications",
+                    self.replications,
+                    self.horizon_s / 86400.0
+                ),
+            ));
+        }
+        Ok(cables)
     }
 
     /// Runs every policy over the replications on all cores (results do not depend on the
@@ -174,6 +217,19 @@ impl Plan {
             ));
         }
         let cables = self.cables(fabric)?;
+        let states = (points as u128)
+            .saturating_mul(samples as u128)
+            .saturating_mul(cables.len() as u128);
+        if states > MAX_MODEL_STATES {
+            return Err(PlanError::invalid(
+                "model",
+                format!(
+                    "{points} points of {samples} samples for {} classes are {states} fault \
+                     states, more than the most, {MAX_MODEL_STATES}",
+                    cables.len()
+                ),
+            ));
+        }
         let reach = self.tallies(fabric, &cables, policies, &Evaluator::Zero)?;
         Ok((0..cables.len())
             .map(|c| {
@@ -758,5 +814,57 @@ mod tests {
         assert!(always.total_share < never.total_share);
         let best = best_window(&[never.clone(), always]);
         assert_eq!(best, None);
+    }
+}
+
+#[cfg(test)]
+mod horizons_and_models_are_bounded_before_the_run {
+    use super::*;
+
+    fn plan(model: &str, horizon_days: f64) -> Plan {
+        Plan {
+            classes: vec![ClassFailures {
+                class: "global".into(),
+                model: model.parse().unwrap(),
+            }],
+            horizon_s: horizon_days * 86400.0,
+            replications: 5,
+            seed: 7,
+        }
+    }
+
+    fn fabric() -> Fabric {
+        Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap()
+    }
+
+    #[test]
+    fn horizons_beyond_a_thousand_years_or_too_many_failures_are_refused() {
+        let err = plan("exp:mtbf=200d", 1e9).cables(&fabric()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "horizon: 1e9 d is longer than the longest horizon, 1000 years (365250 d)"
+        );
+        let err = plan("exp:mtbf=1s", 300_000.0)
+            .cables(&fabric())
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("horizon: 5 replications over 300000 d expect"),
+            "{err}"
+        );
+        assert!(plan("exp:mtbf=200d", 365.0).cables(&fabric()).is_ok());
+    }
+
+    #[test]
+    fn model_grids_beyond_the_most_states_are_refused_before_allocating() {
+        let p = plan("exp:mtbf=200d", 365.0);
+        let err = p
+            .model_grids(&fabric(), &[], 3, 99_999_999_999)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "model: 3 points of 99999999999 samples for 1 classes are 299999999997 fault \
+             states, more than the most, 10000000"
+        );
     }
 }

@@ -203,6 +203,16 @@ impl Dag {
         if chunks == 0 {
             return Err(invalid("a message splits into at least one chunk".into()));
         }
+        // Bounded before anything is allocated: every message becomes `chunks` operations.
+        let messages = self
+            .ops
+            .iter()
+            .filter(|op| matches!(op, Op::Send { .. }))
+            .count() as u128;
+        let ops = self.ops.len() as u128 - messages + messages * u128::from(chunks);
+        if ops > MAX_DAG_OPS as u128 {
+            return Err(too_large(ops));
+        }
         let preds = self.predecessors();
         // The new ops of old op `i`: first[i] .. first[i] + parts(i).
         let parts = |op: &Op| {
@@ -359,6 +369,25 @@ impl Dag {
     }
 }
 
+/// The most operations one workload DAG holds (2^24, about 16.8 million: messages, chunks
+/// and computations over every rank and iteration). Every DAG is built by [`DagBuilder`], so
+/// this bounds the memory of a workload (about 1 GiB with its dependencies) and the time to
+/// simulate it, whatever makes it large: many iterations, many chunks per message or many
+/// messages.
+pub const MAX_DAG_OPS: usize = 1 << 24;
+
+/// The most dependencies one workload DAG holds (2^26).
+pub const MAX_DAG_EDGES: usize = 1 << 26;
+
+/// The error for a DAG of `ops` operations, more than [`MAX_DAG_OPS`].
+fn too_large(ops: u128) -> WorkloadError {
+    invalid(format!(
+        "{ops} operations (messages and computations over every rank, iteration and chunk) are \
+         more than the most a workload may hold, {MAX_DAG_OPS}: use fewer iterations, chunks \
+         or ranks"
+    ))
+}
+
 /// Collects operations and dependencies, then lays them out flat.
 ///
 /// ```
@@ -404,6 +433,15 @@ impl DagBuilder {
         if let Some(&bad) = after.iter().find(|&&d| d >= id) {
             return Err(invalid(format!(
                 "operation {id} cannot wait for operation {bad}, which does not exist yet"
+            )));
+        }
+        if self.ops.len() >= MAX_DAG_OPS {
+            return Err(too_large(self.ops.len() as u128 + 1));
+        }
+        if self.edges.len() + after.len() > MAX_DAG_EDGES {
+            return Err(invalid(format!(
+                "more than {MAX_DAG_EDGES} dependencies, the most a workload may hold: use \
+                 fewer iterations, chunks or ranks"
             )));
         }
         self.ops.push(op);
@@ -538,5 +576,37 @@ mod tests {
         }
         assert_eq!(dag.indegree(4), 3);
         assert!(dag.split_messages(0).is_err());
+    }
+}
+
+#[cfg(test)]
+mod workloads_are_bounded_before_they_fill_memory {
+    use super::*;
+
+    #[test]
+    fn chunks_beyond_the_most_operations_are_refused_before_splitting() {
+        let mut b = DagBuilder::new(2);
+        let m = b.send(0, 1, 4096.0, &[]).unwrap();
+        b.compute(1, 1e-6, &[m]).unwrap();
+        let dag = b.build(1).unwrap();
+        let err = dag.split_messages(100_000_000).unwrap_err().to_string();
+        assert!(
+            err.starts_with("workload dag: 100000001 operations (messages and computations"),
+            "{err}"
+        );
+        assert!(dag.split_messages(1000).is_ok());
+    }
+
+    #[test]
+    fn a_builder_stops_at_the_most_operations() {
+        let mut b = DagBuilder::new(1);
+        for _ in 0..MAX_DAG_OPS {
+            b.compute(0, 0.0, &[]).unwrap();
+        }
+        let err = b.compute(0, 0.0, &[]).unwrap_err().to_string();
+        assert!(
+            err.contains("more than the most a workload may hold, 16777216"),
+            "{err}"
+        );
     }
 }

@@ -300,7 +300,18 @@ impl FromStr for HostCosts {
                 }
             },
         };
+        let mut seen: Vec<&str> = Vec::new();
         for item in items {
+            // The same wording as the routing, engine, fabric and workload specs.
+            if let Some((key, _)) = item.split_once('=') {
+                if seen.contains(&key) {
+                    return Err(in_spec(OptionError::new(
+                        key,
+                        format!("option {key} is given twice"),
+                    )));
+                }
+                seen.push(key);
+            }
             costs.set(item).map_err(in_spec)?;
         }
         costs.check_clock().map_err(in_spec)?;
@@ -797,10 +808,7 @@ mod tests {
             ("ember+send_copy=344ps/B", "ember+send_copy=344ps/B"),
             ("ember+copy=1ns/B", "ember+copy=1ns/B"),
             ("none+nic=150ns", "none+nic=150ns"),
-            (
-                "ember*2+match=0ns+send=1us+send=2us",
-                "ember*2+send=2us+match=0s",
-            ),
+            ("ember*2+match=0ns+send=2us", "ember*2+send=2us+match=0s"),
             ("none+send=190ns+recv=160ns", "none+send=190ns+recv=160ns"),
         ] {
             let costs: HostCosts = given.parse().unwrap();
@@ -890,6 +898,14 @@ mod tests {
                 0..4,
             ),
         ) {
+            // Each cost once: a cost given twice is refused (`overrides_given_twice_are_refused`).
+            let mut keys = Vec::new();
+            let overrides = overrides.into_iter().filter(|o| {
+                let key = o.split_once('=').map_or(*o, |(k, _)| k);
+                let first = !keys.contains(&key);
+                keys.push(key);
+                first
+            });
             let given = std::iter::once(base).chain(overrides).collect::<Vec<_>>().join("+");
             let once = given.parse::<HostCosts>().unwrap().to_string();
             prop_assert_eq!(once.parse::<HostCosts>().unwrap().to_string(), once);
@@ -980,10 +996,8 @@ mod tests {
             (both.send_copy_s_per_byte, both.recv_copy_s_per_byte),
             (1e-9, 1e-9)
         );
-        // Overrides come after the scaling, in order, the last one winning.
-        let c: HostCosts = "ember*2+match=0ns+send=1us+send=2us+eager=100"
-            .parse()
-            .unwrap();
+        // Overrides come after the scaling (each cost once: a repeat is refused).
+        let c: HostCosts = "ember*2+match=0ns+send=2us+eager=100".parse().unwrap();
         assert_eq!(c.match_s, 0.0);
         assert_eq!(c.send_s, 2e-6);
         assert_eq!(c.recv_s, 2.0 * HostCosts::EMBER.recv_s);
@@ -1028,5 +1042,21 @@ mod tests {
             assert!(err.message.contains("at least 0"), "{bad}: {err}");
             assert_eq!(err.field, "scale", "{bad}");
         }
+    }
+}
+
+#[cfg(test)]
+mod overrides_given_twice_are_refused {
+    use super::*;
+
+    #[test]
+    fn a_cost_set_twice_is_an_error_naming_it() {
+        let err = "ember+send=1s+send=2s".parse::<HostCosts>().unwrap_err();
+        assert_eq!(err.field, "send");
+        assert_eq!(
+            err.message,
+            "host costs \"ember+send=1s+send=2s\": option send is given twice"
+        );
+        assert!("ember+send=1s+recv=2s".parse::<HostCosts>().is_ok());
     }
 }

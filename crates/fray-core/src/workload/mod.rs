@@ -32,7 +32,7 @@ mod uniform_random;
 
 pub use allreduce::allreduce_recursive_doubling;
 pub use alltoall::AllToAll;
-pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES};
+pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES, MAX_DAG_OPS};
 pub use halo3d26::{Halo3D26, EMBER_HALO3D26_ORDER, EMBER_HALO3D26_PEFLOPS};
 pub use host::{HostCosts, HostTimeline, Progress};
 pub use job::Job;

@@ -104,7 +104,16 @@ fn bad_input_names_the_field() {
         let e = Replication::parse(text).unwrap_err().to_string();
         assert!(e.contains(needle), "{text}: {e}");
     }
-    for text in ["exp:0us", "exp:fast", "ber:2", "channels:", "gamma:3"] {
+    for text in [
+        "exp:0us",
+        "exp:fast",
+        "ber:2",
+        "ber:1",
+        "exp:1e308s",
+        "exp:2e7s",
+        "channels:",
+        "gamma:3",
+    ] {
         let e = ErrorModel::parse(text).unwrap_err().to_string();
         assert!(e.starts_with("errors:"), "{text}: {e}");
     }
@@ -125,4 +134,52 @@ fn bad_input_names_the_field() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("S0->S1"), "{e}");
+}
+
+#[test]
+fn studies_that_would_never_end_or_pass_the_clock_are_refused() {
+    let small = || {
+        let spec = "xgft:2;4,4;1,4".parse().unwrap();
+        let link = LinkParameters {
+            bandwidth_bytes_s: 1.0,
+            latency_s: 1.0,
+            lanes: 1,
+        };
+        Fabric::from_spec(&spec, link).unwrap()
+    };
+    // A rate that corrupts nearly every packet retries forever.
+    let e = allreduce_study(
+        &paper_tree(),
+        AllreduceConfig::default(),
+        &ErrorModel::parse("ber:0.1").unwrap(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("errors: ber: 0.1 corrupts 100.0000 % of 256-byte packets"),
+        "{e}"
+    );
+    // A 4 GiB packet at 1 B/s takes longer than a hop may.
+    let config = AllreduceConfig {
+        packet_bytes: u32::MAX,
+        ops: 1,
+        ..AllreduceConfig::default()
+    };
+    let e = allreduce_study(&small(), config, &ErrorModel::None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("packet_bytes: a 4294967295-byte packet takes"),
+        "{e}"
+    );
+    // Many operations of a slow hop pass the clock: refused, not wrapped to a small time.
+    let config = AllreduceConfig {
+        packet_bytes: 16_384,
+        ops: 1_000,
+        ..AllreduceConfig::default()
+    };
+    let e = allreduce_study(&small(), config, &ErrorModel::None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("ops: 1000 operations run past"), "{e}");
 }

@@ -370,6 +370,25 @@ fn json_bad_quantities() {
         4,
         "classes.spine.lane_rate: cannot read \"25Gbps\" as a bandwidth like 3GB/s or 25Gb/s",
     );
+    // Rates and latencies beyond the physical bounds of `fray_core::units`.
+    let text = json_with("\"150ns\"", "\"1e300s\"");
+    assert_error(
+        &text,
+        FileFormat::Json,
+        16,
+        "links[1].latency: cannot read \"1e300s\" as a link latency from 0s to 1s like 100ns",
+    );
+    let text = json_with(
+        "\"spine\": {\"lanes\": 4, \"lane_rate\": \"25Gb/s\"",
+        "\"spine\": {\"lanes\": 4, \"lane_rate\": \"1e-320B/s\"",
+    );
+    assert_error(
+        &text,
+        FileFormat::Json,
+        4,
+        "classes.spine.lane_rate: cannot read \"1e-320B/s\" as a bandwidth from 1b/s to \
+         1e9TB/s (1e21 B/s) like 3GB/s",
+    );
     let text = json_with("\"bandwidth\": \"12.5GB/s\"", "\"bandwidth\": 12.5e9");
     assert_error(
         &text,

@@ -202,7 +202,7 @@ mod tests {
             ),
             (
                 "machine gemini:2x2x2\n0 c0-0c0s0n0\n",
-                ":0: rank 1 has no node",
+                ": rank 1 has no node",
             ),
             (
                 "machine gemini:2x2x2\n0 c0-0c0s0n0\n1 c0-0c0s0n0\n",

@@ -321,3 +321,19 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod options_of_a_family_without_options {
+    use crate::fabric::FabricSpec;
+
+    #[test]
+    fn an_unknown_option_says_gemini_takes_none() {
+        let err = "gemini:4x4x16,foo=1".parse::<FabricSpec>().unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("unknown option \"foo\" (this family takes no options)"),
+            "{text}"
+        );
+        assert!(!text.contains("(known: )"), "{text}");
+    }
+}

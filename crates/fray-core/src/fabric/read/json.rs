@@ -79,7 +79,7 @@ use crate::fabric::spec::{MAX_ENDPOINTS, MAX_ROUTERS};
 use crate::fabric::{
     Fabric, FabricBuilder, FabricError, LinkParameters, RouterId, Topology, HOST_CLASS,
 };
-use crate::units::{parse_rate, parse_seconds};
+use crate::units::{parse_link_latency, parse_rate};
 
 /// The keys of the document, of a class, of an endpoint entry and of a link entry.
 const DOCUMENT_KEYS: &[&str] = &["routers", "endpoints", "links", "classes"];
@@ -381,7 +381,7 @@ impl<'a> Reader<'a> {
             (None, Some(r)) => Some(Rate::Lane(r)),
             (None, None) => None,
         };
-        let latency_s = self.quantity(object, "latency", parse_seconds)?;
+        let latency_s = self.quantity(object, "latency", parse_link_latency)?;
         Ok(LinkFields {
             lanes,
             rate,

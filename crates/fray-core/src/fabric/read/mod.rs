@@ -200,7 +200,7 @@ mod tests {
         assert_eq!(err.to_string(), "x.json:2: the file is not UTF-8 text");
         let err = Fabric::read("/nonexistent/fabric.json", FileFormat::Json).unwrap_err();
         assert!(
-            err.to_string().starts_with("/nonexistent/fabric.json:0: "),
+            err.to_string().starts_with("/nonexistent/fabric.json: "),
             "{err}"
         );
     }

@@ -3,7 +3,9 @@
 
 use super::SoftErrors;
 
-/// One direction of a link as the packet engine times it, in picoseconds.
+/// One direction of a link as the packet engine times it, in picoseconds. Sums saturate at
+/// `u64::MAX` rather than wrap, so that a time past the clock stays past it for the caller
+/// to refuse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LinkTiming {
     /// Time to put the packet on the wire.
@@ -19,12 +21,17 @@ impl LinkTiming {
     /// corrupted: its tail fails the CRC at `start + serialisation + latency`, and the NAK
     /// takes `latency + nak` back.
     pub fn resend_ps(&self, start_ps: u64) -> u64 {
-        start_ps + self.serialisation_ps + 2 * self.latency_ps + self.nak_ps
+        start_ps
+            .saturating_add(self.serialisation_ps)
+            .saturating_add(self.latency_ps.saturating_mul(2))
+            .saturating_add(self.nak_ps)
     }
 
     /// When the tail of a transmission that started at `start_ps` is in.
     pub fn tail_in_ps(&self, start_ps: u64) -> u64 {
-        start_ps + self.serialisation_ps + self.latency_ps
+        start_ps
+            .saturating_add(self.serialisation_ps)
+            .saturating_add(self.latency_ps)
     }
 }
 
@@ -58,12 +65,12 @@ pub fn first_good_copy(
     let mut first: Option<GoodCopy> = None;
     while let Some(i) = (0..pending.len()).min_by_key(|&i| pending[i]) {
         let start = pending.swap_remove(i).max(channel_free_ps);
-        channel_free_ps = start + link.serialisation_ps;
+        channel_free_ps = start.saturating_add(link.serialisation_ps);
         if errors.hit(error_channel, start, link.serialisation_ps, bytes) {
             pending.push(link.resend_ps(start));
         } else if first.is_none() {
             first = Some(GoodCopy {
-                head_in_ps: start + link.latency_ps,
+                head_in_ps: start.saturating_add(link.latency_ps),
                 tail_in_ps: link.tail_in_ps(start),
             });
         }

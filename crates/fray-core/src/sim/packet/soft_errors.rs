@@ -30,13 +30,32 @@ pub enum ErrorProcess {
 }
 
 impl ErrorProcess {
-    /// Checks the parameter of the process (rate in `[0, 1]`, positive finite mean).
+    /// Checks the parameter of the process: a rate in `[0, 1)` (at 1 every transmission is
+    /// corrupted, so no packet ever gets through and the link retries forever), a positive
+    /// mean that the packet clock holds (`u64::MAX` ps, [`super::CLOCK_LIMIT_S`]).
     pub fn validate(&self) -> Result<(), PacketError> {
         match *self {
             Self::BitErrorRate(ber) if !(0.0..=1.0).contains(&ber) => Err(PacketError::Config {
                 field: "ber",
-                reason: format!("a bit error rate lies in [0, 1], got {ber}"),
+                reason: format!("a bit error rate lies in [0, 1), got {ber}"),
             }),
+            Self::BitErrorRate(1.0) => Err(PacketError::Config {
+                field: "ber",
+                reason: "a bit error rate of 1 corrupts every transmission, so no packet ever \
+                         gets through; it lies in [0, 1)"
+                    .into(),
+            }),
+            Self::Exponential { mean_ps } if mean_ps > u64::MAX as f64 => {
+                Err(PacketError::Config {
+                    field: "mean",
+                    reason: format!(
+                        "the mean time between errors is {:e} s, more than the {:.0} s the \
+                         packet engine's clock holds (give no errors instead)",
+                        mean_ps / 1e12,
+                        super::CLOCK_LIMIT_S
+                    ),
+                })
+            }
             Self::Exponential { mean_ps } if !(mean_ps.is_finite() && mean_ps > 0.0) => {
                 Err(PacketError::Config {
                     field: "mean",
@@ -131,12 +150,12 @@ impl SoftErrors {
                 let next = &mut self.next_error_ps[channel];
                 if *next == u64::MAX || *next < start_ps {
                     // Memoryless: errors that fell while the channel idled corrupt nothing.
-                    *next = start_ps + exponential(&mut self.rng, mean_ps);
+                    *next = start_ps.saturating_add(exponential(&mut self.rng, mean_ps));
                 }
-                let end = start_ps + duration_ps;
+                let end = start_ps.saturating_add(duration_ps);
                 let hit = *next < end;
                 if hit {
-                    *next = end + exponential(&mut self.rng, mean_ps);
+                    *next = end.saturating_add(exponential(&mut self.rng, mean_ps));
                 }
                 hit
             }
@@ -197,5 +216,36 @@ mod tests {
         s.rearm();
         assert!(s.hit(1, 5, 1, 8));
         assert_eq!(s.hits(), 3);
+    }
+}
+
+#[cfg(test)]
+mod processes_that_never_let_a_packet_through_are_refused {
+    use super::*;
+
+    #[test]
+    fn a_ber_of_one_and_a_mean_beyond_the_clock_are_refused() {
+        let err = ErrorProcess::BitErrorRate(1.0).validate().unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("ber: a bit error rate of 1 corrupts"),
+            "{err}"
+        );
+        let err = ErrorProcess::Exponential { mean_ps: 1e300 }
+            .validate()
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("mean: the mean time between errors is"),
+            "{err}"
+        );
+        assert!(ErrorProcess::BitErrorRate(0.5).validate().is_ok());
+    }
+
+    #[test]
+    fn an_error_past_the_clock_never_wraps_into_a_hit() {
+        let mut s = SoftErrors::uniform(1, ErrorProcess::Exponential { mean_ps: 1.8e19 }, 3);
+        let start = u64::MAX - 10;
+        assert!((0..100).all(|_| !s.hit(0, start, 5, 256)));
     }
 }

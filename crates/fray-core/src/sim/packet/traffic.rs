@@ -3,12 +3,22 @@
 
 use std::time::Instant;
 
-use super::engine::{to_ps, Engine, PS_PER_S};
+use super::engine::{to_ps, Engine, CLOCK_LIMIT_S, PS_PER_S};
 use super::event::Step;
 use super::{PacketConfig, PacketError, SoftErrors};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::routing::{Entropy, Routing};
+
+/// The highest offered load: a load is the fraction of each endpoint's injection bandwidth it
+/// offers, and above 1 the endpoints offer more than their links carry, so that the source
+/// queues (and the run's memory) grow without bound while the accepted load stays at
+/// saturation.
+pub const MAX_LOAD: f64 = 1.0;
+
+/// The most packets a traffic run may offer (warm-up and measurement, all endpoints): the
+/// run's time and memory grow with them, and 10^8 packets already take minutes.
+pub const MAX_TRAFFIC_PACKETS: f64 = 1e8;
 
 /// An open-loop traffic run: every endpoint injects one-packet messages of
 /// [`PacketConfig::packet_bytes`] to a destination drawn uniformly among the other
@@ -67,6 +77,16 @@ pub fn traffic(
             format!("must be a positive fraction, got {}", traffic.load),
         );
     }
+    if traffic.load > MAX_LOAD {
+        return bad(
+            "load",
+            format!(
+                "{:?} is more than 1: a load is the fraction of each endpoint's injection \
+                 bandwidth offered, and above 1 the source queues grow without bound",
+                traffic.load
+            ),
+        );
+    }
     for (field, v) in [
         ("warmup_s", traffic.warmup_s),
         ("measure_s", traffic.measure_s),
@@ -75,11 +95,38 @@ pub fn traffic(
             return bad(field, format!("must be a non-negative time, got {v}"));
         }
     }
+    if traffic.measure_s == 0.0 {
+        return bad("measure_s", "must be positive, got 0 s".into());
+    }
+    if traffic.warmup_s + traffic.measure_s > CLOCK_LIMIT_S {
+        return bad(
+            "measure_s",
+            format!(
+                "warm-up and measurement last {:e} s, more than the {CLOCK_LIMIT_S:.0} s the \
+                 packet engine's clock holds",
+                traffic.warmup_s + traffic.measure_s
+            ),
+        );
+    }
     let n = fabric.num_endpoints();
     if n < 2 {
         return bad(
             "fabric",
             "uniform traffic needs at least 2 endpoints".into(),
+        );
+    }
+    let offered_packets: f64 = (0..n as u32)
+        .map(|e| fabric.channels().bandwidth_bytes_s[fabric.injection_channel(e) as usize])
+        .map(|bw| traffic.load * bw * (traffic.warmup_s + traffic.measure_s))
+        .sum::<f64>()
+        / f64::from(config.packet_bytes.max(1));
+    if offered_packets > MAX_TRAFFIC_PACKETS {
+        return bad(
+            "measure_s",
+            format!(
+                "the run would offer {offered_packets:.3e} packets, more than the most, \
+                 {MAX_TRAFFIC_PACKETS:e}: shorten the warm-up or measurement, or lower the load"
+            ),
         );
     }
     let wall = Instant::now();
@@ -141,4 +188,54 @@ pub fn traffic(
         events: last.events,
         wall_s: wall.elapsed().as_secs_f64(),
     })
+}
+
+#[cfg(test)]
+mod loads_and_times_are_bounded_before_the_run {
+    use super::*;
+
+    fn refused(load: f64, warmup_s: f64, measure_s: f64) -> String {
+        let fabric = Fabric::parse("torus:4x4").unwrap();
+        let faults = Faults::none(&fabric);
+        let routing = crate::routing::build("dor", &fabric, &faults).unwrap();
+        let run = TrafficConfig {
+            load,
+            warmup_s,
+            measure_s,
+        };
+        traffic(
+            &fabric,
+            &faults,
+            routing.as_ref(),
+            PacketConfig::default(),
+            run,
+        )
+        .unwrap_err()
+        .to_string()
+    }
+
+    #[test]
+    fn loads_above_one_are_refused_with_the_reason() {
+        for load in [1.5, 1e4, 1e308] {
+            let err = refused(load, 1e-6, 5e-6);
+            assert!(
+                err.starts_with("load: ") && err.contains("is more than 1"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn times_beyond_the_clock_zero_or_too_many_packets_are_refused() {
+        assert_eq!(
+            refused(0.1, 1e-6, 0.0),
+            "measure_s: must be positive, got 0 s"
+        );
+        for (warmup, measure) in [(0.0, 2e7), (1e8, 1e-6), (0.0, 1e9)] {
+            let err = refused(0.1, warmup, measure);
+            assert!(err.contains("the packet engine's clock holds"), "{err}");
+        }
+        let err = refused(0.1, 0.0, 1e3);
+        assert!(err.starts_with("measure_s: the run would offer"), "{err}");
+    }
 }
