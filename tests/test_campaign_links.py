@@ -200,6 +200,22 @@ def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_p
          'a bandwidth for every link such as "50GB/s"'),
         ("[fabric]", '[fabric]\nhost_bandwidth = "0GB/s"', "fabric.host_bandwidth",
          "a bandwidth for every endpoint's injection and ejection channel"),
+        # Counts beyond the core's u32 (an OverflowError traceback before), or beyond the
+        # documented maxima of fray.campaign.limits (an allocation abort or a hang before).
+        ("count = 3", "count = 5000000000", "replications.count", "at most 100,000"),
+        ("counts = [1, 4]", "counts = [1, 99999999999]", "jobs.counts",
+         "at most 4,294,967,295"),
+        ("nx = 8", "nx = 8\nbudget = 99999999999", "workload.budget", "at most 4,294,967,295"),
+        ("nx = 8", "nx = 8\niterations = 4294967296", "workload.iterations",
+         "at most 4,294,967,295"),
+        ("nx = 8", "nx = 8\nchunks = 4294967296", "workload.chunks", "at most 4,294,967,295"),
+        ("counts = [1, 4]\n[faults]\nfailed_pct = [0, 10, 30]\n[replications]\ncount = 3",
+         (f"counts = {list(range(1, 12))}\n[faults]\nfailed_pct = [0, 10, 30]\n"
+          "[replications]\ncount = 100000"), "replications.count",
+         "make 1100000 tasks, more than the 1000000 a campaign may hold"),
+        # A host cost given twice: refused by the core's parser (passes once the Rust core
+        # with that fix is built).
+        ("nx = 8", 'nx = 8\nhost = "ember+send=1s+send=2s"', "workload.host", "send"),
     ],
 )
 def test_bad_files_name_the_key(tmp_path, old, new, key, needle):

@@ -17,8 +17,10 @@ import pandas as pd
 import pytest
 from fray import FrayError, SpecError
 from fray.campaign import load_scenario, make_plan, run_campaign, studies
-from fray.campaign.db import ResultsDB
+from fray.campaign.db import ResultsDB, check_results_file
+from fray.campaign.limits import max_workers
 from fray.campaign.tasks import derive_seed
+from fray.store import write_table
 
 HERE = Path(__file__).resolve().parent
 
@@ -350,7 +352,10 @@ marker = "{tmp_path / 'unused'}"
 def test_bad_worker_options_are_one_line_errors(tmp_path):
     path = write(tmp_path, SAMPLED)
     for args, needle in ((["--workers", "0"], "workers: expected a positive"),
-                         (["--scheduler", "localhost:8786"], "scheduler: expected an address")):
+                         (["--scheduler", "localhost:8786"], "scheduler: expected an address"),
+                         (["--workers", "99999999999999999999"], "workers: at most "),
+                         (["--workers", str(max_workers() + 1)],
+                          f"workers: at most {max_workers()} local worker processes")):
         r = subprocess.run([sys.executable, "-m", "fray", "run", str(path), "--db",
                             str(tmp_path / "x.duckdb"), *args], capture_output=True, text=True,
                            timeout=300, check=False)
@@ -435,3 +440,107 @@ def test_the_wait_ends_when_every_future_has_arrived():
     from fray.campaign.runner import _batches, _CtrlC
 
     assert list(_batches(_Arrivals([["a", "b"], ["c"]]), _CtrlC())) == [["a", "b"], ["c"]]
+
+
+def _bad_dbs(tmp_path: Path) -> list[tuple[Path | str, str]]:
+    """Results files a run must refuse, each with what its one line says."""
+    table = pd.DataFrame({"a": [1, 2], "b": [3.0, 4.0]})
+    csv = write_table(table, tmp_path / "table.csv")
+    parquet = write_table(table, tmp_path / "table.parquet")
+    (tmp_path / "short.parquet").write_text("abc\n")
+    (tmp_path / "noise.csv").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "empty.duckdb").write_bytes(b"")
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "adir").mkdir()
+    return [
+        (csv, "not a fray results file (a CSV table, not a DuckDB database)"),
+        (parquet, "not a fray results file (a Parquet file, not a DuckDB database)"),
+        (tmp_path / "short.parquet", "not a fray results file (a text file"),
+        (tmp_path / "noise.csv", "not a fray results file (binary data"),
+        (tmp_path / "empty.duckdb", "not a fray results file (an empty file"),
+        (tmp_path / "adir", "is a folder, expected a results file"),
+        (tmp_path / "afile" / "x.duckdb", "afile is not a folder"),
+        (tmp_path / "new.csv", "DuckDB reads a .csv file as a table"),
+        (tmp_path / "new.json.gz", "DuckDB reads a .json.gz file as a table"),
+        (tmp_path / "results.log", "a run writes its log to RESULTS.log"),
+        (":memory:", "DuckDB reads this as an in-memory, remote or other system's database"),
+        ("sqlite:x.db", "DuckDB reads this as an in-memory, remote or other system's database"),
+    ]
+
+
+def test_a_results_file_that_is_not_a_duckdb_database_is_refused_before_any_task(tmp_path):
+    # DuckDB opens an existing CSV or Parquet file as an empty in-memory database: a run
+    # there once said "24 run now" and kept nothing. Now: one line, exit 2, nothing written.
+    path = write(tmp_path, SAMPLED)
+    for db, needle in _bad_dbs(tmp_path):
+        before = sorted(p.name for p in tmp_path.rglob("*"))
+        contents = Path(db).read_bytes() if Path(db).is_file() else None
+        r = subprocess.run([sys.executable, "-m", "fray", "run", str(path), "--db", str(db),
+                            "--workers", "1", "--quiet"], capture_output=True, text=True,
+                           timeout=300, check=False)
+        assert r.returncode == 2, (db, r.stdout, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1, (db, r.stderr)
+        assert lines[0].startswith(f"fray run: error: --db {db}: ") and needle in lines[0], (
+            db, lines[0])
+        assert "still writing" not in lines[0], lines[0]
+        assert r.stdout == ""
+        assert sorted(p.name for p in tmp_path.rglob("*")) == before, db
+        if contents is not None:
+            assert Path(db).read_bytes() == contents
+    with pytest.raises(SpecError, match="not a fray results file"):
+        run_campaign(load_scenario(path), tmp_path / "table.csv", workers=1, progress="none")
+
+
+def test_report_and_export_refuse_a_file_that_is_not_a_duckdb_database(tmp_path):
+    bad = [(db, needle) for db, needle in _bad_dbs(tmp_path)
+           if Path(db).exists() or str(db) in (":memory:", "sqlite:x.db")]
+    bad.append((tmp_path / "afile", "not a fray results file (a text file"))
+    for db, needle in bad:
+        for command in (["report", str(db), "--out", str(tmp_path / "rep")],
+                        ["export", str(db), "--out", str(tmp_path / "exp")]):
+            r = subprocess.run([sys.executable, "-m", "fray", *command], capture_output=True,
+                               text=True, timeout=300, check=False)
+            assert r.returncode == 2, (command, r.stderr)
+            lines = r.stderr.strip().splitlines()
+            assert len(lines) == 1 and f"{db}: " in lines[0] and needle in lines[0], (
+                command, r.stderr)
+            assert "still writing" not in lines[0]
+
+
+def test_only_a_file_another_process_holds_is_said_to_be_still_written(tmp_path, sampled):
+    # The hint "is a campaign still writing it?" once ended every error of opening the
+    # file, a folder or a CSV table included; now only DuckDB's lock held elsewhere gives it.
+    db = copy_db(sampled[1].db, tmp_path)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", ("import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+                                "print('held', flush=True); time.sleep(60)"), str(db)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        for read_only in (True, False):
+            with pytest.raises(FrayError, match=r"another process holds it: is a campaign "
+                               r"still writing it\?"):
+                ResultsDB(db, read_only=read_only)
+    finally:
+        holder.kill()
+        holder.wait()
+    with ResultsDB(db, read_only=True) as r:
+        assert r.studies()
+
+
+def test_the_check_of_a_results_file_names_what_the_file_is(tmp_path):
+    (tmp_path / "t.json").write_text('{"a": 1}')
+    (tmp_path / "t.tsv").write_text("a\tb\n1\t2\n")
+    (tmp_path / "s.db").write_bytes(b"SQLite format 3\0" + bytes(100))
+    for name, what in (("t.json", "a JSON file"), ("t.tsv", "a TSV table"),
+                       ("s.db", "a SQLite database")):
+        with pytest.raises(SpecError, match=f"--db {tmp_path / name}: not a fray results "
+                           f"file \\({what}, not a DuckDB database\\)"):
+            check_results_file(tmp_path / name, "--db", writing=True)
+        with pytest.raises(SpecError, match=what):
+            check_results_file(tmp_path / name, writing=False)
+    assert check_results_file(tmp_path / "sub" / "new.duckdb", writing=True) == (
+        tmp_path / "sub" / "new.duckdb")
+    with pytest.raises(SpecError, match="no such results file"):
+        check_results_file(tmp_path / "new.duckdb", writing=False)

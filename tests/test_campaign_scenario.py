@@ -293,6 +293,8 @@ BASE = toml(base_doc())
         ("[faults2]\nx = 1", "faults2", 'did you mean "faults"'),
         ("[workload]\nstensil = \"5P\"", "workload.stensil", 'did you mean "stencil"'),
         ("[replications]\ncount = 0", "replications.count", "positive whole number"),
+        ("[replications]\ncount = 5000000000", "replications.count", "at most 100,000"),
+        ("[tasks]\ncases = 9223372036854775808", "tasks.cases", "at most"),
         ("[tasks]\ncases = 1.5", "tasks.cases", "got 1.5"),
         ("[sweep.grid]\nmitigation.substitute = [\"0D\"]", "sweep.grid.mitigation.substitute",
          "not a key this study can sweep"),

@@ -14,6 +14,8 @@ finished ones. Results of a changed scenario (another hash) are refused, never m
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,7 +32,7 @@ from fray.campaign.tasks import SHARED_COLUMNS, TRAILING_COLUMNS, Plan, fray_ver
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["ResultsDB", "read_results"]
+__all__ = ["ResultsDB", "check_results_file", "read_results"]
 
 _META = """
 CREATE TABLE IF NOT EXISTS fray_studies (
@@ -43,21 +45,122 @@ CREATE TABLE IF NOT EXISTS fray_tasks (
 """
 
 
+#: Names DuckDB reads as a table, not as a database file, when such a file exists and is not
+#: a DuckDB database: it then opens an empty database in memory over it, and what a run writes
+#: there is lost. A results file by such a name is refused, unless it is a DuckDB database.
+_DATA_SUFFIXES = tuple(data + packed for data in (".csv", ".tsv", ".parquet", ".json", ".jsonl",
+                                                  ".ndjson") for packed in ("", ".gz", ".zst"))
+#: Names DuckDB reads as something other than a local file: an in-memory database, a
+#: ``TYPE:PATH`` of another system, a URL.
+_NOT_A_FILE = re.compile(r"^(:memory:|[A-Za-z][A-Za-z0-9+.-]*://|(duckdb|sqlite3?|md|motherduck|"
+                         r"ducklake|postgres|mysql):)", re.IGNORECASE)
+#: The bytes of a DuckDB database file at offset 8 (after the header's checksum).
+_DUCKDB_MAGIC = b"DUCK"
+
+
+def check_results_file(path: str | Path, field: str | None = None, *,
+                       writing: bool) -> Path:
+    """``path`` as a ``Path`` when it is a DuckDB results file (or, ``writing``, a place
+    where one can be made); otherwise a ``SpecError`` naming ``field`` (the option, or the
+    file alone when ``None``) and what the file is. Reads at most the file's first bytes,
+    never opens it in DuckDB, so a file another process is writing is not disturbed."""
+    text = os.fspath(path)
+    where = f"{field} {text}" if field else text
+    if not text.strip() or _NOT_A_FILE.match(text):
+        raise SpecError(f"{where}: DuckDB reads this as an in-memory, remote or other "
+                        "system's database, not as a local file; give a file such as "
+                        "results.duckdb")
+    p = Path(text)
+    if p.is_dir():
+        raise SpecError(f"{where}: is a folder, expected a results file such as "
+                        f"{p / 'results.duckdb'}")
+    if p.exists():
+        if not p.is_file():
+            raise SpecError(f"{where}: not a regular file, expected a results file")
+        if not os.access(p, os.R_OK):
+            raise SpecError(f"{where}: the results file cannot be read (permission denied)")
+        what = _what_file(p)
+        if what is not None:
+            raise SpecError(f"{where}: not a fray results file ({what}, not a DuckDB "
+                            "database)")
+        if writing and not os.access(p, os.W_OK):
+            raise SpecError(f"{where}: the results file exists and cannot be written")
+    elif not writing:
+        raise SpecError(f"{where}: no such results file")
+    else:
+        suffix = next((x for x in _DATA_SUFFIXES if p.name.lower().endswith(x)), None)
+        if suffix is not None:
+            raise SpecError(f"{where}: a results file is a DuckDB database, and DuckDB reads "
+                            f"a {suffix} file as a table once it exists; give a name such as "
+                            f"{p.name[:-len(suffix)] or 'results'}.duckdb")
+        existing = p.parent
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir():
+            raise SpecError(f"{where}: {existing} is not a folder")
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise SpecError(f"{where}: cannot make a file in {existing}")
+    return p
+
+
+def _what_file(path: Path) -> str | None:
+    """``None`` when the file at ``path`` is a DuckDB database, else what it is in words (a
+    CSV table, a Parquet file, an empty file, ...), read from its first bytes."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as exc:
+        return f"a file that cannot be read: {exc.strerror}"
+    if not head:
+        return "an empty file"
+    if head[8:12] == _DUCKDB_MAGIC:
+        return None
+    for magic, what in ((b"SQLite format 3\0", "a SQLite database"), (b"PAR1", "a Parquet file"),
+                        (b"\x1f\x8b", "a gzip-compressed file"),
+                        (b"\x28\xb5\x2f\xfd", "a zstd-compressed file"),
+                        (b"PK\x03\x04", "a zip archive or spreadsheet"),
+                        (b"\x89PNG", "a PNG image"), (b"%PDF", "a PDF document")):
+        if head.startswith(magic):
+            return what
+    try:
+        body = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3 or b"\0" in head:
+            return "binary data"
+        body = head[:exc.start].decode("utf-8")
+    if "\0" in body:
+        return "binary data"
+    body = body.lstrip("\ufeff \t\r\n")
+    first = body.split("\n", 1)[0]
+    if body[:1] in "{[":
+        return "a JSON file"
+    if "\t" in first:
+        return "a TSV table" if "," not in first else "a text file"
+    if "," in first:
+        return "a CSV table"
+    return "a text file"
+
+
 class ResultsDB:
     """A results file, opened for writing (one campaign) or reading (report, export)."""
 
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
-        self.path = Path(path)
-        if read_only and not self.path.is_file():
-            raise SpecError(f"{self.path}: no such results file")
+        self.path = check_results_file(path, writing=not read_only)
         if not read_only:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise SpecError(f"{self.path}: cannot make its folder ({exc.strerror})"
+                                ) from None
         try:
-            self.con = duckdb.connect(str(self.path), read_only=read_only)
+            # An absolute path: DuckDB reads no "TYPE:" prefix or URL into it.
+            self.con = duckdb.connect(os.path.abspath(self.path), read_only=read_only)
         except duckdb.Error as exc:
             reason = str(exc).splitlines()[0]
-            raise FrayError(f"{self.path}: cannot open the results file ({reason}); is a "
-                            "campaign still writing it?") from None
+            hint = ("; another process holds it: is a campaign still writing it?"
+                    if "could not set lock" in reason.lower() else "")
+            raise FrayError(f"{self.path}: cannot open the results file ({reason}){hint}"
+                            ) from None
         try:
             if not read_only:
                 self.con.execute(_META)

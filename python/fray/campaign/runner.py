@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import TextIO
 
 from fray import FrayError, SpecError
-from fray.campaign.db import ResultsDB
+from fray.campaign.db import ResultsDB, check_results_file
+from fray.campaign.limits import MAX_WORKERS_PER_CORE, max_workers
 from fray.campaign.progress import Progress
 from fray.campaign.scenario import Scenario, load_scenario
 from fray.campaign.tasks import Plan, execute, make_plan
 
-__all__ = ["RunResult", "check_target", "connect", "log_path", "run_campaign"]
+__all__ = ["RunResult", "check_db", "check_target", "connect", "log_path", "run_campaign"]
 
 _ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://\S+$")
 
@@ -47,8 +48,8 @@ class RunResult:
 
 
 def check_target(workers: int | None, scheduler: str | None) -> None:
-    """``SpecError`` unless at most one of ``workers`` (positive) and ``scheduler`` (an
-    address) is given."""
+    """``SpecError`` unless at most one of ``workers`` (from 1 to
+    :func:`~fray.campaign.limits.max_workers`) and ``scheduler`` (an address) is given."""
     if scheduler is not None:
         if workers is not None:
             raise SpecError("workers: give either --workers or --scheduler, not both")
@@ -58,6 +59,28 @@ def check_target(workers: int | None, scheduler: str | None) -> None:
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise SpecError(f"workers: expected a positive whole number, got {workers}")
+    if workers is not None and workers > max_workers():
+        shown = workers if workers < 10**12 else f"{workers:.3e}"
+        raise SpecError(f"workers: at most {max_workers()} local worker processes on this "
+                        f"machine ({MAX_WORKERS_PER_CORE} per core), got {shown}")
+
+
+def check_db(db: str | Path, field: str = "db") -> Path:
+    """``db`` as a ``Path`` when a run can write its results there (a DuckDB results file,
+    or a new one in a folder that takes it) and its log beside it (:func:`log_path`);
+    otherwise a ``SpecError`` naming ``field`` (the option) and what is wrong. Checked before
+    the scenario is planned, so that no task runs for results that could not be kept."""
+    path = check_results_file(db, field, writing=True)
+    log = log_path(path)
+    if log == path:
+        raise SpecError(f"{field} {path}: a run writes its log to RESULTS.log beside the "
+                        f"results file, which would be this file; give a name such as "
+                        f"{path.with_suffix('.duckdb')}")
+    if log.is_dir():
+        raise SpecError(f"{field} {path}: the run's log {log} is a folder")
+    if log.exists() and not os.access(log, os.W_OK):
+        raise SpecError(f"{field} {path}: the run's log {log} exists and cannot be written")
+    return path
 
 
 @contextmanager
@@ -107,6 +130,7 @@ def run_campaign(
     ``"lines"`` or ``"none"``. Raises ``SpecError`` for a bad scenario, or a study of the same
     name from another scenario in ``db`` (unless ``replace``, which drops the old rows)."""
     check_target(workers, scheduler)
+    check_db(db)
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     plan = make_plan(scenario)

@@ -33,6 +33,7 @@ from typing import Any
 
 from fray.campaign import studies
 from fray.campaign.kind import StudyKind
+from fray.campaign.limits import I64_MAX, MAX_REPLICATIONS
 from fray.campaign.schema import REQUIRED, Field, ScenarioError, closest, describe, text, whole
 from fray.campaign.sweep import Sweep, parse_sweep
 
@@ -61,8 +62,9 @@ SHARED: dict[str, dict[str, Field]] = {
         "description": Field("a string", text, ""),
     },
     "replications": {
-        "count": Field("a positive whole number", whole(1), 1),
-        "seed": Field("a whole number from 0 to 2^63-1", whole(0, 2**63 - 1), 0),
+        "count": Field(f"a positive whole number, at most {MAX_REPLICATIONS:,}",
+                       whole(1, MAX_REPLICATIONS), 1),
+        "seed": Field("a whole number from 0 to 2^63-1", whole(0, I64_MAX), 0),
     },
 }
 

@@ -60,7 +60,7 @@ class Field:
         try:
             return self.check(value)
         except (TypeError, ValueError) as exc:
-            detail = f" ({exc})" if str(exc) else ""
+            detail = f" ({exc})" if str(exc) and str(exc) not in self.expected else ""
             raise ValueError(f"expected {self.expected}, got {describe(value)}{detail}") from None
 
 
@@ -98,8 +98,10 @@ def whole(minimum: int = 0, maximum: int | None = None) -> Callable[[Any], int]:
     def check(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError("")
-        if value < minimum or (maximum is not None and value > maximum):
+        if value < minimum:
             raise ValueError("")
+        if maximum is not None and value > maximum:
+            raise ValueError(f"at most {maximum:,}")
         return value
 
     return check

@@ -15,15 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from fray.campaign import studies
+from fray.campaign.limits import MAX_TASKS  # a kind checks its count before listing tasks
 from fray.campaign.scenario import Point, Scenario
 from fray.campaign.schema import ScenarioError
 
 __all__ = ["MAX_TASKS", "SHARED_COLUMNS", "Plan", "Task", "derive_seed", "execute", "make_plan"]
-
-#: Most tasks a campaign may plan: each is a row of the results file's task list and an
-#: entry of the scheduler's graph, held in memory while the campaign runs; a kind checks its
-#: count against this before listing its tasks.
-MAX_TASKS = 1_000_000
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections import Counter
 
+from fray.campaign.limits import MAX_WORKERS_PER_CORE, max_workers
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Registers the ``run`` sub-command."""
@@ -19,11 +21,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("scenario", metavar="STUDY.toml", help="the scenario file")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int,
-                       help="local worker processes (default: one per core)")
+                       help="local worker processes, from 1 to "
+                       f"{MAX_WORKERS_PER_CORE} per core ({max_workers()} here; default: one "
+                       "per core)")
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="run on the Dask cluster of this scheduler")
     p.add_argument("--db", default="results.duckdb",
-                   help="results file (default results.duckdb)")
+                   help="results file, a DuckDB database; the run's log goes beside it as "
+                   "RESULTS.log (default results.duckdb)")
     p.add_argument("--replace", action="store_true",
                    help="drop the results of an older version of this study from the file")
     p.add_argument("--dry-run", action="store_true",
@@ -35,8 +40,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Checks the scenario, then runs it (or prints its plan with ``--dry-run``)."""
     from fray.campaign import load_scenario, make_plan, run_campaign
-    from fray.campaign.runner import log_path
+    from fray.campaign.runner import check_db, check_target, log_path
 
+    if not args.dry_run:
+        check_target(args.workers, args.scheduler)
+        check_db(args.db, "--db")
     scenario = load_scenario(args.scenario)
     if args.dry_run:
         _print_plan(make_plan(scenario))

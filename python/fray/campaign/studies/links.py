@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from fray import SpecError
 from fray._fray import Fabric, LinksStudy, host_costs
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
+from fray.campaign.limits import MAX_TASKS, U32_MAX
 from fray.campaign.schema import (
     REQUIRED,
     Field,
@@ -138,9 +139,11 @@ _WORKLOAD: dict[str, Field] = {
                   'charged call by call as SST\'s Firefly does), "ember*K" (those times K, a '
                   'number at least 0), each followed by "+KEY=VALUE" overrides such as '
                   '"+send_copy=344ps/B"', _host, "none"),
-    "iterations": Field("a positive whole number of iterations per job", whole(1), 1),
-    "chunks": Field("a positive whole number of chunks per message", whole(1), 1),
-    "budget": Field("a positive whole number of endpoints shared by the jobs", whole(1)),
+    "iterations": Field("a positive whole number of iterations per job (the workload's "
+                        "operations are bounded by the core)", whole(1, U32_MAX), 1),
+    "chunks": Field("a positive whole number of chunks per message", whole(1, U32_MAX), 1),
+    "budget": Field("a positive whole number of endpoints shared by the jobs",
+                    whole(1, U32_MAX)),
     "compute_s": Field("a number of seconds of compute per rank and iteration", _positive),
 } | {key: Field(f"a number: {what}", _quantity) for key, what in EMBER_OPTIONS}
 
@@ -157,7 +160,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "workload": _WORKLOAD,
     "jobs": {
         "counts": Field("a list of distinct positive whole numbers of jobs",
-                        _distinct(whole(1), "a number of jobs"), list(PAPER_JOBS)),
+                        _distinct(whole(1, U32_MAX), "a number of jobs"), list(PAPER_JOBS)),
     },
     "faults": {
         "failed_pct": Field("a list of distinct percentages from 0 to 100",
@@ -229,6 +232,12 @@ class LinksKind(StudyKind):
 
     def plan(self, scenario: Scenario, point: Point) -> list[Task]:
         params = study_params(scenario, point)
+        count = len(params["jobs"]) * scenario.replications
+        if count > MAX_TASKS:
+            raise scenario.error_at(point, "replications.count", f"{len(params['jobs'])} "
+                                    f"numbers of jobs x {scenario.replications} replications "
+                                    f"make {count} tasks, more than the {MAX_TASKS} a "
+                                    "campaign may hold")
         study = _build(params, scenario, point)
         group = study.num_cases // (len(params["jobs"]) * scenario.replications)
         return [

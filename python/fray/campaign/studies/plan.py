@@ -18,13 +18,24 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from fray import SpecError
-from fray._fray import PlanSetup
+from fray._fray import PlanSetup, plan_spec
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
-from fray.campaign.schema import REQUIRED, Field, ScenarioError, text, whole
+from fray.campaign.limits import (
+    MAX_HORIZON_DAYS,
+    MAX_HORIZON_S,
+    MAX_MODEL_POINTS,
+    MAX_MODEL_SAMPLES,
+    MAX_MODEL_STATES,
+    MAX_SEEDS,
+    U32_MAX,
+)
+from fray.campaign.schema import REQUIRED, Field, ScenarioError, whole
 from fray.campaign.studies.links import SECTIONS as LINKS_SECTIONS
+from fray.campaign.studies.links import _error_key as _links_error_key
 from fray.campaign.studies.links import _fabric, flow_times, machine_params
 from fray.campaign.tasks import Task
 from fray.plan import DEFAULT_EVERY, policies, setup
+from fray.units import parse_seconds
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -38,17 +49,48 @@ __all__ = ["PLAN", "PlanKind"]
 
 
 def _failures(value: Any) -> dict[str, str]:
-    """A table of link class = failure model spec."""
+    """A table of link class = failure model spec, each model read by the core (kept as
+    written: the scenario's hash covers the text)."""
     if not isinstance(value, dict) or not value:
         raise TypeError("")
     if any(not isinstance(k, str) or not isinstance(v, str) for k, v in value.items()):
         raise TypeError("")
+    for cls, model in value.items():
+        try:
+            plan_spec("failure", model)
+        except SpecError as exc:
+            raise ValueError(f"{cls}: {exc}") from None
     return dict(value)
 
 
+def _horizon(value: Any) -> str:
+    """A duration longer than 0 and at most ``MAX_HORIZON_DAYS``, kept as written (the
+    scenario's hash covers the text)."""
+    if not isinstance(value, str):
+        raise TypeError("")
+    try:
+        seconds = parse_seconds(value, "horizon")
+    except SpecError:
+        raise ValueError("") from None
+    if not 0.0 < seconds <= MAX_HORIZON_S:
+        raise ValueError("" if seconds <= 0.0 else f"{seconds / 86_400:.4g} days")
+    return value
+
+
 def _policy_specs(value: Any) -> list[str]:
+    """A list of repair policy specs, each read by the core, no policy given twice (in any
+    spelling)."""
     if not isinstance(value, list) or not value or any(not isinstance(p, str) for p in value):
         raise TypeError("")
+    seen: dict[str, str] = {}
+    for spec in value:
+        try:
+            canonical = plan_spec("policy", spec)
+        except SpecError as exc:
+            raise ValueError(f"{spec}: {exc}") from None
+        if canonical in seen:
+            raise ValueError(f"{spec} is the policy {seen[canonical]} given again")
+        seen[canonical] = spec
     return value
 
 
@@ -57,7 +99,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "workload": LINKS_SECTIONS["workload"],
     "routing": LINKS_SECTIONS["routing"],
     "engine": LINKS_SECTIONS["engine"],
-    "jobs": {"count": Field("a positive whole number of jobs sharing the machine", whole(1), 1)},
+    "jobs": {"count": Field("a positive whole number of jobs sharing the machine",
+                            whole(1, U32_MAX), 1)},
     "failures": {
         "classes": Field('a table of link class = failure model, such as '
                          '{ global = "exp:mtbf=1000d" } or "weibull:shape=1.5,scale=1100d"',
@@ -70,12 +113,14 @@ SECTIONS: dict[str, dict[str, Field]] = {
                        f'{", ".join(DEFAULT_EVERY)})', _policy_specs),
     },
     "plan": {
-        "horizon": Field('the length of one replication, such as "365d"', text, "365d"),
-        "seeds": Field("a positive whole number of layouts per fault state", whole(1), 2),
-        "points": Field("a whole number of grid points per class of the loss model, at least 2",
-                        whole(2), 8),
-        "samples": Field("a positive whole number of sampled states per grid point",
-                         whole(1), 4),
+        "horizon": Field('the length of one replication, such as "365d", at most '
+                         f'"{MAX_HORIZON_DAYS}d"', _horizon, "365d"),
+        "seeds": Field(f"a positive whole number of layouts per fault state, at most "
+                       f"{MAX_SEEDS:,}", whole(1, MAX_SEEDS), 2),
+        "points": Field("a whole number of grid points per class of the loss model, from 2 to "
+                        f"{MAX_MODEL_POINTS:,}", whole(2, MAX_MODEL_POINTS), 8),
+        "samples": Field("a positive whole number of sampled states per grid point, at most "
+                         f"{MAX_MODEL_SAMPLES:,}", whole(1, MAX_MODEL_SAMPLES), 4),
     },
 }
 
@@ -146,10 +191,17 @@ class PlanKind(StudyKind):
                                 "the plan's Monte Carlo needs at least 2 replications, got "
                                 f"{scenario.replications}")
         params = plan_params(scenario, point)
+        states = len(params["failures"]) * params["points"] * params["samples"]
+        if states > MAX_MODEL_STATES:
+            raise scenario.error_at(point, "plan.samples", f"{len(params['failures'])} "
+                                    f"class(es) x {params['points']} points x "
+                                    f"{params['samples']} samples make up to {states:,} "
+                                    f"states, more than the {MAX_MODEL_STATES:,} a loss model "
+                                    "may sample; ask for fewer points or samples")
         try:
             jobs = setup_of(params).model_jobs(params["points"], params["samples"])
         except SpecError as exc:
-            raise ScenarioError(scenario.source, None, str(exc)) from None
+            raise scenario.error_at(point, _error_key(exc), str(exc)) from None
         by_point: dict[tuple[int, int], list] = defaultdict(list)
         for job in jobs:
             by_point[(job[0], job[1])].append(list(job))
@@ -194,6 +246,29 @@ class PlanKind(StudyKind):
         from fray.campaign.studies.plan_report import report
 
         return report(con, study, out_dir)
+
+
+#: Where a core error about the plan points in the scenario file (by its first words).
+_ERROR_KEYS = (
+    ("class ", "failures.classes"),
+    ("failure", "failures.classes"),
+    ("polic", "policies.specs"),
+    ("horizon", "plan.horizon"),
+    ("replications", "replications.count"),
+    ("model", "plan.points"),
+    ("seeds", "plan.seeds"),
+)
+
+
+def _error_key(exc: SpecError) -> str | None:
+    """The key of the scenario file a core error about a point's plan names, or ``None``
+    when it names none."""
+    message = str(exc)
+    for prefix, key in _ERROR_KEYS:
+        if message.startswith(prefix):
+            return key
+    key, _ = _links_error_key(message, getattr(exc, "field", None))
+    return None if key == "study" else key
 
 
 PLAN = PlanKind()

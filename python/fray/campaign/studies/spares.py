@@ -19,6 +19,7 @@ import pandas as pd
 from fray import SpecError
 from fray._fray import SpareStudy
 from fray.campaign.kind import ReportSection, StudyKind, StudyRecord
+from fray.campaign.limits import I64_MAX, U32_MAX
 from fray.campaign.schema import REQUIRED, Field, boolean, choice, text, whole
 from fray.campaign.tasks import MAX_TASKS, Task, derive_seed
 
@@ -62,9 +63,10 @@ SECTIONS: dict[str, dict[str, Field]] = {
     "faults": {
         "mode": Field('"samples" (random failure sequences) or "exhaustive" (every failure set)',
                       choice("samples", "exhaustive"), "samples"),
-        "samples": Field("a positive whole number of random failure sequences", whole(1, 2**63 - 1)),
+        "samples": Field("a positive whole number of random failure sequences",
+                         whole(1, I64_MAX)),
         "max_failures": Field("a positive whole number of failures, at most the spares",
-                              whole(1)),
+                              whole(1, U32_MAX)),
     },
     "mitigation": {
         "substitution": Field('a substitution method such as "0D", "1D", "hybrid(all)", '
@@ -82,7 +84,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
         "selection_rates": Field("true or false", boolean, True),
     },
     "tasks": {
-        "cases": Field("a positive whole number of cases per task", whole(1)),
+        "cases": Field("a positive whole number of cases per task", whole(1, I64_MAX)),
     },
 }
 
