@@ -28,7 +28,7 @@ def one_line(capsys, *argv: str, needle: str) -> str:
         code = exc.code
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2, err
-    assert err and needle in err[-1], err
+    assert len(err) == 1 and needle in err[-1], err
     assert "Traceback" not in "\n".join(err)
     return err[-1]
 
@@ -148,6 +148,9 @@ def test_links_failed_given_twice_is_refused_before_the_run(capsys):
       "18446744073709551616"), "--seed"),
     (("spares", "--fabric", "mesh:8x8", "--alloc", "2D(2,1)", "--method", "0D", "--samples",
       "2", "--max-failures", "-1"), "--max-failures"),
+    # a 400-digit number is not echoed whole
+    (("route", "torus:4x4", "--from", "0", "--to", "1", "--seed", "9" * 400),
+     "got 9999999999...999999 (400 characters)"),
 ])
 def test_numbers_out_of_range_name_the_option(capsys, argv, needle):
     one_line(capsys, *argv, needle=needle)
@@ -313,3 +316,28 @@ def test_locate_reads_a_report_of_the_machine_it_is_given(fig6_report, capsys):
 def test_locate_refuses_a_fabric_for_a_gemini_report(fig6_report, capsys):
     one_line(capsys, "topobw", "locate", str(fig6_report), "--fabric", "torus:4x4",
              needle="only for a host report")
+
+
+# -- argparse's refusals: one line, and values with a minus sign reach their option ---------
+
+@pytest.mark.parametrize("argv, needle", [
+    (("spares", "--fabric", "mesh:8x8", "--alloc", "2D(2,1)", "--method", "0D", "--samples",
+      "0"), "fray spares: error: argument --samples: must be from 1"),
+    (("links", "--fabric", "torus:4x4", "--seeds", "x"),
+     "fray links: error: argument --seeds: expected a whole number, got 'x'"),
+    (("checksum", "tune", "--trials", "x"), "fray checksum tune: error: argument --trials"),
+    (("plan", "--fabric", "torus:4x4", "--fail", "router=exp:mtbf=9d", "--every", "-1d"),
+     'every: cannot read "-1d"'),
+    (("traffic", "--fabric", "torus:4x4", "--load", "0.1", "--measure", "-1us"),
+     'measure: cannot read "-1us"'),
+    (("topobw", "study", "--simulate", "gemini:2x2x2", "--noise", "-inf"), "argument --noise"),
+    (("links", "--fabric", "torus:4x4", "--bogus"), "unrecognized arguments: --bogus"),
+    ((), "fray: error: the following arguments are required: COMMAND"),
+])
+def test_argparse_refusals_are_one_line(capsys, argv, needle):
+    one_line(capsys, *argv, needle=needle)
+
+
+def test_help_still_prints_the_usage(capsys):
+    assert main(["links", "--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: fray links")

@@ -52,6 +52,20 @@ def test_tune_prints_the_choice(tmp_path):
     (("checksum", "tune", "--require", "triple"), "patterns"),
     (("checksum", "quality", "--message-size", "1KB2"), "message-size"),
     (("integrity", "pingpong", "--checksum", "sha1"), "checksum"),
+    # 0 trials declared checksums that miss errors safe; a cached choice skipped the check
+    (("checksum", "tune", "--sizes", "4KiB", "--algorithms", "xor32,sum32", "--force",
+      "--trials", "0"), "argument --trials: must be from 1"),
+    (("checksum", "tune", "--sizes", "4KiB", "--trials", "-1"), "argument --trials"),
+    (("checksum", "tune", "--sizes", "4KiB", "--trials", "99999999999999999999"),
+     "argument --trials"),
+    (("checksum", "quality", "--trials", "99999999999999999999"), "argument --trials"),
+    (("checksum", "bench", "--sizes", "4KiB", "--samples", "-1"), "argument --samples"),
+    # the option named, not "samples"
+    (("checksum", "bench", "--sizes", "4KiB", "--min-sample", "nan"), "argument --min-sample"),
+    (("checksum", "bench", "--sizes", "4KiB", "--min-sample", "-1"), "argument --min-sample"),
+    (("checksum", "model", "--sub-block", "0B"), "sub-block"),
+    # argparse's own refusal is one line too (a usage block came first before)
+    (("checksum", "tune", "--trials", "abc"), "argument --trials: expected a whole number"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, field):
     r = fray(*args)

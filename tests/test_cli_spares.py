@@ -79,6 +79,9 @@ def test_samples_parquet_round_trip(tmp_path):
         (["--alloc", "2D(3,1)", "--method", "0D"], "r must be between"),
         (["--alloc", "2D(1,1)", "--method", "0D", "--max-failures", "99"], "spare nodes"),
         (["--alloc", "2D(1,1)", "--method", "0D", "--out", "r.xlsx"], ".csv or .parquet"),
+        (["--alloc", "2D(1,1)", "--method", "0D", "--samples", "0"],
+         "argument --samples: must be from 1"),
+        (["--alloc", "2D(1,1)", "--method", "0D", "--seed", "-1"], "argument --seed"),
     ],
 )
 def test_bad_input_one_line_exit_2(args, needle):
@@ -87,3 +90,20 @@ def test_bad_input_one_line_exit_2(args, needle):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        # the CLI's option, not the API's argument
+        ([], "--max-failures is required with --exhaustive"),
+        # the seed draws nothing when every set is enumerated: it was silently ignored
+        (["--max-failures", "2", "--seed", "5"], "--seed draws the failures of --samples"),
+    ],
+)
+def test_exhaustive_bad_input_one_line_exit_2(args, needle):
+    r = run_cli("spares", "--fabric", "mesh:5x5", "--alloc", "2D(1,1)", "--method", "0D",
+                "--exhaustive", *args)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], r.stderr

@@ -97,6 +97,17 @@ def test_study_is_perfect_without_noise_and_not_with_it():
     (["--simulate", "gemini:4x4x4", "--size", "4 parsecs"], "size"),
     (["locate"], "report file"),
     (["--simulate", "gemini:4x4x4", "--simulate-file", "x5.txt"], "--simulate-file"),
+    # the option is --report (it was named --output)
+    (["--simulate", "gemini:2x2x2", "--report", "x.csv"], "--report: 'x.csv' must end in .txt"),
+    # whole numbers checked against the range the core takes (an OverflowError before)
+    (["--simulate", "gemini:2x2x2", "--count", "5000000000"], "argument --count"),
+    (["study", "--simulate", "gemini:2x2x2", "--cases", "5000000000"], "argument --cases"),
+    (["study", "--simulate", "gemini:2x2x2", "--faults", "99999999999999999999"],
+     "argument --faults"),
+    # inf is not negative: it is not finite
+    (["study", "--simulate", "gemini:2x2x2", "--noise", "inf"],
+     "argument --noise: must be a finite number >= 0, got inf"),
+    (["study", "--simulate", "gemini:2x2x2", "--noise", "-inf"], "argument --noise"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     r = fray("topobw", *args)
@@ -152,3 +163,46 @@ def test_netwatch_cost_of_a_log(tmp_path):
     assert cost["degraded_iteration_s"] >= cost["healthy_iteration_s"] > 0
     r = fray("netwatch", "cost", str(log))
     assert r.returncode == 2 and "--machine" in r.stderr
+
+
+def _one_line(capsys, *argv):
+    from fray.cli import main
+
+    rc = main(list(argv))
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("argv", [("topobw", "locate", "{}"),
+                                  ("topobw", "--simulate", "gemini:2x2x2", "--log", "{}")])
+def test_a_file_that_is_not_utf8_is_named(tmp_path, capsys, argv):
+    binary = tmp_path / "c_bin.csv"
+    binary.write_bytes(b"\xd4\xff\xfe garbage \x80\n")
+    err = _one_line(capsys, *(a.format(binary) for a in argv))
+    assert f"{binary}: not UTF-8 text" in err
+
+
+def test_peers_reads_the_file_as_the_format_given(capsys):
+    x5 = "crates/fray-core/tests/data/psmn_X5_ibnetdiscover.topofile"
+    _one_line(capsys, "topobw", "peers", x5, "--format", "json")
+    from fray.cli import main
+
+    assert main(["topobw", "peers", x5, "--format", "ibnetdiscover", "--json"]) == 0
+
+
+def test_topobw_report_goes_into_a_folder_it_makes(tmp_path):
+    from fray.cli import main
+
+    out = tmp_path / "new" / "x.txt"
+    assert main(["topobw", "--simulate", "gemini:2x2x2", "--report", str(out)]) == 0
+    assert out.read_text()
+
+
+@pytest.mark.parametrize("args", [["--cells", "5000000000"], ["--iterations", "5000000000"],
+                                  ["--iterations", "0"]])
+def test_netwatch_cost_numbers_name_the_option(tmp_path, capsys, args):
+    log = tmp_path / "netwatch.log"
+    log.write_text(FIGURE_4)
+    err = _one_line(capsys, "netwatch", "cost", str(log), "--machine", "gemini:2x2x16", *args)
+    assert f"argument {args[0]}" in err

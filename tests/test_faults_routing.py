@@ -108,6 +108,13 @@ def test_route_prints_each_channel_or_the_unroutable_pair(capsys):
         (["route", "torus:4x4", "--from", "0", "--to", "1", "--fail", "global:10%"], "class"),
         (["route", "torus:4x4", "--from", "0", "--to", "1", "--fail", "x:200%"], "between"),
         (["route", "torus:4x4", "--from", "0", "--to", "1", "--routing", "zigzag"], "zigzag"),
+        # the last one silently won, routing through cables the first file failed
+        (["route", "torus:4x4", "--from", "0", "--to", "1", "--fail-file", "a.txt",
+          "--fail-file", "b.txt"], "argument --fail-file: given twice (a.txt and b.txt)"),
+        # argparse's own refusals are one line too (a usage block came first before)
+        (["route", "torus:4x4", "--from", "0", "--to", "1", "--seed", "-1"], "argument --seed"),
+        (["route", "torus:4x4", "--from", "0"], "required: --to"),
+        (["rout"], "invalid choice: 'rout'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, needle, capsys):

@@ -183,3 +183,36 @@ def test_cost_now_runs_the_workloads_at_once_with_the_tables_each_gives_alone(tm
         pd.testing.assert_frame_equal(costs[w], alone)
         # Every cable repaired is the healthy machine, exactly.
         assert (alone.iloc[-1]["throughput_pct"], alone.iloc[-1]["throughput_ci_pct"]) == (100, 0)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        # checked whether or not a cable is down (with none down, nothing ran them before)
+        (["--engine", "bogus"], 'unknown engine "bogus"'),
+        (["--workload", "bogus"], 'unknown workload "bogus"'),
+        (["--seeds", "-3"], "argument --seeds: must be from 1 to 4294967295, got -3"),
+        (["--workload", "uniform", "--workload", "uniform"], "--workload: uniform given twice"),
+        (["--counters", str(DATA / "x5_counters.csv"), str(DATA / "x5_counters.csv")],
+         "--counters: " + str(DATA / "x5_counters.csv") + " given twice"),
+        # an OverflowError in the bindings before
+        (["--down", str(DATA / "x5_down.txt"), "--seeds", "5000000000"], "argument --seeds"),
+        # a bit-error rate is at most 1
+        (["--ber", "1.5"], "argument --ber: must be a finite number from 0 (not included) to 1"),
+        (["--ber", "1e308"], "argument --ber"),
+        # the last one silently won before
+        (["--down", "a.txt", "--down", "b.txt"], "argument --down: given twice (a.txt and b.txt)"),
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
+    rc = main(["health", str(X5), *args])
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == ""
+    assert message in err and "Traceback" not in err
+    assert err.count("\n") == 1, err
+
+
+def test_health_writes_its_outputs_into_a_folder_it_makes(tmp_path, capsys):
+    out, page = tmp_path / "new" / "sub" / "x.json", tmp_path / "new2" / "r.html"
+    assert main(["health", str(X5), "--out", str(out), "--report", str(page)]) == 0
+    assert json.loads(out.read_text())["down"] == [] and "<h1>" in page.read_text()

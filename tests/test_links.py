@@ -439,6 +439,39 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--repairs", "--jobs", "1"], "--repairs ranks the cables of --down FILE"),
         (["--time-resolution", "10"], "--time-resolution: cannot read \"10\" as a duration"),
         (["--time-resolution", "2ms"], "time_resolution: must be in [0, 1 ms), got 0.002 s"),
+        # whole numbers checked against the range the core takes (an OverflowError before)
+        (["--seeds", "5000000000"], "argument --seeds: must be from 1 to 4294967295"),
+        (["--cables", "3", "--jobs", "1", "--failed", "10", "--replica",
+          "99999999999999999999"], "argument --replica: must be from 0"),
+        (["--repairs", "--down", "d.txt", "--greedy", "99999999999999999999"],
+         "argument --greedy: must be from 1"),
+        (["--seed", "-1"], "argument --seed: must be from 0"),
+        # outputs checked before the run
+        (["--save-faults", "/proc/f{failed}-{replica}.txt"], "--save-faults: cannot write in /proc"),
+        (["--save-faults", "/dev/null/f{failed}-{replica}.txt"], "--save-faults: /dev/null is not a folder"),
+        (["--save-faults", "{failed!r}{replica:>999}.txt"], "--save-faults: the file name is"),
+        (["--save-faults", "{other}.txt"], "may hold only {failed} and {replica}"),
+        # given twice, or ignored by the mode or engine asked
+        (["--down", "a.txt", "--down", "b.txt"], "argument --down: given twice (a.txt and b.txt)"),
+        (["--engine", "load", "--time-tolerance", "0.2"],
+         "--time-tolerance is a setting of the flow engine; --engine load does not use it"),
+        (["--engine", "packet", "--time-resolution", "5ns"],
+         "--time-resolution is a setting of the flow engine; --engine packet"),
+        (["--cables", "3", "--jobs", "1", "--failed", "10", "--save-faults", "f{failed}{replica}"],
+         "--save-faults writes the failure draws of the table; --cables makes none"),
+        (["--repairs", "--down", "d.txt", "--save-faults", "f{failed}{replica}"],
+         "--repairs makes none"),
+        (["--replica", "1"], "--replica picks the seed of --cables: give --cables too"),
+        (["--exact"], "--exact is a setting of --greedy: give --greedy too"),
+        (["--repairs", "--down", "d.txt", "--exact"], "--exact is a setting of --greedy"),
+        (["--cables", "3", "--repairs", "--down", "d.txt"], "--cables and --repairs each replace"),
+        (["--greedy", "2"], "--greedy plans the repairs of --repairs: give --repairs too"),
+        # the option named, not what the core derives from it
+        (["--peflops", "0"], "argument --peflops: must be a finite number > 0, got 0"),
+        (["--nodeflops", "inf"], "argument --nodeflops"),
+        # a value the core writes out in full is shortened to one readable line
+        (["--jobs", "1", "--failed", "10", "--time-resolution", "1e308s"],
+         "got 1.000000e+308 s"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
@@ -446,6 +479,7 @@ def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
     err = capsys.readouterr().err
     assert rc == 2
     assert message in err and "Traceback" not in err
+    assert err.count("\n") == 1, err
 
 
 def test_the_documented_down_file_fits_the_documented_machine():

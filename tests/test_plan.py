@@ -93,8 +93,55 @@ def test_cli_plan_writes_json_and_a_figure(tmp_path, capsys):
         (["--fail", "optical=exp:mtbf=3d"], "no such link class"),
         (["--fail", "global=exp:mtbf=3d", "--policy", "windows:every=1h,length=2h"], "length"),
         (["--fail", "global=exp:mtbf=3d", "--replications", "1"], "replications"),
-        (["--fail", "global=exp:mtbf=3d", "--out", "x.txt"], "must end in .csv or .parquet"),
+        (["--fail", "global=exp:mtbf=3d", "--out", "x.txt"],
+         "must end in .csv, .parquet or .json"),
         ([], "give --fail CLASS=MODEL or --log FILE"),
+        # whole numbers checked against the range the core takes (an OverflowError before)
+        (["--fail", "global=exp:mtbf=3d", "--points", "-1"], "argument --points: must be from 2"),
+        (["--fail", "global=exp:mtbf=3d", "--points", "99999999999999999999"], "--points"),
+        (["--fail", "global=exp:mtbf=3d", "--samples", "-2"], "argument --samples"),
+        (["--fail", "global=exp:mtbf=3d", "--samples", "99999999999999999999"], "--samples"),
+        (["--fail", "global=exp:mtbf=3d", "--replications", "99999999999999999999"],
+         "argument --replications"),
+        (["--fail", "global=exp:mtbf=3d", "--replications", "100001"],
+         "argument --replications: must be from 2 to 100000"),
+        (["--fail", "global=exp:mtbf=3d", "--samples", "10001"],
+         "argument --samples: must be from 1 to 10000"),
+        (["--fail", "global=exp:mtbf=3d", "--replications", "abc"],
+         "argument --replications: expected a whole number"),
+        (["--fail", "global=exp:mtbf=3d", "--jobs", "99999999999999999999"], "argument --jobs"),
+        (["--fail", "global=exp:mtbf=3d", "--seeds", "5000000000"], "argument --seeds"),
+        (["--fail", "global=exp:mtbf=3d", "--seed", "-1"], "argument --seed"),
+        # outputs checked before the run
+        (["--fail", "global=exp:mtbf=3d", "--out", "/proc/x.json"], "--out: cannot write in /proc"),
+        (["--fail", "global=exp:mtbf=3d", "--plot", "/proc/x.png"], "--plot: cannot write in /proc"),
+        (["--fail", "global=exp:mtbf=3d", "--plot", "x.gif"], "--plot: 'x.gif' must end in .png"),
+        (["--fail", "global=exp:mtbf=3d", "--plot", "/tmp"], "--plot: /tmp is a folder"),
+        (["--fail", "global=exp:mtbf=3d", "--out", "/tmp/"], "--out: /tmp is a folder"),
+        # options given twice, or that nothing would use
+        (["--fail", "global=exp:mtbf=3d", "--fail", "global=exp:mtbf=1d"],
+         "--fail: class global given twice"),
+        (["--fail", "global=exp:mtbf=3d", "--log-span", "5d"], "--log-span sets how --log FILE"),
+        (["--fail", "global=exp:mtbf=3d", "--fit", "weibull"], "--fit sets how --log FILE"),
+        (["--fail", "global=exp:mtbf=3d", "--log-class", "local"], "--log-class sets how --log"),
+        (["--log", "a.txt", "--log", "b.txt"], "argument --log: given twice (a.txt and b.txt)"),
+        (["--fail", "global=exp:mtbf=3d", "--policy", "immediate:repair=1d", "--every", "30d"],
+         "--every sets the sweep of policies, which --policy replaces"),
+        (["--fail", "global=exp:mtbf=3d", "--policy", "immediate:repair=1d", "--length", "4h"],
+         "--length sets the sweep"),
+        (["--fail", "global=exp:mtbf=3d", "--policy", "immediate:repair=1d", "--immediate",
+          "none"], "--immediate sets the sweep"),
+        (["--fail", "global=exp:mtbf=3d", "--policy", "immediate:repair=1d", "--threshold",
+          "2%"], "--threshold sets the sweep"),
+        (["--fail", "global=exp:mtbf=3d", "--every", ""], "--every: give at least one"),
+        (["--fail", "global=exp:mtbf=3d", "--every", ","], "--every: give at least one"),
+        (["--fail", "global=exp:mtbf=3d", "--every", "30d,30d"], "--every: 30d given twice"),
+        (["--fail", "global=exp:mtbf=3d", "--every", "30d,720h"],
+         "policies: windows:every=30d,length=8h given twice"),
+        (["--fail", "global=exp:mtbf=3d", "--policy", "immediate:repair=24h", "--policy",
+          "immediate:repair=1d"], "policies: immediate:repair=1d given twice"),
+        # a value with a minus sign reaches its option (argparse read it as an option before)
+        (["--fail", "global=exp:mtbf=3d", "--every", "-1d"], 'every: cannot read "-1d"'),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
@@ -102,6 +149,43 @@ def test_cli_bad_input_is_one_line_exit_2(args, message, capsys):
     err = capsys.readouterr().err
     assert rc == 2
     assert message in err and "Traceback" not in err
+    assert err.count("\n") == 1, err
+
+
+def test_cli_log_that_observes_no_time_is_refused_before_a_fit_is_printed(tmp_path, capsys):
+    log = tmp_path / "log_zero.txt"
+    log.write_text("0s g0r0->g1r0\n")
+    rc = main(["plan", "--fabric", SMALL, "--log", str(log), "--quiet"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == "", out
+    assert err.count("\n") == 1 and "log_zero.txt:1: a failure at 0s has no time observed before it" in err, err
+    assert "nan" not in err
+
+
+def test_cli_log_and_fail_for_one_class_is_refused(tmp_path, capsys):
+    log = tmp_path / "log.txt"
+    log.write_text("10d g0r0->g1r0\n50d g0r0->g2r0\n")
+    rc = main(["plan", "--fabric", SMALL, "--log", str(log), "--fail", "global=exp:mtbf=10d",
+               "--quiet"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and "--log fits class global, which --fail global" in err, err
+
+
+def test_cli_sweep_options_make_the_policies_they_say():
+    """--every, --length, --immediate and --threshold each reach the sweep (they now default
+    to None, the planner's defaults filling what is not given)."""
+    from fray.cli import build_parser
+    from fray.cli.plan import _policies
+
+    def policies(*argv):
+        return _policies(build_parser().parse_args(["plan", "--fabric", SMALL, *argv]))
+
+    assert policies() == plan.policies()
+    assert policies("--every", "30d", "--length", "8h,4h", "--immediate", "none",
+                    "--threshold", "2%") == [
+        "windows:every=30d,length=8h", "threshold:loss=2%,repair=1d",
+        "windows:every=30d,length=4h"]
 
 
 def test_policies_are_printed_as_the_core_reads_them():

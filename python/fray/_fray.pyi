@@ -169,6 +169,10 @@ class LinksStudy:
 DEFAULT_TIME_TOLERANCE: float
 #: The flow engine's absolute time resolution unless a run sets its own, in seconds.
 DEFAULT_TIME_RESOLUTION_S: float
+#: The longest horizon a plan covers, seconds (1,000 years of 365.25 days).
+MAX_PLAN_HORIZON_S: float
+#: The most fault states a plan's loss model evaluates (points x samples over every class).
+MAX_MODEL_STATES: int
 
 _JobKey: TypeAlias = tuple[int, int, int | None, list[int] | None]
 

@@ -43,6 +43,7 @@ __all__ = [
     "busiest_cables",
     "case_loads",
     "fabric_with",
+    "fault_file_name",
     "greedy_repairs",
     "loads_by_class",
     "repair_gains",
@@ -340,18 +341,29 @@ def _save_faults(s: LinksStudy, template: str) -> list[Path]:
         _, failed, replica, baseline = s.case(i)
         if not baseline:
             draws.setdefault((failed, replica), i)
-    try:
-        paths = {key: Path(template.format(failed=f"{key[0]:g}", replica=key[1])) for key in draws}
-    except (KeyError, IndexError, ValueError) as e:
-        raise SpecError(f"save-faults: {template!r} may hold only {{failed}} and {{replica}} "
-                        f"({e})") from None
+    paths = {key: Path(fault_file_name(template, *key)) for key in draws}
     if len(set(paths.values())) < len(paths):
         raise SpecError(f"save-faults: {template!r} names one file for {len(paths)} failure "
                         "draws: put {failed} and {replica} in it")
     for key, i in draws.items():
-        paths[key].parent.mkdir(parents=True, exist_ok=True)
-        paths[key].write_text(s.case_faults_file(i))
+        try:
+            paths[key].parent.mkdir(parents=True, exist_ok=True)
+            paths[key].write_text(s.case_faults_file(i))
+        except OSError as e:
+            raise SpecError(f"save-faults: cannot write {str(paths[key])!r} "
+                            f"({e.strerror})") from None
     return list(paths.values())
+
+
+def fault_file_name(template: str, failed: float, replica: int) -> str:
+    """The file ``save_faults=template`` of :func:`study` writes the draw of ``failed`` % and
+    seed number ``replica`` to; a ``SpecError`` when ``template`` holds more than
+    ``{failed}`` and ``{replica}``."""
+    try:
+        return template.format(failed=f"{failed:g}", replica=replica)
+    except (KeyError, IndexError, ValueError, AttributeError) as e:
+        raise SpecError(f"save-faults: {template!r} may hold only {{failed}} and {{replica}} "
+                        f"({e})") from None
 
 
 def case_loads(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from fray import SpecError
 
-__all__ = ["FIGURES", "REPORTS", "TABLES", "check_file", "check_folder"]
+__all__ = ["FIGURES", "REPORTS", "TABLES", "check_file", "check_folder", "write_text"]
 
 #: Extensions of result tables (``fray.store``).
 TABLES = (".csv", ".parquet")
@@ -39,13 +39,21 @@ def _writable_folder(folder: Path, field: str) -> None:
         raise SpecError(f"{field}: cannot write in {existing} ({exc.strerror})") from None
 
 
-def check_file(path: str | os.PathLike, field: str, extensions: tuple[str, ...]) -> Path:
-    """``path`` as a ``Path`` when a file can be written there with one of ``extensions``;
-    otherwise a ``SpecError`` naming ``field`` (the option) and what is wrong."""
+def check_file(path: str | os.PathLike, field: str, extensions: tuple[str, ...] | None) -> Path:
+    """``path`` as a ``Path`` when a file can be written there with one of ``extensions``
+    (``None``: any name); otherwise a ``SpecError`` naming ``field`` (the option) and what is
+    wrong."""
     p = Path(path)
-    if p.is_dir():
+    if len(os.fsencode(p.name)) > 255:
+        raise SpecError(f"{field}: the file name is {len(os.fsencode(p.name))} bytes long, "
+                        "more than the 255 a folder takes")
+    try:
+        is_dir = p.is_dir()
+    except OSError as exc:  # a path too long, or looping links
+        raise SpecError(f"{field}: cannot use this path ({exc.strerror})") from None
+    if is_dir:
         raise SpecError(f"{field}: {p} is a folder, expected a file")
-    if p.suffix.lower() not in extensions:
+    if extensions is not None and p.suffix.lower() not in extensions:
         named = [e for e in extensions if e]
         known = ", ".join(named[:-1]) + " or " + named[-1] if len(named) > 1 else named[0]
         raise SpecError(f"{field}: {str(p)!r} must end in {known}")
@@ -62,4 +70,13 @@ def check_folder(path: str | os.PathLike, field: str) -> Path:
     if p.exists() and not p.is_dir():
         raise SpecError(f"{field}: {p} is a file, expected a folder")
     _writable_folder(p, field)
+    return p
+
+
+def write_text(path: str | os.PathLike, text: str) -> Path:
+    """Writes ``text`` (UTF-8) to ``path``, making its folder first as the table and figure
+    writers do (:func:`check_file` let a folder that does not exist yet through)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
     return p

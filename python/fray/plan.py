@@ -18,14 +18,18 @@ from fray import SpecError
 from fray._fray import Fabric, PlanSetup, fit_failure_log, plan_spec
 from fray.links import _count, _fabric, _seed
 
-__all__ = ["DEFAULT_EVERY", "fit_failures", "outcome_table", "plan", "policies", "setup"]
+__all__ = ["DEFAULT_EVERY", "DEFAULT_IMMEDIATE", "DEFAULT_LENGTH", "fit_failures", "outcome_table", "plan", "policies", "setup"]
 
 #: The window intervals swept by default.
 DEFAULT_EVERY = ("7d", "14d", "30d", "60d", "90d", "180d")
+#: The repair time of the immediate policy (and of a threshold policy's visits) by default.
+DEFAULT_IMMEDIATE = "24h"
+#: The length of a maintenance window by default.
+DEFAULT_LENGTH = "8h"
 
 
-def policies(immediate: str | None = "24h", every: Sequence[str] = DEFAULT_EVERY,
-             length: str = "8h", threshold: str | None = None) -> list[str]:
+def policies(immediate: str | None = DEFAULT_IMMEDIATE, every: Sequence[str] = DEFAULT_EVERY,
+             length: str = DEFAULT_LENGTH, threshold: str | None = None) -> list[str]:
     """The policy specs of the usual sweep: immediate repair after ``immediate`` (None: left
     out), maintenance windows of ``length`` every interval of ``every``, and (with
     ``threshold``, a percentage like ``"2%"``) a repair visit when the loss reaches it, coming
@@ -33,7 +37,7 @@ def policies(immediate: str | None = "24h", every: Sequence[str] = DEFAULT_EVERY
     out = [] if immediate is None else [f"immediate:repair={immediate}"]
     out += [f"windows:every={t},length={length}" for t in every]
     if threshold is not None:
-        out.append(f"threshold:loss={threshold},repair={immediate or '24h'}")
+        out.append(f"threshold:loss={threshold},repair={immediate or DEFAULT_IMMEDIATE}")
     return [plan_spec("policy", p) for p in out]
 
 
@@ -121,6 +125,9 @@ def setup(fabric: Fabric, failures: Mapping[str, str], policy_specs: Sequence[st
     specs = policies() if policy_specs is None else [plan_spec("policy", p) for p in policy_specs]
     if not specs:
         raise SpecError("policies: give at least one")
+    for i, spec in enumerate(specs):
+        if spec in specs[:i]:
+            raise SpecError(f"policies: {spec} given twice")
     _count("jobs", jobs)
     _count("seeds", seeds)
     _count("replications", replications)

@@ -50,8 +50,10 @@ class Traffic:
                 return units.parse_seconds(value, name)
             return _number(name, value)
 
-        return (_number("load", self.load), seconds(self.warmup, "warmup"),
-                seconds(self.measure, "measure"))
+        measure = seconds(self.measure, "measure")
+        if not measure > 0:
+            raise SpecError(f"measure: the measured time must be positive, got {measure:g} s")
+        return (_number("load", self.load), seconds(self.warmup, "warmup"), measure)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
+from decimal import Decimal
 
 from fray import FrayError, outputs
 from fray.cli import (
@@ -49,12 +51,36 @@ _SUBCOMMANDS = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """The parser of ``fray`` and of each sub-command: a refusal is one line, ``fray
+    COMMAND: error: MESSAGE``, and exit status 2 (no usage block; ``--help`` gives it), and a
+    value that starts with a minus sign (``--every -1d``, ``--noise -inf``) reaches its option
+    to be refused there, rather than being read as an unknown option."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {_short_numbers(message)}\n")
+
+    def _parse_optional(self, arg_string: str):  # type: ignore[no-untyped-def]
+        # fray has no one-dash option but -h: "-1d", "-5%" or "-inf" is a value.
+        if (arg_string[:1] == "-" and arg_string[1:2] not in ("", "-")
+                and arg_string not in self._option_string_actions):
+            return None
+        return super()._parse_optional(arg_string)
+
+
+def _short_numbers(message: str) -> str:
+    """``message`` with each run of more than 24 digits (a value such as 1e308 written out by
+    the core) as a number in exponent form, so that the line stays one readable line."""
+    return re.sub(r"\d{25,}", lambda m: f"{Decimal(m.group()):.6e}", message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``fray`` command with every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="fray", description="A laboratory for interconnect resilience in HPC systems."
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=Parser)
     for module in _SUBCOMMANDS:
         module.add_parser(sub)
     return parser
@@ -78,12 +104,15 @@ def _check_outputs(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fray`` command; returns the process exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a refusal (one line, 2) or --help (0)
+        return exc.code if isinstance(exc.code, int) else 0
     try:
         _check_outputs(args)
         return int(args.func(args) or 0)
     except (FrayError, ValueError) as exc:
-        print(f"fray {args.command}: error: {exc}", file=sys.stderr)
+        print(f"fray {args.command}: error: {_short_numbers(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"fray {args.command}: interrupted", file=sys.stderr)

@@ -114,12 +114,15 @@ def _quality(args: argparse.Namespace) -> int:
 def _model(args: argparse.Namespace) -> int:
     from fray.integrity import ModelParams, model_table, plot_models
 
+    sub_block = parse_bytes(args.sub_block, "sub-block")
+    if sub_block < 1:
+        raise SpecError(f"sub-block: a pipeline sub-block holds at least 1 byte, got {args.sub_block}")
     p = ModelParams.paper().replace(
         net_bandwidth_bytes_s=parse_rate(args.net, "net"),
         csum_bandwidth_bytes_s=parse_rate(args.csum, "csum"),
         net_latency_s=parse_seconds(args.latency, "latency"),
         gap_s=parse_seconds(args.gap, "gap"),
-        sub_block_bytes=float(parse_bytes(args.sub_block, "sub-block")),
+        sub_block_bytes=float(sub_block),
         rendezvous_threshold_bytes=float(parse_bytes(args.threshold, "threshold")),
     )
     sizes = parse_size_list(args.sizes, "sizes")
@@ -151,9 +154,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--operations", default="checksum,fused",
                    help="any of checksum,fused,blocked,copy+checksum, comma-separated; memcpy "
                    "is always added (default checksum,fused)")
-    b.add_argument("--samples", type=int, default=5,
+    b.add_argument("--samples", type=numbers.U64, default=5,
                    help="samples per point; median kept (default 5)")
-    b.add_argument("--min-sample", type=float, default=0.02,
+    b.add_argument("--min-sample", type=numbers.real(0, above=True), default=0.02,
                    help="shortest sample in seconds (default 0.02)")
     b.add_argument("--json", action="store_true", help="print JSON rows")
     b.set_defaults(func=_bench)
@@ -165,7 +168,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="error patterns that must always be detected in 1 KiB messages: "
                    "single, double or burstN, N from 1 to 8192 (default single,double,burst32)")
     t.add_argument("--algorithms", help="candidates (default: all)")
-    t.add_argument("--trials", type=int, default=20_000,
+    t.add_argument("--trials", type=numbers.U64, default=20_000,
                    help="trials per pattern (default 20000)")
     t.add_argument("--force", action="store_true", help="ignore the cache and measure again")
     t.add_argument("--json", action="store_true", help="print JSON")
@@ -178,7 +181,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    "burst16,burst32,burst64)")
     q.add_argument("--algorithms", help="comma-separated names (default: all)")
     q.add_argument("--message-size", default="1KiB", help="message size (default 1KiB)")
-    q.add_argument("--trials", type=int, default=20_000,
+    q.add_argument("--trials", type=numbers.U64, default=20_000,
                    help="corrupted messages per algorithm and pattern (default 20000)")
     q.add_argument("--seed", type=numbers.SEED, default=1,
                    help="seed of the messages and the errors (default 1)")

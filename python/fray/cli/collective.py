@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from fray import packet, report, store
+from fray import SpecError, packet, report, store
 from fray.cli import numbers
 from fray.outputs import FIGURES, TABLES
 
@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="none, every-link-once, exp:MEAN (e.g. exp:100us), ber:RATE, channels:NAME,NAME; "
         "several separated by ';' (default none)",
     )
-    p.add_argument("--ops", type=int, default=1000, help="operations per case (default 1000)")
+    p.add_argument("--ops", type=numbers.U32, default=1000, help="operations per case (default 1000)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the error processes (default 1)")
     p.add_argument(
         "--link-bandwidth",
@@ -56,10 +56,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _distinct(items: list[str], option: str) -> list[str]:
+    """The items of ``option``, stripped: none given twice (each is a row of the table)."""
+    out = [item.strip() for item in items if item.strip()]
+    for i, item in enumerate(out):
+        if item in out[:i]:
+            raise SpecError(f"{option}: {item} given twice")
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs every (replication, errors) case, writes the table and figure, prints the table."""
-    replications = [r.strip() for r in args.replication.split(",") if r.strip()]
-    errors = [e.strip() for e in args.errors.split(";") if e.strip()]
+    replications = _distinct(args.replication.split(","), "--replication")
+    errors = _distinct(args.errors.split(";"), "--errors")
     table, times = packet.collective(
         args.fabric,
         replications,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from fray import SpecError, links, outputs, parse_engine, parse_workload
 from fray.cli import numbers
 from fray.health import (
     DEFAULT_WORKLOADS,
@@ -52,8 +53,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="port counters: perfquery -x or ibqueryerrors output, or a CSV "
         "(time_s,node,port,counter,value); with an ibnetdiscover dump only",
     )
-    p.add_argument("--down", metavar="FILE", help="cables known to be down, one FROM->TO a line")
-    p.add_argument("--ber", type=float, default=1e-12, help="bit-error rate threshold (1e-12)")
+    p.add_argument("--down", metavar="FILE", action=numbers.Once,
+                   help="cables known to be down, one FROM->TO a line")
+    p.add_argument("--ber", type=numbers.real(0, 1, above=True), default=1e-12,
+                   help="bit-error rate threshold (1e-12)")
     p.add_argument(
         "--confidence", type=float, default=0.95, help="confidence of the BER interval (0.95)"
     )
@@ -73,7 +76,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--engine", default="flow", help="engine of the runs, as fray links takes it "
                    "(default flow)")
-    p.add_argument("--seeds", type=int, default=3, help="seeds per workload (default 3)")
+    p.add_argument("--seeds", type=numbers.U32, default=3, help="seeds per workload (default 3)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="the runs' seed (default 1)")
     p.add_argument("--out", metavar="FILE.json", help="write everything as one JSON object")
     p.add_argument("--report", metavar="FILE.html",
@@ -86,6 +89,8 @@ def run_health(args: argparse.Namespace) -> int:
     """Prints the count of cables in each class and of critical failures, every cable not
     healthy, the throughput the down cables cost now per workload and their repair order;
     writes ``--out`` and ``--report``."""
+    workloads = args.workload or list(DEFAULT_WORKLOADS)
+    _check_options(args, workloads)
     df = classify_cables(
         args.dump,
         args.counters,
@@ -94,15 +99,14 @@ def run_health(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         xmit_wait_ratio=args.xmit_wait_ratio,
     )
-    workloads = args.workload or list(DEFAULT_WORKLOADS)
     down = down_cables(df)
     costs = (cost_now(args.dump, args.down, workloads, engine=args.engine, seeds=args.seeds,
                       seed=args.seed) if down else {})
     result = _result(args, df, costs)
     if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=2, default=str) + "\n")
+        outputs.write_text(args.out, json.dumps(result, indent=2, default=str) + "\n")
     if args.report:
-        Path(args.report).write_text(_html(args, df, costs, result), encoding="utf-8")
+        outputs.write_text(args.report, _html(args, df, costs, result))
     if args.json:
         print(json.dumps(result, indent=2, default=str))
         return 0
@@ -127,6 +131,22 @@ def run_health(args: argparse.Namespace) -> int:
             what = "as it is" if r.step == 0 else r.cable
             print(f"  {r.step:>3} {what:<44} {_pm(r.throughput_pct, r.throughput_ci_pct)}{noise}")
     return 0
+
+
+def _check_options(args: argparse.Namespace, workloads: list[str]) -> None:
+    """Refuses, before any work and whether or not a cable is down, an engine or workload
+    that would not run and a counters file given twice."""
+    parse_engine(args.engine)
+    for i, w in enumerate(workloads):
+        parse_workload(links.workload_spec(w))
+        if w in workloads[:i]:
+            raise SpecError(f"--workload: {w} given twice")
+    seen: dict[Path, str] = {}
+    for name in args.counters:
+        path = Path(name).resolve()
+        if path in seen:
+            raise SpecError(f"--counters: {name} given twice (as {seen[path]} too)")
+        seen[path] = name
 
 
 def _pm(mean: float, half: float) -> str:

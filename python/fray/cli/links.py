@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from fray import Fabric, SpecError, links, profiles, report, store
+from fray import Fabric, SpecError, links, outputs, profiles, report, store
 from fray.cli import numbers
 from fray.fabrics import open_fabric
 from fray.outputs import FIGURES, TABLES
@@ -76,11 +76,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--down",
         metavar="FILE",
+        action=numbers.Once,
         help="cables already down (a fault file: one FROM->TO per line, # comments): down in "
         "every case but the healthy baselines, so the 0%% row is what they cost and the others "
         "what more failures would add",
     )
-    p.add_argument("--seeds", type=int, default=3, help="seeds per cell (default 3)")
+    p.add_argument("--seeds", type=numbers.U32, default=3, help="seeds per cell (default 3)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="the study's seed (default 1)")
     p.add_argument(
         "--budget", type=int, help="endpoints shared by the jobs (default min(32768, endpoints))"
@@ -120,7 +121,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "344ps/B), eager (bytes), e.g. 'ember+send_copy=344ps/B' (default none)",
     )
     for key, text in links.EMBER_OPTIONS:
-        p.add_argument("--" + key.replace("_", "-"), type=float, help=text)
+        # A rate of 0 flop/s would make the compute time infinite.
+        kind = numbers.real(0, above=True) if key in ("peflops", "nodeflops") else float
+        p.add_argument("--" + key.replace("_", "-"), type=kind, help=text)
     p.add_argument(
         "--time-tolerance",
         type=float,
@@ -144,7 +147,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "busiest cables; --out then writes every channel's bytes",
     )
     p.add_argument(
-        "--replica", type=int, default=0, help="with --cables: which of the seeds (default 0)"
+        "--replica", type=numbers.whole(0, numbers.U32_MAX - 1),
+        help="with --cables: which of the seeds (default 0)"
     )
     p.add_argument(
         "--repairs",
@@ -154,7 +158,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--greedy",
-        type=int,
+        type=numbers.U64,
         metavar="K",
         help="with --repairs: repair the best cable and rank again, K times: which K cables "
         "to repair first, with throughput against cables repaired and its 95%% band",
@@ -194,13 +198,12 @@ def run(args: argparse.Namespace) -> int:
     chosen = profiles.choose(args.profile, routing=args.routing, engine=args.engine,
                              host=args.host)
     args.routing, args.engine, args.host = chosen["routing"], chosen["engine"], chosen["host"]
+    _check_options(args)
     fabric = _fabric(args)
     if args.cables is not None:
         return _cables(args, fabric)
     if args.repairs:
         return _repairs(args, fabric)
-    if args.greedy is not None:
-        raise SpecError("--greedy plans the repairs of --repairs: give --repairs too")
     failed = _numbers(args.failed, "failed")
     table = links.study(
         fabric,
@@ -228,6 +231,35 @@ def run(args: argparse.Namespace) -> int:
         report.plot_links_heatmap(table, args.plot)
     print(_pivot(table).to_string())
     return 0
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuses, before any work, options that the mode or engine asked would ignore."""
+    pairs = [("--greedy", args.greedy is not None, "--repairs", args.repairs,
+              "plans the repairs of"),
+             ("--exact", args.exact, "--greedy", args.greedy is not None, "is a setting of"),
+             ("--replica", args.replica is not None, "--cables", args.cables is not None,
+              "picks the seed of")]
+    for option, given, needs, needed, what in pairs:
+        if given and not needed:
+            raise SpecError(f"{option} {what} {needs}: give {needs} too")
+    modes = [m for m, given in (("--cables", args.cables is not None),
+                                ("--repairs", args.repairs)) if given]
+    if len(modes) > 1:
+        raise SpecError("--cables and --repairs each replace the table: give one")
+    if modes and args.save_faults:
+        raise SpecError(f"--save-faults writes the failure draws of the table; {modes[0]} "
+                        "makes none: drop one")
+    if args.save_faults:
+        # The first file the template names, checked as every output is before the run.
+        outputs.check_file(links.fault_file_name(args.save_faults, 0.0, 0), "--save-faults",
+                           None)
+    engine = (args.engine or links.DEFAULT_ENGINE).partition(":")[0].strip()
+    for option, value in (("--time-tolerance", args.time_tolerance),
+                          ("--time-resolution", args.time_resolution)):
+        if value is not None and engine != "flow":
+            raise SpecError(f"{option} is a setting of the flow engine; --engine {engine} "
+                            "does not use it")
 
 
 def _rates(args: argparse.Namespace) -> tuple[float | None, float | None]:
@@ -266,8 +298,9 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
         raise SpecError(f"--cables: must be a positive number of cables, got {args.cables}")
     if args.plot:
         raise SpecError("--plot draws the table's heat map; --cables shows no table")
+    replica = {} if args.replica is None else {"replica": args.replica}
     loads = links.case_loads(
-        fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], replica=args.replica,
+        fabric, workload_spec(args), jobs=jobs[0], failed_pct=failed[0], **replica,
         routing=args.routing, fail=args.fail, seed=args.seed,
         time_tolerance=args.time_tolerance, time_resolution=_resolution(args),
         engine=args.engine, down=args.down,
@@ -283,7 +316,7 @@ def _cables(args: argparse.Namespace, fabric: Fabric | str) -> int:
     what = f"{failed[0]:g} % of the {a['fail']} cables"
     if a["down"]:
         what = f"the cables in {a['down']} and {failed[0]:g} % of the other {a['fail']} cables"
-    print(f"{jobs[0]} job(s), {what} failed ({cables} cables), seed number {args.replica}: "
+    print(f"{jobs[0]} job(s), {what} failed ({cables} cables), seed number {a['replica']}: "
           f"iteration {us} us (no failure: {base} us)\n")
     print("MB per channel, by class (no failure in brackets):")
     for cls, r in links.loads_by_class(loads).iterrows():

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from fray import SpecError
+from fray.cli import numbers
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -25,9 +26,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("log", metavar="LOG", help="the netwatch file")
     p.add_argument("--json", action="store_true", help="JSON output (one object per event)")
     p.add_argument("--machine", metavar="gemini:XxYxZ", help="the modelled machine (cost)")
-    p.add_argument("--cells", type=int, default=30,
+    p.add_argument("--cells", type=numbers.U32, default=30,
                    help="cells per rank along each axis of the Halo3D26 job (cost, default 30)")
-    p.add_argument("--iterations", type=int, default=1,
+    p.add_argument("--iterations", type=numbers.U32, default=1,
                    help="iterations of the job (cost, default 1)")
     p.set_defaults(func=run)
 
@@ -65,9 +66,6 @@ def _cost(args: argparse.Namespace, degrades: list[str]) -> int:
 
     if not args.machine:
         raise SpecError("cost: give the machine with --machine gemini:XxYxZ")
-    for field in ("cells", "iterations"):
-        if getattr(args, field) < 1:
-            raise SpecError(f"{field}: must be at least 1, got {getattr(args, field)}")
     cost = job_cost(args.machine, degrades, args.cells, args.iterations)
     if args.json:
         print(json.dumps({"degrades": degrades, **cost}))

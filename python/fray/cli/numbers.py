@@ -1,15 +1,30 @@
-"""Whole-number options checked against the range the core takes, before the core sees them.
+"""Option values checked before the core sees them: whole numbers against the range the core
+takes, real numbers against theirs, and options that may be given only once.
 
-An argparse ``type=`` for each kind of count: a value outside the range is refused by
-argparse with the option's name (exit 2), never passed on to overflow in the bindings.
+An argparse ``type=`` for each kind of number: a value outside the range is refused by
+argparse with the option's name (exit 2), never passed on to overflow in the bindings or to
+come back as an ``inf`` or ``NaN`` later.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
-__all__ = ["SEED", "U32", "whole"]
+from fray.campaign.limits import U32_MAX, U64_MAX
+
+__all__ = ["SEED", "U32", "U32_MAX", "U64", "U64_MAX", "Once", "echo", "real", "whole"]
+
+
+
+def echo(text: str, limit: int = 24) -> str:
+    """``text`` as an error message quotes it: whole when short, else its first and last
+    characters around an ellipsis and its length (a 309-digit number is not repeated)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:10]}...{text[-6:]} ({len(text)} characters)"
 
 
 def whole(minimum: int, maximum: int) -> Callable[[str], int]:
@@ -19,17 +34,57 @@ def whole(minimum: int, maximum: int) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number, got {echo(text)!r}") from None
         if not minimum <= value <= maximum:
             raise argparse.ArgumentTypeError(
-                f"must be from {minimum} to {maximum}, got {value}")
+                f"must be from {minimum} to {maximum}, got {echo(str(value))}")
         return value
 
     parse.__name__ = "whole number"
     return parse
 
 
+def real(minimum: float = -math.inf, maximum: float = math.inf, *,
+         above: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number from ``minimum`` (or above it, with ``above``) to
+    ``maximum``; an end left infinite is open."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {echo(text)!r}") from None
+        low_ok = value > minimum if above else value >= minimum
+        if not (math.isfinite(value) and low_ok and value <= maximum):
+            if math.isinf(maximum):
+                wanted = f"{'>' if above else '>='} {minimum:g}"
+            else:
+                wanted = f"from {minimum:g}{' (not included)' if above else ''} to {maximum:g}"
+            raise argparse.ArgumentTypeError(
+                f"must be a finite number {wanted}, got {echo(text)}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+class Once(argparse.Action):
+    """An option that may be given once: a second one is refused (argparse's plain option
+    silently keeps the last)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            raise argparse.ArgumentError(
+                self, f"given twice ({getattr(namespace, self.dest)!s} and {values!s}); give "
+                "it once")
+        setattr(namespace, self.dest, values)
+
+
 #: A seed: any 64-bit unsigned number.
-SEED = whole(0, 2**64 - 1)
+SEED = whole(0, U64_MAX)
 #: A positive count the core holds in 32 bits.
-U32 = whole(1, 2**32 - 1)
+U32 = whole(1, U32_MAX)
+#: A positive count the core holds in 64 bits (``u64``, or ``usize`` on a 64-bit machine).
+U64 = whole(1, U64_MAX)

@@ -32,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--fail-file",
         metavar="FILE",
+        action=numbers.Once,
         help="fail the cables listed in FILE, one FROM->TO per line (# starts a comment)",
     )
     p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the failures and of random choices")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from fray import report, spares, store
+from fray import SpecError, report, spares, store
 from fray.cli import numbers
 from fray.outputs import FIGURES, TABLES
 
@@ -31,9 +31,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--samples", type=numbers.U32, help="number of random failure sequences")
     mode.add_argument("--exhaustive", action="store_true", help="enumerate every failure set")
     p.add_argument(
-        "--max-failures", type=numbers.U32, help="largest number of failures (default: all spares)"
+        "--max-failures", type=numbers.U32,
+        help="largest number of failures (with --samples, default: all spares; required with "
+        "--exhaustive)"
     )
-    p.add_argument("--seed", type=numbers.SEED, default=0, help="seed of the random sequences (default 0)")
+    p.add_argument("--seed", type=numbers.SEED,
+                   help="with --samples: seed of the random sequences (default 0)")
     p.add_argument("--stencil", help="5P, 9P, 7P or 27P (default: 5P in 2D, 7P in 3D)")
     periodic = p.add_mutually_exclusive_group()
     periodic.add_argument(
@@ -57,6 +60,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Runs the study the arguments describe, writes the table and figure, prints a summary."""
+    if args.exhaustive and args.max_failures is None:
+        raise SpecError("--max-failures is required with --exhaustive (every set of up to "
+                        "that many failures is enumerated)")
+    if args.exhaustive and args.seed is not None:
+        raise SpecError("--seed draws the failures of --samples; --exhaustive draws none: "
+                        "drop --seed")
+    seed = {} if args.seed is None else {"seed": args.seed}
     table = spares.study(
         args.fabric,
         args.alloc,
@@ -64,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         samples=args.samples,
         exhaustive=args.exhaustive,
         max_failures=args.max_failures,
-        seed=args.seed,
+        **seed,
         stencil=args.stencil,
         periodic=args.periodic,
         progress=not args.quiet and sys.stderr.isatty(),

@@ -13,14 +13,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from fray import FrayError, SpecError
+from fray import FrayError, SpecError, outputs
 from fray.cli import numbers
 from fray.fabrics import FILE_FORMATS, open_fabric
 from fray.outputs import REPORTS
 from fray.units import parse_bytes
 
 #: Outputs checked before any work (see ``fray.cli._check_outputs``).
-OUTPUTS = {"output": REPORTS}
+OUTPUTS = {"report": REPORTS}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "names the cables of a fabric file that run below their peers' width or speed.",
     )
     p.add_argument("action", nargs="?", choices=["locate", "study", "peers"], help="what to do")
-    p.add_argument("report", nargs="?", metavar="FILE",
+    p.add_argument("file", nargs="?", metavar="FILE",
                    help="report file (locate) or fabric file (peers)")
     p.add_argument("--layout", help="builtin:XxYxZ or a layout file (real MPI)")
     p.add_argument("--simulate", metavar="gemini:XxYxZ",
@@ -54,18 +54,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    "slow part; repeatable, or comma-separated")
     p.add_argument("--log", metavar="NETWATCH_FILE", help="take lane degrades from a netwatch log")
     p.add_argument("--size", default="4MiB", help="size of each message (default 4MiB)")
-    p.add_argument("--count", type=int, default=16, help="messages per transfer (default 16)")
-    p.add_argument("--iterations", type=int, default=1,
+    p.add_argument("--count", type=numbers.U32, default=16, help="messages per transfer (default 16)")
+    p.add_argument("--iterations", type=numbers.U32, default=1,
                    help="runs of each phase (real MPI; default 1)")
     p.add_argument("--sharing", default="both", choices=["exclusive", "shared", "both"],
                    help="partner nodes send alone, together, or both in turn (default both)")
-    p.add_argument("--report", dest="output", metavar="FILE",
+    p.add_argument("--report", metavar="FILE",
                    help="write the report here (default: stdout)")
     p.add_argument("--json", action="store_true", help="JSON output (locate, study)")
-    p.add_argument("--cases", type=int, default=100, help="cases of the study (default 100)")
-    p.add_argument("--faults", type=int, default=2,
+    p.add_argument("--cases", type=numbers.U32, default=100, help="cases of the study (default 100)")
+    p.add_argument("--faults", type=numbers.U32, default=2,
                    help="faults per case of the study (default 2)")
-    p.add_argument("--noise", type=float, default=0.0,
+    p.add_argument("--noise", type=numbers.real(0), default=0.0,
                    help="relative measurement noise of the study (log-normal), e.g. 0.01 "
                    "(default 0.0)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the study (default 1)")
@@ -74,15 +74,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _read(path: str, what: str) -> str:
     try:
-        return Path(path).read_text()
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise SpecError(f"{what} {path}: {exc.strerror}") from None
-
-
-def _positive(value: int, field: str) -> int:
-    if value < 1:
-        raise SpecError(f"{field}: must be at least 1, got {value}")
-    return value
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{what} {path}: not UTF-8 text (byte {exc.start} cannot be read)") \
+            from None
 
 
 def _degrades(args: argparse.Namespace) -> list[str]:
@@ -99,7 +96,7 @@ def _degrades(args: argparse.Namespace) -> list[str]:
 
 def _emit(text: str, path: str | None) -> None:
     if path:
-        Path(path).write_text(text)
+        outputs.write_text(path, text)
     else:
         sys.stdout.write(text)
 
@@ -116,18 +113,18 @@ def run(args: argparse.Namespace) -> int:
         raise SpecError("give --layout (real MPI, under mpiexec), --simulate gemini:XxYxZ or "
                         "--simulate-file FILE")
     size = parse_bytes(args.size, "size")
-    count = _positive(args.count, "count")
+    count = args.count
     if args.simulate_file:
         from fray.diag import topobw_simulate_hosts
 
         fabric = open_fabric(args.simulate_file, args.format)
-        _emit(topobw_simulate_hosts(fabric, float(size), count), args.output)
+        _emit(topobw_simulate_hosts(fabric, float(size), count), args.report)
         return 0
     if args.simulate:
         from fray.diag import topobw_simulate
 
         _emit(topobw_simulate(args.simulate, _degrades(args), float(size), count,
-                              args.sharing), args.output)
+                              args.sharing), args.report)
         return 0
     return _real(args, size, count)
 
@@ -144,19 +141,19 @@ def _real(args: argparse.Namespace, size: int, count: int) -> int:
         if comm.Get_rank() == 0:
             raise
         return 2
-    report = run_topobw(plan, size, count, _positive(args.iterations, "iterations"), comm)
+    report = run_topobw(plan, size, count, args.iterations, comm)
     if report is not None:
-        _emit(report, args.output)
+        _emit(report, args.report)
     return 0
 
 
 def _locate(args: argparse.Namespace) -> int:
     from fray.diag import topobw_locate
 
-    if not args.report:
+    if not args.file:
         raise SpecError("locate: give the report file")
     fabric = open_fabric(args.fabric, args.format) if args.fabric else None
-    suspects = topobw_locate(args.report, _read(args.report, "report"), fabric, args.simulate)
+    suspects = topobw_locate(args.file, _read(args.file, "report"), fabric, args.simulate)
 
     def line(s: dict) -> str:
         where = f" {s['direction']}" if s["direction"] else ""
@@ -172,12 +169,8 @@ def _study(args: argparse.Namespace) -> int:
 
     if not args.simulate:
         raise SpecError("study: give the machine with --simulate gemini:XxYxZ")
-    if args.noise < 0:
-        raise SpecError(f"noise: must be non-negative, got {args.noise}")
-    result = localisation_study(args.simulate, _positive(args.cases, "cases"),
-                                _positive(args.faults, "faults"), args.noise, args.seed,
-                                float(parse_bytes(args.size, "size")),
-                                _positive(args.count, "count"))
+    result = localisation_study(args.simulate, args.cases, args.faults, args.noise, args.seed,
+                                float(parse_bytes(args.size, "size")), args.count)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -192,9 +185,9 @@ def _study(args: argparse.Namespace) -> int:
 def _peers(args: argparse.Namespace) -> int:
     from fray.diag import slow_links
 
-    if not args.report:
+    if not args.file:
         raise SpecError("peers: give the fabric file")
-    links = slow_links(open_fabric(args.report, None))
+    links = slow_links(open_fabric(args.file, args.format))
 
     def line(s: dict) -> str:
         return (f"{s['name']} ({s['cls']}): {s['lanes']} lanes x {s['lane_bits_s'] / 1e9:g} "
