@@ -206,3 +206,19 @@ def test_netwatch_cost_numbers_name_the_option(tmp_path, capsys, args):
     log.write_text(FIGURE_4)
     err = _one_line(capsys, "netwatch", "cost", str(log), "--machine", "gemini:2x2x16", *args)
     assert f"argument {args[0]}" in err
+
+
+@pytest.mark.parametrize("args", [["--cells", "5"], ["--iterations", "2"],
+                                  ["--machine", "gemini:2x2x16"]])
+def test_netwatch_parse_refuses_the_options_of_cost(tmp_path, capsys, args):
+    log = tmp_path / "netwatch.log"
+    log.write_text(FIGURE_4)
+    err = _one_line(capsys, "netwatch", "parse", str(log), *args)
+    assert f"{args[0]}: options of 'netwatch cost', not of 'parse'" in err
+
+
+@pytest.mark.parametrize("args", [["--cases", "5"], ["--faults", "1"], ["--noise", "0.01"],
+                                  ["--seed", "3"]])
+def test_topobw_study_options_are_refused_outside_the_study(capsys, args):
+    err = _one_line(capsys, "topobw", "--simulate", "gemini:2x2x2", *args)
+    assert f"{args[0]}: options of 'topobw study' only" in err

@@ -11,6 +11,10 @@ from pathlib import Path
 from fray import SpecError
 from fray.cli import numbers
 
+#: Cells per rank along each axis of the costed Halo3D26 job, and its iterations.
+_CELLS = 30
+_ITERATIONS = 1
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Registers the ``netwatch`` sub-command."""
@@ -26,16 +30,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("log", metavar="LOG", help="the netwatch file")
     p.add_argument("--json", action="store_true", help="JSON output (one object per event)")
     p.add_argument("--machine", metavar="gemini:XxYxZ", help="the modelled machine (cost)")
-    p.add_argument("--cells", type=numbers.U32, default=30,
-                   help="cells per rank along each axis of the Halo3D26 job (cost, default 30)")
-    p.add_argument("--iterations", type=numbers.U32, default=1,
-                   help="iterations of the job (cost, default 1)")
+    p.add_argument("--cells", type=numbers.U32,
+                   help="cells per rank along each axis of the Halo3D26 job (cost, default "
+                   f"{_CELLS})")
+    p.add_argument("--iterations", type=numbers.U32,
+                   help=f"iterations of the job (cost, default {_ITERATIONS})")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Prints the events; warns about skipped lines on stderr."""
     from fray.diag import netwatch_parse
+
+    if args.action == "parse":
+        given = [f"--{name}" for name in ("machine", "cells", "iterations")
+                 if getattr(args, name) is not None]
+        if given:
+            raise SpecError(f"{', '.join(given)}: options of 'netwatch cost', not of 'parse'")
 
     try:
         text = Path(args.log).read_text(errors="replace")
@@ -66,7 +77,9 @@ def _cost(args: argparse.Namespace, degrades: list[str]) -> int:
 
     if not args.machine:
         raise SpecError("cost: give the machine with --machine gemini:XxYxZ")
-    cost = job_cost(args.machine, degrades, args.cells, args.iterations)
+    cells = _CELLS if args.cells is None else args.cells
+    iterations = _ITERATIONS if args.iterations is None else args.iterations
+    cost = job_cost(args.machine, degrades, cells, iterations)
     if args.json:
         print(json.dumps({"degrades": degrades, **cost}))
         return 0

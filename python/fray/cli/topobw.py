@@ -23,6 +23,10 @@ from fray.units import parse_bytes
 OUTPUTS = {"report": REPORTS}
 
 
+#: The localisation study's options and their defaults (`topobw study` only).
+_STUDY = {"cases": 100, "faults": 2, "noise": 0.0, "seed": 1}
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Registers the ``topobw`` sub-command."""
     p = sub.add_parser(
@@ -62,13 +66,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--report", metavar="FILE",
                    help="write the report here (default: stdout)")
     p.add_argument("--json", action="store_true", help="JSON output (locate, study)")
-    p.add_argument("--cases", type=numbers.U32, default=100, help="cases of the study (default 100)")
-    p.add_argument("--faults", type=numbers.U32, default=2,
-                   help="faults per case of the study (default 2)")
-    p.add_argument("--noise", type=numbers.real(0), default=0.0,
+    p.add_argument("--cases", type=numbers.U32,
+                   help=f"cases of the study (default {_STUDY['cases']})")
+    p.add_argument("--faults", type=numbers.U32,
+                   help=f"faults per case of the study (default {_STUDY['faults']})")
+    p.add_argument("--noise", type=numbers.real(0),
                    help="relative measurement noise of the study (log-normal), e.g. 0.01 "
-                   "(default 0.0)")
-    p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the study (default 1)")
+                   f"(default {_STUDY['noise']})")
+    p.add_argument("--seed", type=numbers.SEED,
+                   help=f"seed of the study (default {_STUDY['seed']})")
     p.set_defaults(func=run)
 
 
@@ -103,6 +109,10 @@ def _emit(text: str, path: str | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Dispatches to the real run, the modelled run, locate or study."""
+    if args.action != "study":
+        given = [f"--{key}" for key in _STUDY if getattr(args, key) is not None]
+        if given:
+            raise SpecError(f"{', '.join(given)}: options of 'topobw study' only")
     if args.action == "locate":
         return _locate(args)
     if args.action == "study":
@@ -169,8 +179,11 @@ def _study(args: argparse.Namespace) -> int:
 
     if not args.simulate:
         raise SpecError("study: give the machine with --simulate gemini:XxYxZ")
-    result = localisation_study(args.simulate, args.cases, args.faults, args.noise, args.seed,
-                                float(parse_bytes(args.size, "size")), args.count)
+    study = {key: default if getattr(args, key) is None else getattr(args, key)
+             for key, default in _STUDY.items()}
+    result = localisation_study(args.simulate, study["cases"], study["faults"], study["noise"],
+                                study["seed"], float(parse_bytes(args.size, "size")),
+                                args.count)
     if args.json:
         print(json.dumps(result))
         return 0

@@ -120,6 +120,17 @@ pub fn traffic(
         .map(|bw| traffic.load * bw * (traffic.warmup_s + traffic.measure_s))
         .sum::<f64>()
         / f64::from(config.packet_bytes.max(1));
+    let measured_packets =
+        offered_packets * traffic.measure_s / (traffic.warmup_s + traffic.measure_s);
+    if measured_packets < 1.0 {
+        return bad(
+            "measure_s",
+            format!(
+                "the measurement would offer {measured_packets:.3e} packets in all, fewer than \
+                 one, so it would measure nothing: lengthen the measurement or raise the load"
+            ),
+        );
+    }
     if offered_packets > MAX_TRAFFIC_PACKETS {
         return bad(
             "measure_s",
@@ -237,5 +248,19 @@ mod loads_and_times_are_bounded_before_the_run {
         }
         let err = refused(0.1, 0.0, 1e3);
         assert!(err.starts_with("measure_s: the run would offer"), "{err}");
+    }
+
+    #[test]
+    fn a_measurement_that_would_see_no_packet_is_refused() {
+        // 16 endpoints offering 1e-9 of their bandwidth for 10 us: about 1e-5 packets, whose
+        // mean latency would be NaN.
+        for load in [1e-9, 1e-320] {
+            let err = refused(load, 0.0, 1e-5);
+            assert!(
+                err.starts_with("measure_s: the measurement would offer")
+                    && err.contains("fewer than one"),
+                "{err}"
+            );
+        }
     }
 }
