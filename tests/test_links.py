@@ -426,6 +426,13 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--failed", "120"], "failed: percentages are 0 to 100"),
         (["--fail", "optical"], "no such link class"),
         (["--fail", "global:20%"], "give a class name alone (router, host, local, global); the share"),
+        # Three iterations of 1e7 s pass the packet clock's 213 days: it used to wrap round
+        # and give 3.3e6 s per iteration.
+        (["--engine", "packet", "--compute-s", "1e7", "--iterations", "3", "--nx", "2",
+          "--jobs", "1", "--failed", "0"], "the run passed the 18446744 s the packet engine's"),
+        (["--engine", "packet", "--host", "ember", "--compute-s", "1e7", "--iterations", "3",
+          "--nx", "2", "--jobs", "1", "--failed", "0"],
+         "the run passed the 18446744 s the packet engine's"),
         (["--routing", "doal"], "DOAL routing needs a HyperX"),
         (["--seeds", "0"], "seeds"),
         (["--link-bandwidth", "fast"], "--link-bandwidth"),

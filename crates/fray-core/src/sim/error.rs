@@ -36,12 +36,22 @@ pub enum SimError {
         /// Simulated time when the engine ran out of events, in seconds.
         at_s: f64,
     },
+    /// The simulated time passed what the packet engine's clock holds (`u64::MAX`
+    /// picoseconds): an event's time wrapped round, so no time after it can be trusted.
+    #[error(
+        "the run passed the {limit_s:.0} s the packet engine's clock holds (about 213 days \
+         of simulated time): use fewer iterations or a shorter compute, or the flow engine"
+    )]
+    ClockPassed {
+        /// The clock's limit, seconds.
+        limit_s: f64,
+    },
 }
 
 impl SimError {
     /// The setting or input the error is about: the setting of [`SimError::Config`],
-    /// `routing` for a routing error, `workload` for a workload's, `faults` for a channel without bandwidth; `None` for
-    /// a deadlock.
+    /// `routing` for a routing error, `workload` for a workload's or for a run that passed the
+    /// packet engine's clock, `faults` for a channel without bandwidth; `None` for a deadlock.
     pub fn field(&self) -> Option<&'static str> {
         match self {
             Self::Config { field, .. } => Some(field),
@@ -49,6 +59,7 @@ impl SimError {
             Self::Workload(_) => Some("workload"),
             Self::NoBandwidth { .. } => Some("faults"),
             Self::Deadlock { .. } => None,
+            Self::ClockPassed { .. } => Some("workload"),
         }
     }
 

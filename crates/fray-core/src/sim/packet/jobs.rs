@@ -1,6 +1,6 @@
 //! Runs jobs (DAGs of messages and compute) on the packet engine.
 
-use super::engine::{to_ps, Engine, PS_PER_S};
+use super::engine::{to_ps, Engine, CLOCK_LIMIT_S, PS_PER_S};
 use super::event::Step;
 use super::{PacketConfig, PacketCounters, PacketError, SoftErrors};
 use crate::fabric::Fabric;
@@ -64,11 +64,15 @@ pub fn simulate(
             match progress.op(g) {
                 (j, _, Op::Compute { rank, seconds }) => {
                     let end_ps = if host.is_free() {
-                        engine.now_ps + to_ps(seconds)
+                        engine.now_ps.checked_add(to_ps(seconds))
                     } else {
                         let now_s = engine.now_ps as f64 / PS_PER_S;
-                        to_ps(host.compute(j, rank, seconds, now_s))
-                    };
+                        let end_s = host.compute(j, rank, seconds, now_s);
+                        (end_s < CLOCK_LIMIT_S).then(|| to_ps(end_s))
+                    }
+                    .ok_or(PacketError::ClockPassed {
+                        limit_s: CLOCK_LIMIT_S,
+                    })?;
                     engine.schedule_external(end_ps, g);
                     // Messages that waited for receives the compute's round posted.
                     host.take_completed(&mut completed);
@@ -122,6 +126,12 @@ pub fn simulate(
         while let Some(g) = done.pop() {
             progress.finish(g, engine.now_ps, &mut ready);
         }
+    }
+    if engine.counters.time_regressions > 0 {
+        // Only a time that wrapped past the clock's end comes out earlier than the clock.
+        return Err(PacketError::ClockPassed {
+            limit_s: CLOCK_LIMIT_S,
+        });
     }
     let in_flight = engine.messages_in_flight();
     if in_flight > 0 {
