@@ -60,6 +60,14 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {_short_numbers(message)}\n")
 
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def]
+        # The innermost command's parser finishes first: its name (``fray checksum tune``)
+        # is the one an error raised after parsing is prefixed with.
+        parsed, rest = super().parse_known_args(args, namespace)
+        if getattr(parsed, "command_prog", None) is None:
+            parsed.command_prog = self.prog
+        return parsed, rest
+
     def _parse_optional(self, arg_string: str):  # type: ignore[no-untyped-def]
         # fray has no one-dash option but -h: "-1d", "-5%" or "-inf" is a value.
         if (arg_string[:1] == "-" and arg_string[1:2] not in ("", "-")
@@ -112,10 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_outputs(args)
         return int(args.func(args) or 0)
     except (FrayError, ValueError) as exc:
-        print(f"fray {args.command}: error: {_short_numbers(str(exc))}", file=sys.stderr)
+        print(f"{args.command_prog}: error: {_short_numbers(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"fray {args.command}: interrupted", file=sys.stderr)
+        print(f"{args.command_prog}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away: point stdout at /dev/null so that flushing it at exit does
