@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from fray import SpecError, packet, report, store
+from fray import packet, report, store
 from fray.cli import numbers
 from fray.outputs import FIGURES, TABLES
 
@@ -56,19 +56,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _distinct(items: list[str], option: str) -> list[str]:
-    """The items of ``option``, stripped: none given twice (each is a row of the table)."""
-    out = [item.strip() for item in items if item.strip()]
-    for i, item in enumerate(out):
-        if item in out[:i]:
-            raise SpecError(f"{option}: {item} given twice")
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     """Runs every (replication, errors) case, writes the table and figure, prints the table."""
-    replications = _distinct(args.replication.split(","), "--replication")
-    errors = _distinct(args.errors.split(";"), "--errors")
+    replications = numbers.items(args.replication, "--replication", "replication")
+    errors = numbers.items(args.errors, "--errors", "error process", ";")
     table, times = packet.collective(
         args.fabric,
         replications,

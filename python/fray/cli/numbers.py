@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
+from fray import SpecError
 from fray.campaign.limits import U32_MAX, U64_MAX
 
-__all__ = ["SEED", "U32", "U32_MAX", "U64", "U64_MAX", "Once", "echo", "real", "whole"]
+T = TypeVar("T")
+
+__all__ = ["SEED", "U32", "U32_MAX", "U64", "U64_MAX", "Once", "distinct", "echo", "items", "real",
+           "whole"]
 
 
 
@@ -88,3 +92,23 @@ SEED = whole(0, U64_MAX)
 U32 = whole(1, U32_MAX)
 #: A positive count the core holds in 64 bits (``u64``, or ``usize`` on a 64-bit machine).
 U64 = whole(1, U64_MAX)
+
+
+def distinct(values: Iterable[T], option: str) -> list[T]:
+    """``values`` of ``option`` as a list, refusing one given twice (each is a row of a
+    table, or a case of a sweep)."""
+    out: list[T] = []
+    for value in values:
+        if value in out:
+            raise SpecError(f"{option}: {value} given twice")
+        out.append(value)
+    return out
+
+
+def items(text: str, option: str, what: str, separator: str = ",") -> list[str]:
+    """The ``separator``-separated items of ``option``, stripped: at least one (``what`` names
+    it in the error), none given twice."""
+    out = distinct((t.strip() for t in text.split(separator) if t.strip()), option)
+    if not out:
+        raise SpecError(f"{option}: give at least one {what}")
+    return out

@@ -118,17 +118,6 @@ def _failures(args: argparse.Namespace) -> dict[str, str]:
     return failures
 
 
-def _list(text: str, option: str, what: str) -> list[str]:
-    """The comma-separated items of ``option``: at least one, none given twice."""
-    items = [t.strip() for t in text.split(",") if t.strip()]
-    if not items:
-        raise SpecError(f"{option}: give at least one {what}")
-    for i, item in enumerate(items):
-        if item in items[:i]:
-            raise SpecError(f"{option}: {item} given twice")
-    return items
-
-
 def _policies(args: argparse.Namespace) -> list[str]:
     sweep = {"--immediate": args.immediate, "--every": args.every, "--length": args.length,
              "--threshold": args.threshold}
@@ -142,8 +131,8 @@ def _policies(args: argparse.Namespace) -> list[str]:
     if args.immediate is not None:
         options["immediate"] = None if args.immediate == "none" else args.immediate
     if args.every is not None:
-        options["every"] = _list(args.every, "--every", "window interval")
-    lengths = [None] if args.length is None else _list(args.length, "--length", "window length")
+        options["every"] = numbers.items(args.every, "--every", "window interval")
+    lengths = [None] if args.length is None else numbers.items(args.length, "--length", "window length")
     out = plan.policies(**options, **({} if lengths[0] is None else {"length": lengths[0]}),
                         threshold=args.threshold)
     for length in lengths[1:]:

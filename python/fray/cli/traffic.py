@@ -48,10 +48,7 @@ def _loads(text: str) -> list[float]:
         raise SpecError(f"load: expected fractions separated by commas, got {text!r}") from None
     if not loads or any(not 0 < x for x in loads):
         raise SpecError(f"load: expected positive fractions, got {text!r}")
-    for i, x in enumerate(loads):
-        if x in loads[:i]:
-            raise SpecError(f"load: {x:g} given twice")
-    return loads
+    return numbers.distinct(loads, "load")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -107,7 +107,7 @@ impl FromStr for FailureModel {
     /// [`parse_seconds`] reads them: `730d`, `17520h`).
     fn from_str(text: &str) -> Result<Self, PlanError> {
         let (kind, options) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
-        let options = key_values(options, "failure model")?;
+        let options = key_values(options, "failure model", "mtbf=D, shape=K, scale=D")?;
         let get = |key: &str| {
             options
                 .iter()
@@ -155,31 +155,15 @@ impl FromStr for FailureModel {
     }
 }
 
-/// `KEY=VALUE` pairs separated by commas (empty text: none).
+/// `KEY=VALUE` pairs separated by commas (empty text: none), read by the one reader of every
+/// spec's options ([`crate::options::key_values`]: a pair without `=` or a key given twice is
+/// refused); `what` names the spec in the error and `known` lists its options.
 pub(super) fn key_values<'a>(
     text: &'a str,
     what: &str,
+    known: &str,
 ) -> Result<Vec<(&'a str, &'a str)>, PlanError> {
-    let pairs: Vec<(&str, &str)> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            p.split_once('=')
-                .map(|(k, v)| (k.trim(), v.trim()))
-                .ok_or_else(|| PlanError::invalid(what, format!("expected KEY=VALUE, got {p:?}")))
-        })
-        .collect::<Result<_, _>>()?;
-    // The same wording as the routing, engine, fabric and workload specs.
-    for (i, (key, _)) in pairs.iter().enumerate() {
-        if pairs[..i].iter().any(|(k, _)| k == key) {
-            return Err(PlanError::invalid(
-                what,
-                format!("option {key} is given twice"),
-            ));
-        }
-    }
-    Ok(pairs)
+    crate::options::key_values(text, known).map_err(|e| PlanError::invalid(what, e.message))
 }
 
 /// A duration option read by the one units parser.

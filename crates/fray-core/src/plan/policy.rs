@@ -113,7 +113,7 @@ impl FromStr for RepairPolicy {
     /// `30d`; `length` defaults to `8h`, `repair` to `24h`).
     fn from_str(text: &str) -> Result<Self, PlanError> {
         let (kind, options) = text.trim().split_once(':').unwrap_or((text.trim(), ""));
-        let options = key_values(options, "policy")?;
+        let options = key_values(options, "policy", "repair=D, every=D, length=D, loss=P%")?;
         let known: &[&str] = match kind {
             "immediate" => &["repair"],
             "windows" => &["every", "length"],
