@@ -282,6 +282,13 @@ impl<'a> Engine<'a> {
         self.push(time_ps, Kind::External, word, 0);
     }
 
+    /// Whether the run went past the end of the clock: the engine's time sums saturate at
+    /// `u64::MAX` picoseconds (about 213 days), so an event there was due later than the
+    /// clock holds; an event earlier than the clock means a sum elsewhere wrapped round.
+    pub(crate) fn passed_clock(&self) -> bool {
+        self.now_ps == u64::MAX || self.counters.time_regressions > 0
+    }
+
     /// Time of the next event, if any.
     pub(crate) fn peek_time_ps(&mut self) -> Option<u64> {
         self.queue.peek().map(|k| Event(k).time_ps())
@@ -373,7 +380,7 @@ impl<'a> Engine<'a> {
         if setup == 0 {
             self.request(queue);
         } else {
-            self.push(from_ps + setup, Kind::NicReady, queue, 0);
+            self.push(from_ps.saturating_add(setup), Kind::NicReady, queue, 0);
         }
     }
 
@@ -614,11 +621,11 @@ impl<'a> Engine<'a> {
         self.pop_head(buffer as usize);
         let bytes = self.packets[p as usize].bytes;
         let xbar_ps = (f64::from(bytes) * self.xbar_ps_per_byte[o]).ceil() as u64;
-        let done = now + xbar_ps;
+        let done = now.saturating_add(xbar_ps);
         // The input buffer's space is free once the tail has crossed; the credit then
         // travels back over the channel the packet came in on.
         self.push(
-            done + self.latency_ps[buffer as usize / self.vcs],
+            done.saturating_add(self.latency_ps[buffer as usize / self.vcs]),
             Kind::Credit,
             buffer,
             bytes,
@@ -750,7 +757,9 @@ impl<'a> Engine<'a> {
             let bytes = self.packets[p as usize].bytes;
             // The buffer's space is free once the tail has left; the credit then travels
             // back over the channel the packet came in on.
-            let back = now + self.ser_ps(out, bytes) + self.latency_ps[buffer as usize / self.vcs];
+            let back = now
+                .saturating_add(self.ser_ps(out, bytes))
+                .saturating_add(self.latency_ps[buffer as usize / self.vcs]);
             self.push(back, Kind::Credit, buffer, bytes);
             self.packets[p as usize].vc = vc;
             p
@@ -799,7 +808,7 @@ impl<'a> Engine<'a> {
         let o = out as usize;
         let bytes = self.packets[p as usize].bytes;
         let ser = self.ser_ps(out, bytes);
-        self.busy_until_ps[o] = start_ps + ser;
+        self.busy_until_ps[o] = start_ps.saturating_add(ser);
         let link = LinkTiming {
             serialisation_ps: ser,
             latency_ps: self.latency_ps[o],
@@ -822,7 +831,9 @@ impl<'a> Engine<'a> {
             // Cut-through: the head may leave once it is in, but never so early that the
             // next link would catch up with the tail.
             let next_ser = self.ser_ps(path[hop + 1], bytes);
-            (start_ps + link.latency_ps).max(tail_in.saturating_sub(next_ser))
+            start_ps
+                .saturating_add(link.latency_ps)
+                .max(tail_in.saturating_sub(next_ser))
         };
         let packet = &mut self.packets[p as usize];
         packet.channel = out;
@@ -848,7 +859,8 @@ impl<'a> Engine<'a> {
         if packet.last_hop {
             // The endpoint takes the packet whole; its credit goes back over the wire.
             self.push(
-                self.now_ps + self.latency_ps[channel as usize],
+                self.now_ps
+                    .saturating_add(self.latency_ps[channel as usize]),
                 Kind::Credit,
                 slot as u32,
                 packet.bytes,
@@ -972,6 +984,35 @@ mod tests {
         }
         assert!(delivered);
         seen
+    }
+
+    #[test]
+    fn times_past_the_clock_saturate_rather_than_wrap() {
+        // A packet posted 0.5 us before the clock's end needs about 1.1 us: its events
+        // land at the clock's end, none earlier than the clock, and the run says it passed.
+        let f = line();
+        let faults = Faults::none(&f);
+        let routing = build("table", &f, &faults).unwrap();
+        let mut errors = SoftErrors::none(f.channels().len());
+        let mut e = Engine::new(
+            &f,
+            &faults,
+            routing.as_ref(),
+            PacketConfig::default(),
+            &mut errors,
+        )
+        .unwrap();
+        e.schedule_external(u64::MAX - 500_000, 0);
+        assert!(!e.passed_clock());
+        while let Some(step) = e.next() {
+            if matches!(step, Step::Timer(_)) {
+                e.post(0, 2, 256, 7).unwrap();
+            }
+        }
+        assert_eq!(e.finished, vec![7]);
+        assert_eq!(e.counters.time_regressions, 0);
+        assert_eq!(e.now_ps, u64::MAX);
+        assert!(e.passed_clock());
     }
 
     #[test]

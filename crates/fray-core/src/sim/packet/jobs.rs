@@ -127,8 +127,7 @@ pub fn simulate(
             progress.finish(g, engine.now_ps, &mut ready);
         }
     }
-    if engine.counters.time_regressions > 0 {
-        // Only a time that wrapped past the clock's end comes out earlier than the clock.
+    if engine.passed_clock() {
         return Err(PacketError::ClockPassed {
             limit_s: CLOCK_LIMIT_S,
         });

@@ -179,7 +179,7 @@ pub fn traffic(
                 if engine.now_ps >= start_ps {
                     generated_bytes += bytes;
                 }
-                let t = engine.now_ps + gap(&mut rng, src);
+                let t = engine.now_ps.saturating_add(gap(&mut rng, src));
                 engine.schedule_external(t, e);
             }
             Some(Step::Finished) => engine.finished.clear(),
