@@ -60,3 +60,25 @@ def test_pingpong_plot_draws_every_curve_and_the_ratios(tmp_path, monkeypatch):
               if line.get_label().startswith("checked")}
     assert ratios == {"checked:fletcher64 / none": [1.5, 0.5],
                       "checked:fletcher64 / unchecked": [0.75, 0.25]}
+
+
+def test_pingpong_plot_leaves_out_zero_byte_rows_and_refuses_only_those(tmp_path, monkeypatch):
+    # The log axes cannot show 0 bytes: matplotlib warned on standard error ("Data has no
+    # positive values") and wrote an empty plot.
+    import warnings
+
+    import matplotlib.figure
+    from fray import SpecError
+
+    saved = []
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig",
+                        lambda fig, path, **kw: saved.append(fig))
+    rows = [_row(0, "none", "none", 0.0), _row(8, "none", "none", 2.0),
+            _row(0, "checked", "crc32c", 0.0), _row(8, "checked", "crc32c", 1.0)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot_pingpong(rows, tmp_path / "p.png")
+    top, _ = saved[0].axes
+    assert [list(line.get_xdata()) for line in top.lines] == [[8], [8]]
+    with pytest.raises(SpecError, match=r"^rows: no message of more than 0 bytes"):
+        plot_pingpong([r for r in rows if r["size_bytes"] == 0], tmp_path / "q.png")

@@ -3,7 +3,8 @@
 import json
 
 import fray.integrity as fi
-from fray import _fray
+import pytest
+from fray import SpecError, _fray
 
 
 def test_weak_sums_miss_double_bit_errors():
@@ -39,3 +40,12 @@ def test_bench_rows_have_memcpy_reference():
     ops = sorted(r["operation"] for r in rows)
     assert ops == ["checksum", "fused", "memcpy"]
     assert all(r["bandwidth_bytes_s"] > 0 for r in rows)
+
+
+def test_a_cache_folder_that_cannot_be_written_is_named(monkeypatch):
+    # FileExistsError's traceback before (and under mpiexec the other ranks waited for ever)
+    monkeypatch.setenv("FRAY_CACHE_DIR", "/dev/null")
+    with pytest.raises(SpecError, match=r"^FRAY_CACHE_DIR: cannot write the tuning cache "
+                                        r"/dev/null/integrity-tune\.json \(File exists\)"):
+        fi.tune([4096], candidates=["crc32c"], trials=100, min_sample_s=0.001, samples=1,
+                force=True)

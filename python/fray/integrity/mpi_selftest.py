@@ -148,6 +148,7 @@ def case_errors(path: str) -> dict:
         CheckedComm(comm, "crc32c", path="carrier-pigeon")
     except SpecError as e:
         out["unknown_path"] = str(e).startswith("path:")
+    out.update(_bad_arguments(path))
     if path == "shared-memory":
         # Messages between two ranks are received in order: a receive with another tag is
         # refused without consuming the message, which the right receive then gets.
@@ -170,6 +171,84 @@ def case_errors(path: str) -> dict:
         merged = {k: all(d.get(k, False) for d in everything) for k in everything[0]}
         return {"ok": all(merged.values()), **merged}
     return {}
+
+
+def _refused(call, field: str) -> bool:
+    """True when ``call()`` raises a ``SpecError`` naming ``field`` first (every rank makes
+    the same call, so a refusal is the same on both)."""
+    try:
+        call()
+    except SpecError as e:
+        return str(e).startswith(f"{field}:")
+    return False
+
+
+def _bad_arguments(path: str) -> dict:
+    """Bad arguments of the transports and of ``pingpong``, each refused with a ``SpecError``
+    naming it (once a ``TypeError``, an ``OverflowError`` from the bindings, an MPI error
+    stack, a hang or a silently doubled row)."""
+    from fray.integrity.pingpong import pingpong
+
+    comm = MPI.COMM_WORLD
+    peer = 1 - comm.rank
+    buf = np.zeros(100, np.uint8)
+    rows = {
+        "seed_negative": (lambda: CheckedComm(comm, "crc32c", path=path, seed=-1), "seed"),
+        "seed_2_64": (lambda: CheckedComm(comm, "crc32c", path=path, seed=2**64), "seed"),
+        "ber_text": (lambda: CheckedComm(comm, "crc32c", path=path, ber="0.1"), "ber"),
+        "ber_nan": (lambda: NaiveComm(comm, ber=float("nan")), "ber"),
+        "retries_float": (lambda: CheckedComm(comm, "crc32c", path=path, max_retries=2.5),
+                          "max_retries"),
+        "retries_huge": (lambda: CheckedComm(comm, "crc32c", path=path, max_retries=10**30),
+                         "max_retries"),
+        "max_message_float": (lambda: NaiveComm(comm, max_message_bytes=1e20),
+                              "max_message_bytes"),
+        "max_message_huge": (lambda: CheckedComm(comm, "crc32c", path=path,
+                                                 max_message_bytes=2**70), "max_message_bytes"),
+        "eager_float": (lambda: CheckedComm(comm, "crc32c", path=path,
+                                            eager_threshold_bytes=1.5), "eager_threshold_bytes"),
+        # a ring of 8 slots of 1 TiB used to be allocated and zeroed (the run never ended)
+        "chunk_1tib": (lambda: CheckedComm(comm, "crc32c", path=path, max_chunk_bytes=2**40),
+                       "max_chunk_bytes"),
+        "ring_slots_negative": (lambda: CheckedComm(comm, "crc32c", path=path, ring_slots=-1),
+                                "ring_slots"),
+        "ratio_nan": (lambda: CheckedComm(comm, "crc32c", path=path, ratio=float("nan")),
+                      "ratio"),
+        "comm_text": (lambda: CheckedComm("world"), "comm"),
+        "pingpong_sizes_text": (lambda: pingpong("8B"), "sizes_bytes"),
+        "pingpong_size_2_gib": (lambda: pingpong([2 << 30], ["none"]), "sizes_bytes"),
+        "pingpong_size_float": (lambda: pingpong([1.5], ["none"]), "sizes_bytes"),
+        "pingpong_modes_empty": (lambda: pingpong([8], []), "modes"),
+        "pingpong_mode_twice": (lambda: pingpong([8], ["none", "none"], trials=1), "modes"),
+        "pingpong_size_twice": (lambda: pingpong([8, 8], ["none"], trials=1), "sizes_bytes"),
+        "pingpong_trials_float": (lambda: pingpong([8], ["none"], trials=1.5), "trials"),
+        "pingpong_trials_huge": (lambda: pingpong([8], ["none"], trials=10**30), "trials"),
+        "pingpong_seed_negative": (lambda: pingpong([8], ["none"], seed=-1), "seed"),
+        "pingpong_target_negative": (lambda: pingpong([8], ["none"], target_bytes=-5),
+                                     "target_bytes"),
+        "pingpong_naive_md5": (lambda: pingpong([8], ["naive"], naive_algorithm="md5"),
+                               "naive_algorithm"),
+        # every frame damaged: the transports were built, then refused before any message
+        "pingpong_ber_half": (lambda: pingpong([1024], ["crc32c", "naive"], ber=0.5, trials=1,
+                                               path=path), "ber"),
+    }
+    if path == "shared-memory":  # 2^20 slots of 64 KiB: 64 GiB of shared memory per peer
+        rows["ring_too_large"] = (lambda: CheckedComm(comm, "crc32c", path=path,
+                                                      ring_slots=2**20, max_chunk_bytes=65536),
+                                  "ring_slots")
+    out = {name: _refused(call, field) for name, (call, field) in rows.items()}
+    t = CheckedComm(comm, "crc32c", path=path)
+    out["dest_not_a_rank"] = _refused(lambda: t.send(buf, 5), "dest")
+    out["source_not_a_rank"] = _refused(lambda: t.recv(buf, -3), "source")
+    out["tag_float"] = _refused(lambda: t.send(buf, peer, tag=1.5), "tag")
+    out["alloc_4_eib"] = _refused(lambda: t.alloc(2**62), "nbytes")
+    t.free()
+    t.free()  # a second free does nothing (it raised MPI's "Null communicator" stack)
+    out["after_free"] = _refused(lambda: t.send(buf, peer), "CheckedComm")
+    n = NaiveComm(comm)
+    out["naive_dest_not_a_rank"] = _refused(lambda: n.send(buf, 5), "dest")
+    n.free()
+    return out
 
 
 def case_logged(path: str) -> dict:

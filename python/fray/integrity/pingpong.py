@@ -10,16 +10,23 @@ timings vary by 2x from run to run.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 
 import numpy as np
 from mpi4py import MPI
 
-from fray import SpecError
-from fray.integrity.transport import CheckedComm, NaiveComm, PlainComm, agreed_tuned_algorithm
-
-MODES = ("none", "naive", "unchecked", "auto")
+from fray import SpecError, _fray
+from fray.integrity import limits
+from fray.integrity.limits import MODES  # noqa: F401  (re-exported: the modes besides algorithms)
+from fray.integrity.transport import (
+    HEADER,
+    CheckedComm,
+    NaiveComm,
+    PlainComm,
+    agreed_tuned_algorithm,
+)
 
 
 def _reps(size: int, target_bytes: int) -> int:
@@ -40,15 +47,29 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
     transport's path (``auto``, ``shared-memory`` or ``mpi``). With ``alloc`` fray's transports
     send from buffers of ``CheckedComm.alloc`` (one copy on the shared-memory path); the other
     modes always use ordinary numpy arrays, plain MPI's fastest case (huge pages).
+
+    Every argument is checked before the first message (``SpecError`` naming it): sizes from
+    0 to ``limits.MAX_MESSAGE_BYTES``, modes and sizes each given once, at most
+    ``limits.MAX_TRIALS`` trials, and a ``ber`` low enough that the run most likely ends
+    (see ``check_ber``).
     """
-    comm = comm or MPI.COMM_WORLD
+    comm = MPI.COMM_WORLD if comm is None else comm
+    if not isinstance(comm, MPI.Comm):
+        raise SpecError(f"comm: expected an mpi4py communicator, got {type(comm).__name__}")
+    sizes_bytes = limits.message_sizes(sizes_bytes, "sizes_bytes")
+    modes = limits.modes(modes, "modes")
+    ber = limits.ber(ber)
+    seed = limits.whole(seed, "seed")
+    trials = limits.whole(trials, "trials", 1, limits.MAX_TRIALS)
+    target_bytes = limits.whole(target_bytes, "target_bytes", 1)
+    max_retries = limits.whole(max_retries, "max_retries", 0, limits.U32_MAX)
+    path = limits.path(path)
+    if naive_algorithm is not None and naive_algorithm not in limits.algorithms():
+        raise SpecError(f"naive_algorithm: unknown checksum {naive_algorithm!r} (known: "
+                        f"{', '.join(limits.algorithms())})")
     if comm.Get_size() != 2:
         raise SpecError(f"ranks: pingpong needs exactly 2 ranks, got {comm.Get_size()} "
                         "(run it with mpiexec -n 2)")
-    if not sizes_bytes or any(s < 0 for s in sizes_bytes):
-        raise SpecError("sizes: need at least one size, all >= 0 bytes")
-    if trials < 1:
-        raise SpecError("trials: must be >= 1")
     rank = comm.Get_rank()
     peer = 1 - rank
     pinned = comm.allreduce(ranks_pinned(), op=MPI.LAND)
@@ -72,6 +93,12 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
             alg = checked[0].algorithm if checked else agreed_tuned_algorithm(comm)
         transports["naive"] = NaiveComm(comm, alg, max_message_bytes=max(biggest, 1), ber=ber,
                                         seed=seed, max_retries=max_retries)
+    try:
+        check_ber(transports, sizes_bytes, ber, trials, target_bytes, max_retries)
+    except SpecError:
+        for t in transports.values():  # every rank refuses alike: free them together
+            t.free()
+        raise
     data = np.random.default_rng(seed).integers(0, 256, max(biggest, 1), dtype=np.uint8)
     buffers = {mode: _buffers(t, data, alloc) for mode, t in transports.items()}
     rows = []
@@ -123,6 +150,57 @@ def pingpong(sizes_bytes: Sequence[int], modes: Sequence[str] = ("auto",), *,
     for t in transports.values():
         t.free()
     return rows
+
+
+def frames(t: object, size: int) -> list[int]:
+    """Bytes of each frame of one message of ``size`` bytes on transport ``t`` that the
+    receiver verifies, so that an injected bit flip in it makes the sender send it again
+    (headers included); empty where nothing is verified (plain MPI, and ``CheckedComm``
+    without checksum on the ``mpi`` path)."""
+    if isinstance(t, NaiveComm):
+        return [size + HEADER]  # header and message verified together, resent together
+    if not isinstance(t, CheckedComm):
+        return []
+    if t.path == "mpi":
+        if t.algorithm == "none":
+            return []
+        if size <= t.eager_threshold_bytes:
+            return [size + HEADER]
+        return [*_fray.integrity_chunk_plan(size, *t.plan), HEADER]  # chunks, then trailer
+    chunks = _fray.integrity_chunk_plan(size, *t.plan)
+    if t.algorithm == "none":
+        return [HEADER] * len(chunks)  # the rings still verify each chunk's header
+    return [c + HEADER for c in chunks]
+
+
+def check_ber(transports: dict, sizes_bytes: Sequence[int], ber: float, trials: int,
+              target_bytes: int, max_retries: int) -> None:
+    """Refuses (``SpecError`` naming ``ber``) a bit error rate at which some message of the
+    run would more likely than ``limits.MAX_GIVE_UP`` stay damaged after its
+    ``max_retries + 1`` tries, with the mode and size that fail most; the transport would
+    then give up on it (on the ``mpi`` path a logged eager message refused so can leave its
+    sender waiting for ever). Same on every rank: the transports' plans are agreed."""
+    if ber <= 0.0:
+        return
+    expected, worst = 0.0, (0.0, "", 0, 0.0)
+    for mode, t in transports.items():
+        for size in sizes_bytes:
+            messages = 2 * (_reps(size, target_bytes) + 1) * trials
+            mine = 0.0
+            for f in frames(t, size):
+                mine += limits.damaged(f, ber) ** (max_retries + 1)
+            expected += messages * mine
+            if messages * mine > worst[0]:
+                biggest = max(frames(t, size))
+                worst = (messages * mine, mode, size, limits.damaged(biggest, ber))
+    give_up = -math.expm1(-expected)
+    if give_up > limits.MAX_GIVE_UP:
+        _, mode, size, hit = worst
+        raise SpecError(
+            f"ber: at {ber:g} a message would stay damaged after all its {max_retries + 1} "
+            f"tries with a chance of {give_up:.2g} (at most {limits.MAX_GIVE_UP:g} taken): "
+            f"a frame of mode {mode} at {size} bytes is damaged on {hit:.0%} of its tries; "
+            "lower ber or the largest size")
 
 
 def _buffers(t: object, data: np.ndarray, alloc: bool) -> tuple[np.ndarray, np.ndarray]:

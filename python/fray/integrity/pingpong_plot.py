@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from fray import SpecError
+
 LABELS = {
     "none": "plain MPI (no checksum)",
     "naive": "naive: checksum, send, checksum",
@@ -37,12 +39,20 @@ def pingpong_curves(rows: Iterable[Mapping]) -> dict[str, tuple[list[int], list[
 def plot_pingpong(rows: Iterable[Mapping], path: str | Path, title: str | None = None) -> Path:
     """Draws the bandwidth of each mode against message size (top) and the checked
     transport's share of plain MPI's and of the unchecked ring's bandwidth (bottom); writes
-    ``path`` (PNG, SVG or PDF by extension) and returns it."""
+    ``path`` (PNG, SVG or PDF by extension) and returns it. The axes are logarithmic: rows of
+    0-byte messages are left out, and rows with none above 0 bytes are refused."""
     import matplotlib.pyplot as plt
 
     from fray.report import save_figure
 
-    curves = pingpong_curves(rows)
+    curves = {}
+    for name, (sizes, bw) in pingpong_curves(rows).items():
+        kept = [(s, b) for s, b in zip(sizes, bw) if s > 0 and b > 0]
+        if kept:
+            curves[name] = ([s for s, _ in kept], [b for _, b in kept])
+    if not curves:
+        raise SpecError("rows: no message of more than 0 bytes to draw (the plot's axes are "
+                        "logarithmic)")
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.5, 6.5), sharex=True,
                                       gridspec_kw={"height_ratios": [3, 2]})
     for name, (sizes, bw) in curves.items():

@@ -42,6 +42,7 @@ have the same interface, for comparison.
 from __future__ import annotations
 
 import atexit
+import numbers
 import weakref
 from typing import Any
 
@@ -49,6 +50,7 @@ import numpy as np
 from mpi4py import MPI
 
 from fray import SpecError, _fray
+from fray.integrity import limits
 from fray.integrity.errors import IntegrityError
 from fray.integrity.models import net_chunk_plan
 
@@ -80,13 +82,16 @@ class _Base:
 
     def __init__(self, comm: MPI.Comm, *, max_message_bytes: int = 1 << 30,
                  max_retries: int = 8, ber: float = 0.0, seed: int = 0) -> None:
-        if max_message_bytes <= 0:
-            raise SpecError("max_message_bytes: must be > 0")
-        if max_retries < 0:
-            raise SpecError("max_retries: must be >= 0")
-        if not 0.0 <= ber <= 1.0:
-            raise SpecError(f"ber: bit error rate must be in [0, 1], got {ber}")
+        if not isinstance(comm, MPI.Comm):
+            raise SpecError(f"comm: expected an mpi4py communicator, got {type(comm).__name__}")
+        # The core holds sizes in 64 bits, retries in 32 bits and the seed in 64 bits.
+        max_message_bytes = limits.whole(max_message_bytes, "max_message_bytes", 1)
+        max_retries = limits.whole(max_retries, "max_retries", 0, limits.U32_MAX)
+        ber = limits.ber(ber)
+        seed = limits.whole(seed, "seed")
         self.comm = comm.Dup()
+        self.freed = False
+        self.size = self.comm.Get_size()
         self.rank = self.comm.Get_rank()
         self.max_message_bytes = max_message_bytes
         self.max_retries = max_retries
@@ -100,8 +105,31 @@ class _Base:
                       "undetected": 0}
 
     def free(self) -> None:
-        """Frees the private communicator."""
-        self.comm.Free()
+        """Frees the private communicator (collective); a second call does nothing."""
+        if not self.freed:
+            self.freed = True
+            self.comm.Free()
+
+    def _live(self) -> None:
+        """Refuses a message on a transport that was freed."""
+        if self.freed:
+            raise SpecError(f"{type(self).__name__}: freed; build a new one to send or "
+                            "receive")
+
+    def _rank(self, rank: Any, field: str, any_source: bool = False) -> int:
+        """``rank`` when it is a rank of the communicator (or ``MPI.ANY_SOURCE`` where
+        ``any_source``); else a ``SpecError`` naming ``field`` (MPI would abort or raise its
+        error stack). Checked on every message: the plain case costs a few comparisons."""
+        if self.freed:
+            self._live()
+        if type(rank) is int and (0 <= rank < self.size or
+                                  (any_source and rank == MPI.ANY_SOURCE)):
+            return rank
+        if not isinstance(rank, bool) and isinstance(rank, numbers.Integral) and \
+                0 <= rank < self.size:
+            return int(rank)  # a numpy integer
+        raise SpecError(f"{field}: expected a rank from 0 to {self.size - 1}"
+                        f"{' or MPI.ANY_SOURCE' if any_source else ''}, got {rank!r}")
 
     @property
     def max_tag(self) -> int:
@@ -110,8 +138,12 @@ class _Base:
         return (self.tag_ub - 3) // 4 - 1
 
     def _wire(self, tag: int, kind: int) -> int:
-        if tag < 0 or tag > self.max_tag:
-            raise SpecError(f"tag: must be in [0, {self.max_tag}], got {tag}")
+        if type(tag) is not int or not 0 <= tag <= self.max_tag:
+            if isinstance(tag, bool) or not isinstance(tag, numbers.Integral) or \
+                    not 0 <= tag <= self.max_tag:
+                raise SpecError(f"tag: must be a whole number in [0, {self.max_tag}], "
+                                f"got {tag!r}")
+            tag = int(tag)  # a numpy integer
         return tag * 4 + kind
 
     def _check_size(self, n: int) -> None:
@@ -189,13 +221,20 @@ def agreed_tuned_algorithm(comm: MPI.Comm) -> str:
 def agreed_tuning(comm: MPI.Comm) -> tuple[str, float]:
     """Rank 0's tuned checksum and its copy+checksum bandwidth (bytes/s), agreed by every rank
     of ``comm`` (collective)."""
+    from fray import FrayError
     from fray.integrity.tuner import tune
 
-    mine = None
+    mine: Any = None
     if comm.Get_rank() == 0:
-        t = tune()
-        mine = (t.algorithm, t.bandwidth_bytes_s)
-    return comm.bcast(mine, root=0)
+        try:
+            t = tune()
+            mine = (t.algorithm, t.bandwidth_bytes_s)
+        except FrayError as exc:  # every rank raises it, rather than waiting for ever
+            mine = exc
+    agreed = comm.bcast(mine, root=0)
+    if isinstance(agreed, FrayError):
+        raise agreed
+    return agreed
 
 
 def measure_network(comm: MPI.Comm, *, big_bytes: int = 1 << 20, burst: int = 32,
@@ -274,6 +313,15 @@ class CheckedComm(_Base):
                  ratio: float | None = None, max_chunk_bytes: int | None = None,
                  ring_slots: int = 8, max_message_bytes: int = 1 << 30, max_retries: int = 8,
                  ber: float = 0.0, seed: int = 0) -> None:
+        path = limits.path(path)
+        first_chunk_bytes, max_chunk_bytes = (
+            None if v is None else limits.whole(v, field, 1, limits.MAX_MESSAGE_BYTES)
+            for v, field in ((first_chunk_bytes, "first_chunk_bytes"),
+                             (max_chunk_bytes, "max_chunk_bytes")))
+        ratio = None if ratio is None else limits.real(ratio, "ratio", 1.0)
+        if eager_threshold_bytes is not None:
+            eager_threshold_bytes = limits.whole(eager_threshold_bytes, "eager_threshold_bytes")
+        ring_slots = limits.whole(ring_slots, "ring_slots", 2, limits.U32_MAX)
         super().__init__(comm, max_message_bytes=max_message_bytes, max_retries=max_retries,
                          ber=ber, seed=seed)
         self.path = self._choose_path(path)
@@ -287,8 +335,6 @@ class CheckedComm(_Base):
         if algorithm not in algorithms() and algorithm != "none":
             raise SpecError(f"algorithm: unknown checksum {algorithm!r} "
                             f"(known: auto, none, {', '.join(algorithms())})")
-        if eager_threshold_bytes is not None and eager_threshold_bytes < 0:
-            raise SpecError("eager_threshold_bytes: must be >= 0")
         self.algorithm = algorithm
         self.stats["one_copy"] = 0  # messages sent in one copy, from a buffer of ``alloc``
         self.network: dict[str, float] = {}
@@ -352,6 +398,11 @@ class CheckedComm(_Base):
         size, rank = self.comm.Get_size(), self.rank
         first, ratio, slot_bytes, _ = self.plan
         ring = _fray.SharedMemoryRings.region_bytes(slots, slot_bytes)
+        if ring > limits.MAX_MESSAGE_BYTES:  # the core's ring has no bound of its own
+            super().free()  # every rank refuses alike
+            raise SpecError(f"ring_slots: {slots} slots of {slot_bytes} bytes (max_chunk_bytes) "
+                            f"take {ring} bytes of shared memory per peer, more than the "
+                            f"{limits.MAX_MESSAGE_BYTES} (1 GiB) a ring may take")
         info = MPI.Info.Create()
         info.Set("alloc_shared_noncontig", "true")
         self._window = MPI.Win.Allocate_shared(ring * (size - 1), 1, info=info, comm=self.comm)
@@ -377,8 +428,15 @@ class CheckedComm(_Base):
         the sizes may differ). On the shared-memory path it lies in a shared window and the
         receiver copies straight out of it; on the ``mpi`` path it is an ordinary array. It
         lives until ``free``."""
-        if not isinstance(nbytes, int) or nbytes < 0:
+        self._live()
+        if isinstance(nbytes, bool) or not isinstance(nbytes, numbers.Integral) or nbytes < 0:
             raise SpecError(f"nbytes: expected a whole number of bytes >= 0, got {nbytes!r}")
+        most = max(self.max_message_bytes, limits.MAX_MESSAGE_BYTES)
+        if nbytes > most:
+            raise SpecError(f"nbytes: {limits.shown(nbytes)} bytes is more than the largest "
+                            f"message this transport sends ({most} bytes: max_message_bytes, "
+                            "at least 1 GiB)")
+        nbytes = int(nbytes)
         if self._rings is None:
             return np.zeros(nbytes, dtype=np.uint8)
         info = MPI.Info.Create()
@@ -421,6 +479,7 @@ class CheckedComm(_Base):
     def send(self, buf: Any, dest: int, tag: int = 0) -> None:
         """Sends ``buf`` (any contiguous bytes-like object); returns when ``dest`` has verified
         it, or for a logged eager message (see the module doc) once ``buf`` may be reused."""
+        dest = self._rank(dest, "dest")
         self._wire(tag, 0)  # validates the tag
         if self._rings is not None:
             _, resent, one_copy = self._rings.send(buf, dest, tag)
@@ -433,6 +492,7 @@ class CheckedComm(_Base):
     def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
         """Receives into ``buf`` (writable, contiguous); returns the message length in bytes.
         ``buf`` holds intact data, or ``IntegrityError`` is raised."""
+        source = self._rank(source, "source", any_source=True)
         self._wire(tag, 0)
         ends = self._rings if self._rings is not None else self._net
         _, n, corrupted, injected = ends.recv(
@@ -469,6 +529,8 @@ class NaiveComm(_Base):
 
     def send(self, buf: Any, dest: int, tag: int = 0) -> None:
         """Sends ``buf``; returns when ``dest`` has verified it."""
+        dest = self._rank(dest, "dest")
+        self._wire(tag, 0)
         src, n, seq = self._start_send(buf, dest)
         c = _fray.integrity_checksum(src, self.algorithm, 0)
         _fray.integrity_write_header(self._header, self.algorithm, seq, n, c, tag)
@@ -480,6 +542,8 @@ class NaiveComm(_Base):
 
     def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
         """Receives into ``buf``; returns the message length in bytes."""
+        source = self._rank(source, "source", any_source=True)
+        self._wire(tag, 0)
         dst = _bytes_view(buf, "buf", writable=True)
         st = MPI.Status()
         for attempt in range(self.max_retries + 1):
@@ -518,6 +582,8 @@ class PlainComm(_Base):
 
     def send(self, buf: Any, dest: int, tag: int = 0) -> None:
         """Sends ``buf``."""
+        dest = self._rank(dest, "dest")
+        self._wire(tag, 0)
         src = _bytes_view(buf, "buf")
         self._check_size(src.nbytes)
         self.stats["messages"] += 1
@@ -525,6 +591,8 @@ class PlainComm(_Base):
 
     def recv(self, buf: Any, source: int = MPI.ANY_SOURCE, tag: int = 0) -> int:
         """Receives into ``buf``; returns the message length in bytes."""
+        source = self._rank(source, "source", any_source=True)
+        self._wire(tag, 0)
         dst = _bytes_view(buf, "buf", writable=True)
         st = MPI.Status()
         self.comm.Recv(dst, source=source, tag=self._wire(tag, KIND_CHUNK), status=st)

@@ -72,11 +72,18 @@ def _load(path: Path) -> dict:
 
 
 def _store(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tune-", suffix=".json")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-    os.replace(tmp, path)
+    """Writes the cache; a folder that cannot take it is a ``SpecError`` naming the file (an
+    ``OSError`` traceback before)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tune-", suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise SpecError(f"{CACHE_ENV}: cannot write the tuning cache {path} "
+                        f"({exc.strerror or exc}); set {CACHE_ENV} to a folder fray may "
+                        "write in") from None
 
 
 def tune(sizes_bytes: Sequence[int] = DEFAULT_SIZES, *,
