@@ -2,7 +2,7 @@
 //! Ember's `Alltoall` motif and the pairwise exchange SST Firefly runs it as.
 
 use super::motif::{at_least_two_ranks, check_rounds, Motif};
-use super::{Dag, DagBuilder, OpId, WorkloadError};
+use super::{Dag, DagBuilder, DagCensus, OpId, WorkloadError};
 
 const NAME: &str = "alltoall";
 
@@ -40,9 +40,34 @@ impl Motif for AllToAll {
         at_least_two_ranks(NAME, self.ranks)
     }
 
-    fn dag(&self) -> Result<Dag, WorkloadError> {
-        let n = self.num_ranks()?;
+    fn census(&self, long: &dyn Fn(f64) -> bool) -> Result<DagCensus, WorkloadError> {
+        let n = u128::from(self.num_ranks()?);
         check_rounds(NAME, self.iterations, self.compute_s, self.size_bytes)?;
+        let it = u128::from(self.iterations);
+        let sends = n * (n - 1) * it;
+        let long = long(self.size_bytes);
+        let long_sends = if long { sends } else { 0 };
+        Ok(DagCensus {
+            computes: n * it,
+            sends,
+            compute_to_compute: 0,
+            // Step 1 waits for the rank's compute; the next compute for its last send and
+            // the last message it received; steps 2 to n - 1 for the rank's previous send
+            // and the message it received at the previous step.
+            compute_to_send: n * it,
+            send_to_compute: 2 * n * (it - 1),
+            send_to_send: 2 * n * (n - 2) * it,
+            long_sends,
+            long_sends_posted_first: 0,
+            // A rank's compute posts the receives of the iteration's n - 1 messages to it
+            // before its step 1.
+            posted_before_sends: long_sends,
+        })
+    }
+
+    fn dag(&self) -> Result<Dag, WorkloadError> {
+        self.check_dag_size(1, f64::INFINITY)?;
+        let n = self.num_ranks()?;
         let mut b = DagBuilder::new(n);
         // What each rank's next step waits for: its own last send and the last message it
         // received (the same compute op before the first step).

@@ -173,6 +173,11 @@ impl Dag {
         self.ops.iter().map(Op::data_bytes).sum()
     }
 
+    /// Number of dependencies: over every operation, how many operations it waits for.
+    pub fn num_deps(&self) -> usize {
+        self.succ.len()
+    }
+
     /// Number of messages of data (sends and long messages' payloads; headers, get
     /// requests and acknowledgements are not counted).
     pub fn num_messages(&self) -> usize {
@@ -201,19 +206,8 @@ impl Dag {
     /// starts, so adaptive routing can spread one message over several paths.
     pub fn split_messages(&self, chunks: u32) -> Result<Dag, WorkloadError> {
         if chunks == 0 {
-            return Err(invalid("a message splits into at least one chunk".into()));
+            return Err(no_chunks());
         }
-        // Bounded before anything is allocated: every message becomes `chunks` operations.
-        let messages = self
-            .ops
-            .iter()
-            .filter(|op| matches!(op, Op::Send { .. }))
-            .count() as u128;
-        let ops = self.ops.len() as u128 - messages + messages * u128::from(chunks);
-        if ops > MAX_DAG_OPS as u128 {
-            return Err(too_large(ops));
-        }
-        let preds = self.predecessors();
         // The new ops of old op `i`: first[i] .. first[i] + parts(i).
         let parts = |op: &Op| {
             if matches!(op, Op::Send { .. }) {
@@ -222,6 +216,17 @@ impl Dag {
                 1
             }
         };
+        // Bounded before anything is allocated: every message becomes `chunks` operations,
+        // and a dependency between two operations one between each of their parts.
+        let ops = self.ops.iter().map(|op| u128::from(parts(op))).sum();
+        let deps = (0..self.ops.len() as OpId)
+            .flat_map(|a| self.successors(a).iter().map(move |&b| (a, b)))
+            .map(|(a, b)| {
+                u128::from(parts(&self.ops[a as usize])) * u128::from(parts(&self.ops[b as usize]))
+            })
+            .sum();
+        DagSize { ops, deps }.check()?;
+        let preds = self.predecessors();
         let mut b = DagBuilder::new(self.num_ranks);
         let mut first = Vec::with_capacity(self.ops.len());
         let mut deps = Vec::new();
@@ -373,11 +378,54 @@ impl Dag {
 /// and computations over every rank and iteration). Every DAG is built by [`DagBuilder`], so
 /// this bounds the memory of a workload (about 1 GiB with its dependencies) and the time to
 /// simulate it, whatever makes it large: many iterations, many chunks per message or many
-/// messages.
+/// messages. Motifs count their DAG before building it ([`Motif::check_dag_size`]), so an
+/// over-large one is refused before anything is allocated.
+///
+/// [`Motif::check_dag_size`]: super::Motif::check_dag_size
 pub const MAX_DAG_OPS: usize = 1 << 24;
 
-/// The most dependencies one workload DAG holds (2^26).
+/// The most dependencies one workload DAG holds (2^26, one per operation an operation waits
+/// for).
 pub const MAX_DAG_EDGES: usize = 1 << 26;
+
+/// How many operations and dependencies a DAG holds, or would hold: the one measure the
+/// limits [`MAX_DAG_OPS`] and [`MAX_DAG_EDGES`] are checked against, whether the DAG is
+/// being built ([`DagBuilder`]), cut into chunks ([`Dag::split_messages`]) or only counted
+/// ([`DagCensus::size`](super::DagCensus::size)). Counts are `u128`, so that no count of
+/// a workload's parameters overflows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DagSize {
+    /// Number of operations.
+    pub ops: u128,
+    /// Number of dependencies: one per operation an operation waits for, repeats included.
+    pub deps: u128,
+}
+
+impl DagSize {
+    /// The size of a built DAG.
+    pub fn of(dag: &Dag) -> Self {
+        Self {
+            ops: dag.ops().len() as u128,
+            deps: dag.num_deps() as u128,
+        }
+    }
+
+    /// `self`, if it holds at most [`MAX_DAG_OPS`] operations and [`MAX_DAG_EDGES`]
+    /// dependencies; otherwise the error every workload gives (the operations first),
+    /// naming the operations counted.
+    pub fn check(self) -> Result<Self, WorkloadError> {
+        if self.ops > MAX_DAG_OPS as u128 {
+            return Err(too_large(self.ops));
+        }
+        if self.deps > MAX_DAG_EDGES as u128 {
+            return Err(invalid(format!(
+                "more than {MAX_DAG_EDGES} dependencies, the most a workload may hold: use \
+                 fewer iterations, chunks or ranks"
+            )));
+        }
+        Ok(self)
+    }
+}
 
 /// The error for a DAG of `ops` operations, more than [`MAX_DAG_OPS`].
 fn too_large(ops: u128) -> WorkloadError {
@@ -386,6 +434,11 @@ fn too_large(ops: u128) -> WorkloadError {
          more than the most a workload may hold, {MAX_DAG_OPS}: use fewer iterations, chunks \
          or ranks"
     ))
+}
+
+/// The error for messages cut into no chunks.
+pub(crate) fn no_chunks() -> WorkloadError {
+    invalid("a message splits into at least one chunk".into())
 }
 
 /// Collects operations and dependencies, then lays them out flat.
@@ -435,15 +488,13 @@ impl DagBuilder {
                 "operation {id} cannot wait for operation {bad}, which does not exist yet"
             )));
         }
-        if self.ops.len() >= MAX_DAG_OPS {
-            return Err(too_large(self.ops.len() as u128 + 1));
+        // The guard of last resort for DAGs built op by op (motifs are counted before they
+        // are built).
+        DagSize {
+            ops: self.ops.len() as u128 + 1,
+            deps: (self.edges.len() + after.len()) as u128,
         }
-        if self.edges.len() + after.len() > MAX_DAG_EDGES {
-            return Err(invalid(format!(
-                "more than {MAX_DAG_EDGES} dependencies, the most a workload may hold: use \
-                 fewer iterations, chunks or ranks"
-            )));
-        }
+        .check()?;
         self.ops.push(op);
         self.edges.extend(after.iter().map(|&d| (d, id)));
         Ok(id)

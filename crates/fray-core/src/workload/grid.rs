@@ -37,6 +37,11 @@ impl<const D: usize> RankGrid<D> {
         })
     }
 
+    /// Ranks along each dimension.
+    pub(crate) fn dims(&self) -> [u32; D] {
+        self.dims
+    }
+
     /// Number of ranks.
     pub(crate) fn num_ranks(&self) -> u32 {
         self.num_ranks

@@ -1,9 +1,10 @@
 //! Halo3D26: a 27-point stencil on a 3D grid of ranks, after Ember's `Halo3D26` motif.
 
-use super::exchange::compute_then_exchange;
+use super::census::overlap;
+use super::exchange::{compute_then_exchange, Round};
 use super::grid::RankGrid;
 use super::motif::{check_non_negative, check_positive, Motif};
-use super::{Dag, Message, WorkloadError};
+use super::{Dag, DagCensus, Message, WorkloadError};
 
 const NAME: &str = "halo3d26";
 
@@ -103,8 +104,6 @@ impl Halo3D26 {
     /// twelve edges `line_a` to `line_l`, then its eight corners `corner_a` to `corner_h`).
     pub fn messages(&self) -> Result<Vec<Message>, WorkloadError> {
         let grid = self.grid()?;
-        let cells = [self.nx, self.ny, self.nz];
-        let cell_bytes = f64::from(self.fields_per_cell) * f64::from(self.element_size_bytes);
         let mut messages = Vec::new();
         for src in 0..grid.num_ranks() {
             for offset in EMBER_HALO3D26_ORDER {
@@ -113,19 +112,26 @@ impl Halo3D26 {
                     dst = dst.and_then(|r| grid.neighbour(r, d, step));
                 }
                 let Some(dst) = dst else { continue };
-                // The halo spans every dimension in which the two ranks are level.
-                let halo_cells: f64 = (0..3)
-                    .filter(|&d| offset[d] == 0)
-                    .map(|d| f64::from(cells[d]))
-                    .product();
                 messages.push(Message {
                     src,
                     dst,
-                    size_bytes: halo_cells * cell_bytes,
+                    size_bytes: self.halo_bytes(offset),
                 });
             }
         }
         Ok(messages)
+    }
+
+    /// Bytes of the message to the neighbour at `offset`: the halo spans every dimension in
+    /// which the two ranks are level, `fields_per_cell * element_size_bytes` per cell.
+    fn halo_bytes(&self, offset: [i64; 3]) -> f64 {
+        let cells = [self.nx, self.ny, self.nz];
+        let cell_bytes = f64::from(self.fields_per_cell) * f64::from(self.element_size_bytes);
+        let halo_cells: f64 = (0..3)
+            .filter(|&d| offset[d] == 0)
+            .map(|d| f64::from(cells[d]))
+            .product();
+        halo_cells * cell_bytes
     }
 }
 
@@ -173,7 +179,31 @@ impl Motif for Halo3D26 {
         Ok(self.grid()?.num_ranks())
     }
 
+    fn census(&self, long: &dyn Fn(f64) -> bool) -> Result<DagCensus, WorkloadError> {
+        let grid = self.grid()?;
+        let sides = [self.pex, self.pey, self.pez].map(u128::from);
+        // The ranks with a neighbour at offset `a` and one at offset `b`.
+        let both = |a: &[i64; 3], b: &[i64; 3]| -> u128 {
+            (0..3).map(|d| overlap(sides[d], a[d], b[d])).product()
+        };
+        let mut round = Round::default();
+        for from in &EMBER_HALO3D26_ORDER {
+            round.messages += both(from, from);
+            // A message and the one back are the same size: a rank receives a long message
+            // from its neighbour at `from` when it sends one there.
+            if long(self.halo_bytes(*from)) {
+                round.long += both(from, from);
+                round.posted_before_sends += EMBER_HALO3D26_ORDER
+                    .iter()
+                    .map(|to| both(to, from))
+                    .sum::<u128>();
+            }
+        }
+        Ok(round.census(grid.num_ranks(), self.iterations))
+    }
+
     fn dag(&self) -> Result<Dag, WorkloadError> {
+        self.check_dag_size(1, f64::INFINITY)?;
         let messages = self.messages()?;
         compute_then_exchange(
             self.num_ranks()?,

@@ -4,7 +4,7 @@
 use super::allreduce::allreduce_recursive_doubling;
 use super::grid::RankGrid;
 use super::motif::{check_non_negative, check_positive, invalid, Motif};
-use super::{Dag, DagBuilder, OpId, WorkloadError};
+use super::{Dag, DagBuilder, DagCensus, OpId, WorkloadError};
 
 const NAME: &str = "lqcd";
 
@@ -167,6 +167,16 @@ fn prime_factors_descending(mut n: u32) -> Vec<u32> {
     factors
 }
 
+/// How many ranks below `m` of a grid of `dims` ranks (dimension 0 fastest) are on its top
+/// side along dimension `d` (they have no + neighbour there).
+fn top_ranks_below(dims: [u32; 4], d: usize, m: u128) -> u128 {
+    let stride: u128 = dims[..d].iter().map(|&s| u128::from(s)).product();
+    let side = u128::from(dims[d]);
+    let block = stride * side;
+    let rest = m % block;
+    (m / block) * stride + rest.saturating_sub((side - 1) * stride).min(stride)
+}
+
 /// What the ops of one gather pass release: per rank, its sends, and the sends arriving from
 /// its + side (`from_up`) and from its - side (`from_down`).
 type Arrivals = Vec<Vec<OpId>>;
@@ -260,17 +270,10 @@ impl Lqcd {
     }
 }
 
-impl Motif for Lqcd {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn num_ranks(&self) -> Result<u32, WorkloadError> {
-        check_positive(NAME, "ranks", self.ranks)?;
-        Ok(self.ranks)
-    }
-
-    fn dag(&self) -> Result<Dag, WorkloadError> {
+impl Lqcd {
+    /// Checks the parameters [`Motif::dag`] needs, in its order, and gives the rank grid
+    /// and the bytes of the gathers: per dimension, (first-neighbour gather, Naik gather).
+    fn layout(&self) -> Result<(RankGrid<4>, Vec<[f64; 2]>), WorkloadError> {
         check_positive(NAME, "element_size_bytes", self.element_size_bytes)?;
         check_positive(NAME, "iterations", self.iterations)?;
         check_non_negative(NAME, "compute_s", self.compute_s, "seconds")?;
@@ -282,17 +285,14 @@ impl Motif for Lqcd {
         )?;
         let layout = self.decomposition()?;
         let grid = RankGrid::new(NAME, ["px", "py", "pz", "pt"], layout.ranks_per_dim)?;
-        let n = grid.num_ranks() as usize;
-
-        let vector_bytes = f64::from(SU3_VECTOR_ELEMENTS * self.element_size_bytes);
+        let vector_bytes = f64::from(SU3_VECTOR_ELEMENTS) * f64::from(self.element_size_bytes);
         let face = |d: usize| -> u64 {
             (0..4)
                 .filter(|&e| e != d)
                 .map(|e| u64::from(layout.sites_per_rank[e]))
                 .product()
         };
-        // Per dimension: (first-neighbour gather, Naik gather) bytes.
-        let gathers: Vec<[f64; 2]> = (0..4)
+        let gathers = (0..4)
             .map(|d| {
                 [
                     (face(d) / 2) as f64 * vector_bytes,
@@ -300,6 +300,108 @@ impl Motif for Lqcd {
                 ]
             })
             .collect();
+        Ok((grid, gathers))
+    }
+}
+
+impl Motif for Lqcd {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn num_ranks(&self) -> Result<u32, WorkloadError> {
+        check_positive(NAME, "ranks", self.ranks)?;
+        Ok(self.ranks)
+    }
+
+    fn census(&self, long: &dyn Fn(f64) -> bool) -> Result<DagCensus, WorkloadError> {
+        let (grid, gathers) = self.layout()?;
+        let n = u128::from(grid.num_ranks());
+        let it = u128::from(self.iterations);
+        let later = it - 1;
+        // Per iteration: two passes of a positive and a negative link compute, a residual.
+        let computes = 5 * n * it;
+        if n == 1 {
+            // No neighbour and no allreduce: one chain of computes.
+            return Ok(DagCensus {
+                computes,
+                compute_to_compute: computes - 1,
+                ..DagCensus::default()
+            });
+        }
+        let sides = grid.dims().map(u128::from);
+        // Along each dimension, the ranks with a + neighbour (one per pair of neighbours).
+        let pairs = sides.map(|p| n - n / p);
+        let all_pairs: u128 = pairs.iter().sum();
+        // A pass sends both gathers both ways over every pair.
+        let per_pass = 4 * all_pairs;
+        // The allreduce: p the largest power of two up to n; m folded in and back.
+        let p = 1u128 << (127 - n.leading_zeros());
+        let m = n - p;
+        let rounds = u128::from(p.trailing_zeros());
+        let per_allreduce = 2 * m + p * rounds;
+        // Its dependencies on messages; each rank's first send waits for its compute.
+        let allreduce_chain = 3 * m + 2 * p * (rounds - 1);
+        // After an allreduce a rank waits for one message (r < m) or two: n + p in all.
+        let after_allreduce = n + p;
+        let rv = |bytes: f64| u128::from(bytes > self.short_msg_length_bytes);
+        let top = sides.map(|p| u128::from(p >= 2));
+        // Rendezvous waits of a pass (Ember's short-message limit), on messages: a + send
+        // waits for the peer's last + send (but the top corner's, which has none: its
+        // pass's start), a + Naik and a - Naik send for one send of the peer's.
+        let waits_on_sends: u128 = (0..4)
+            .map(|d| rv(gathers[d][0]) * (pairs[d] - top[d]) + 2 * rv(gathers[d][1]) * pairs[d])
+            .sum();
+        // And on what the pass starts from: a - first-neighbour send waits for its peer's
+        // start, as a + one does for the top corner's. In the second pass each start is
+        // the rank's negative link compute; after an allreduce, one message for ranks below
+        // m, two for the others (the top corner is one of them).
+        let waits_on_computes: u128 = (0..4)
+            .map(|d| rv(gathers[d][0]) * (top[d] + pairs[d]))
+            .sum();
+        let waits_after_allreduce: u128 = (0..4)
+            .map(|d| {
+                let below_m = m - top_ranks_below(grid.dims(), d, m);
+                rv(gathers[d][0]) * (2 * top[d] + 2 * pairs[d] - below_m)
+            })
+            .sum();
+        // A rank's sends of a pass after its first wait for its previous one.
+        let chain = per_pass - n;
+        // The link computes wait for the rank's sends, the sends from its + side (positive)
+        // and from its - side (negative): 8 per pair.
+        let link_waits = 8 * all_pairs;
+
+        let gather_long: u128 = (0..4)
+            .map(|d| {
+                2 * pairs[d] * (u128::from(long(gathers[d][0])) + u128::from(long(gathers[d][1])))
+            })
+            .sum();
+        let allreduce_long = per_allreduce * u128::from(long(f64::from(self.element_size_bytes)));
+        Ok(DagCensus {
+            computes,
+            sends: it * (2 * per_pass + 2 * per_allreduce),
+            // Negative after positive in both passes; positive after the first pass's
+            // negative in the second.
+            compute_to_compute: 3 * n * it,
+            // Each rank's first send of the second pass and of both allreduces.
+            compute_to_send: it * (3 * n + waits_on_computes),
+            send_to_compute: it * (2 * link_waits + after_allreduce) + later * after_allreduce,
+            send_to_send: it * (2 * chain + 2 * waits_on_sends + 2 * allreduce_chain)
+                + later * (after_allreduce + waits_after_allreduce),
+            long_sends: it * (2 * gather_long + 2 * allreduce_long),
+            // Nobody has computed before the first pass.
+            long_sends_posted_first: gather_long,
+            // The first sends after the second pass's negative compute (the second pass's
+            // receives), the first allreduce's, the residual's (the second allreduce's and
+            // the next iteration's first pass's).
+            posted_before_sends: it * (gather_long + 2 * allreduce_long) + later * gather_long,
+        })
+    }
+
+    fn dag(&self) -> Result<Dag, WorkloadError> {
+        self.check_dag_size(1, f64::INFINITY)?;
+        let (grid, gathers) = self.layout()?;
+        let n = grid.num_ranks() as usize;
         let link_s = self.compute_s * MMVS4D_FLOPS_PER_SITE / ITERATION_FLOPS_PER_SITE;
         let resid_s = self.compute_s * RESID_FLOPS_PER_SITE / ITERATION_FLOPS_PER_SITE;
         let value_bytes = f64::from(self.element_size_bytes);

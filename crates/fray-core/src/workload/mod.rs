@@ -12,6 +12,7 @@
 
 mod allreduce;
 mod alltoall;
+mod census;
 mod dag;
 mod exchange;
 mod grid;
@@ -32,7 +33,8 @@ mod uniform_random;
 
 pub use allreduce::allreduce_recursive_doubling;
 pub use alltoall::AllToAll;
-pub use dag::{Dag, DagBuilder, Op, OpId, CONTROL_BYTES, MAX_DAG_OPS};
+pub use census::DagCensus;
+pub use dag::{Dag, DagBuilder, DagSize, Op, OpId, CONTROL_BYTES, MAX_DAG_EDGES, MAX_DAG_OPS};
 pub use halo3d26::{Halo3D26, EMBER_HALO3D26_ORDER, EMBER_HALO3D26_PEFLOPS};
 pub use host::{HostCosts, HostTimeline, Progress};
 pub use job::Job;

@@ -4,9 +4,15 @@
 //! A motif says which messages go where and what waits for what; it holds no timing model of
 //! the network. The time an iteration takes comes out of an engine that runs the DAG.
 
-use super::{Dag, WorkloadError};
+use super::dag::no_chunks;
+use super::{Dag, DagCensus, DagSize, WorkloadError};
 
 /// An application motif: a communication pattern with compute, as a DAG.
+///
+/// A motif counts its DAG before building it ([`Motif::census`]), so that one too large for
+/// [`MAX_DAG_OPS`](super::MAX_DAG_OPS) is refused at once, whatever its iterations, ranks or
+/// chunks: [`Motif::dag`] and [`WorkloadSpec::place`](super::WorkloadSpec::place) both call
+/// [`Motif::check_dag_size`] first.
 pub trait Motif {
     /// Short lower-case name for reports and specs (`halo3d26`, `sweep3d`, ...).
     fn name(&self) -> &'static str;
@@ -14,8 +20,38 @@ pub trait Motif {
     /// Number of ranks the motif runs on (the product of its rank grid).
     fn num_ranks(&self) -> Result<u32, WorkloadError>;
 
+    /// What [`Motif::dag`] holds, counted exactly from the parameters without building it,
+    /// in a time that grows with neither the iterations nor the ranks; `long` says
+    /// which message sizes, in bytes, count as long ([`DagCensus::long_sends`]). Fails as
+    /// [`Motif::dag`] does on bad parameters, with the same error.
+    fn census(&self, long: &dyn Fn(f64) -> bool) -> Result<DagCensus, WorkloadError>;
+
     /// The motif's work, all iterations, as one DAG on ranks `0..num_ranks()`.
     fn dag(&self) -> Result<Dag, WorkloadError>;
+
+    /// Operations and dependencies of the motif's DAG with every message cut into `chunks`
+    /// ([`Dag::split_messages`]) and then, each chunk longer than `eager_limit_bytes`
+    /// bytes, sent as a rendezvous ([`Dag::with_rendezvous`]; an infinite limit sends none
+    /// so), counted without building anything ([`DagCensus::size`]).
+    fn dag_size(&self, chunks: u32, eager_limit_bytes: f64) -> Result<DagSize, WorkloadError> {
+        if chunks == 0 {
+            return Err(no_chunks());
+        }
+        let k = f64::from(chunks);
+        // The test `with_rendezvous` applies to each chunk `split_messages` makes.
+        let census = self.census(&|bytes| bytes / k > eager_limit_bytes)?;
+        Ok(census.size(chunks))
+    }
+
+    /// [`Motif::dag_size`], checked against the most a workload may hold
+    /// ([`DagSize::check`]): the one check every motif makes before it builds its DAG.
+    fn check_dag_size(
+        &self,
+        chunks: u32,
+        eager_limit_bytes: f64,
+    ) -> Result<DagSize, WorkloadError> {
+        self.dag_size(chunks, eager_limit_bytes)?.check()
+    }
 }
 
 /// A `WorkloadError` naming `motif` and its `field`.

@@ -4,9 +4,9 @@
 
 use super::motif::invalid;
 use super::{
-    largest_cube, largest_square, lqcd_job_size, ranks_per_job, AllToAll, Halo3D26, HostCosts, Job,
-    Layout, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError, EMBER_HALO3D26_PEFLOPS,
-    PAPER_ENDPOINT_BUDGET,
+    largest_cube, largest_square, lqcd_job_size, ranks_per_job, AllToAll, DagSize, Halo3D26,
+    HostCosts, Job, Layout, Lqcd, Motif, Sweep3D, UniformRandom, WorkloadError,
+    EMBER_HALO3D26_PEFLOPS, PAPER_ENDPOINT_BUDGET,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -433,10 +433,45 @@ impl WorkloadSpec {
     }
 
     /// Fails as [`WorkloadSpec::place`] would when the jobs do not fit `fabric` (more jobs
-    /// than endpoints to share, or too few endpoints per job for one of the motif), without
-    /// building them: what a plan checks before anything runs.
+    /// than endpoints to share, or too few endpoints per job for one of the motif) or a
+    /// job's DAG would hold more than a workload may ([`MAX_DAG_OPS`](super::MAX_DAG_OPS)),
+    /// without building them: what a plan checks before anything runs.
     pub fn check_fits(&self, fabric: &Fabric) -> Result<(), WorkloadError> {
-        self.job_motif(fabric, 0).map(drop)
+        self.checked_motif(fabric, 0).map(drop)
+    }
+
+    /// Operations and dependencies of each job's DAG on `fabric`, as
+    /// [`WorkloadSpec::place`] builds it (messages cut into the spec's `chunks`, long ones
+    /// sent as rendezvous under its `host`), counted without building it.
+    pub fn dag_size(&self, fabric: &Fabric) -> Result<DagSize, WorkloadError> {
+        self.job_motif(fabric, 0)?
+            .dag_size(self.chunks, self.eager_limit_bytes())
+    }
+
+    /// The eager limit of the spec's host costs, in bytes: infinite when no message goes as
+    /// a rendezvous.
+    fn eager_limit_bytes(&self) -> f64 {
+        if self.host.eager_limit_bytes.is_finite() {
+            self.host.eager_limit_bytes
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// [`Self::job_motif`], refused before anything is built when its DAG as
+    /// [`WorkloadSpec::place`] builds it would be too large ([`Motif::check_dag_size`]), or
+    /// when the DAGs of all its jobs together would be: the limits hold for the whole
+    /// workload, which the engines hold in memory at once and number with 32 bits.
+    fn checked_motif(&self, fabric: &Fabric, seed: u64) -> Result<Box<dyn Motif>, WorkloadError> {
+        let motif = self.job_motif(fabric, seed)?;
+        let one = motif.check_dag_size(self.chunks, self.eager_limit_bytes())?;
+        let jobs = u128::from(self.jobs);
+        DagSize {
+            ops: one.ops * jobs,
+            deps: one.deps * jobs,
+        }
+        .check()?;
+        Ok(motif)
     }
 
     /// The motif of one job on `fabric`, sized for its share of the endpoint budget.
@@ -454,14 +489,15 @@ impl WorkloadSpec {
     /// random, drawn with `seed`, and the jobs mapped linearly after that). Job `j` is named
     /// `MOTIF-j`.
     pub fn place(&self, fabric: &Fabric, seed: u64) -> Result<Vec<Job>, WorkloadError> {
-        let motif = self.job_motif(fabric, seed)?;
+        let motif = self.checked_motif(fabric, seed)?;
         let mut dag = match self.chunks {
             1 => motif.dag()?,
             k => motif.dag()?.split_messages(k)?,
         };
-        if self.host.eager_limit_bytes.is_finite() {
+        let eager_limit_bytes = self.eager_limit_bytes();
+        if eager_limit_bytes.is_finite() {
             // Messages the host registers rather than copies go as Firefly's rendezvous.
-            dag = dag.with_rendezvous(self.host.eager_limit_bytes)?;
+            dag = dag.with_rendezvous(eager_limit_bytes)?;
         }
         let layout = self.layout.place(
             fabric.num_endpoints(),
@@ -710,6 +746,86 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("chunks"));
+    }
+
+    /// Small specs of every motif, with chunks, host costs (eager limits of every size)
+    /// and several jobs.
+    fn small_specs() -> impl Strategy<Value = WorkloadSpec> {
+        let options = prop_oneof![
+            (1u32..8, 1u32..4, 1u32..4).prop_map(|(nx, ny, fields)| (
+                "halo3d26",
+                vec![("nx", nx), ("ny", ny), ("fields_per_cell", fields)]
+            )),
+            (
+                proptest::sample::select(vec![1u32, 2, 5, 10]),
+                1u32..4,
+                1u32..9
+            )
+                .prop_map(|(kba, blocks, nx)| (
+                    "sweep3d",
+                    vec![("kba", kba), ("nz", kba * blocks), ("nx", nx)]
+                )),
+            (1u32..30_000).prop_map(|short| ("lqcd", vec![("short_msg_length", short)])),
+            (0u32..100_000).prop_map(|size| ("uniform", vec![("size", size)])),
+            (0u32..100_000).prop_map(|bytes| ("alltoall", vec![("bytes", bytes)])),
+        ];
+        let host = prop_oneof![
+            Just(HostCosts::NONE),
+            Just(HostCosts::EMBER),
+            (0.0f64..50_000.0).prop_map(|eager| HostCosts {
+                eager_limit_bytes: eager,
+                ..HostCosts::EMBER
+            }),
+        ];
+        (
+            options,
+            (1u32..4, proptest::option::of(8u32..64), 1u32..3, 1u32..4),
+            (any::<bool>(), host),
+        )
+            .prop_map(
+                |((motif, options), (jobs, budget, iterations, chunks), (compute, host))| {
+                    WorkloadSpec {
+                        text: String::new(),
+                        motif: motif.into(),
+                        jobs,
+                        budget,
+                        iterations,
+                        compute,
+                        compute_s: None,
+                        chunks,
+                        host,
+                        layout: Layout::Linear,
+                        options: options
+                            .into_iter()
+                            .map(|(k, v)| (k.to_string(), f64::from(v)))
+                            .collect(),
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn a_spec_counts_the_dag_it_places(spec in small_specs()) {
+            let fabric = Fabric::parse("torus:4x4x4").unwrap();
+            let counted = spec.dag_size(&fabric);
+            match spec.place(&fabric, 7) {
+                Ok(jobs) => {
+                    let counted = counted.unwrap();
+                    for job in &jobs {
+                        prop_assert_eq!(counted, DagSize::of(&job.dag), "{}", spec);
+                    }
+                }
+                Err(e) => prop_assert!(
+                    counted.and_then(DagSize::check).is_err(),
+                    "{} placed {:?} but counted",
+                    spec,
+                    e
+                ),
+            }
+        }
     }
 
     #[test]

@@ -46,7 +46,7 @@ impl StencilKind {
     }
 
     /// Neighbour offsets, each a vector of -1/0/+1 per dimension.
-    fn offsets(self) -> Vec<Vec<isize>> {
+    pub(crate) fn offsets(self) -> Vec<Vec<isize>> {
         let q = self.num_dims();
         let full = matches!(self, Self::NineP | Self::TwentySevenP);
         let mut out = Vec::new();
@@ -102,16 +102,7 @@ impl Stencil {
     /// The `(src, dst)` rank pairs of one exchange on a logical grid of `grid` ranks (rank
     /// index with dimension 0 fastest). A neighbour that is the rank itself is skipped.
     pub fn pairs(&self, grid: &[usize]) -> Result<Vec<(u32, u32)>, WorkloadError> {
-        if grid.len() != self.kind.num_dims() {
-            return Err(WorkloadError::Invalid {
-                what: format!("stencil {}", self.kind.name()),
-                reason: format!(
-                    "needs a {}-dimensional grid of ranks, got {} dimensions",
-                    self.kind.num_dims(),
-                    grid.len()
-                ),
-            });
-        }
+        self.check_dims(grid)?;
         let offsets = self.kind.offsets();
         let total: usize = grid.iter().product();
         let mut pairs = Vec::with_capacity(total * offsets.len());
@@ -142,6 +133,21 @@ impl Stencil {
             }
         }
         Ok(pairs)
+    }
+
+    /// An error unless `grid` has as many dimensions as the stencil needs.
+    pub(crate) fn check_dims(&self, grid: &[usize]) -> Result<(), WorkloadError> {
+        if grid.len() != self.kind.num_dims() {
+            return Err(WorkloadError::Invalid {
+                what: format!("stencil {}", self.kind.name()),
+                reason: format!(
+                    "needs a {}-dimensional grid of ranks, got {} dimensions",
+                    self.kind.num_dims(),
+                    grid.len()
+                ),
+            });
+        }
+        Ok(())
     }
 
     /// Like [`messages`](Self::messages), checking that the grid's ranks fit on

@@ -2,7 +2,7 @@
 
 use super::grid::RankGrid;
 use super::motif::{check_non_negative, check_positive, invalid, Motif};
-use super::{Dag, DagBuilder, OpId, WorkloadError};
+use super::{Dag, DagBuilder, DagCensus, OpId, WorkloadError};
 
 const NAME: &str = "sweep3d";
 
@@ -105,6 +105,17 @@ impl Sweep3D {
         RankGrid::new(NAME, ["pex", "pey"], [self.pex, self.pey])
     }
 
+    /// Bytes of a block's message to the x neighbour and to the y neighbour.
+    fn message_bytes(&self) -> [f64; 2] {
+        let block_bytes = f64::from(self.kba)
+            * f64::from(self.fields_per_cell)
+            * f64::from(self.element_size_bytes);
+        [
+            f64::from(self.nx) * block_bytes,
+            f64::from(self.ny) * block_bytes,
+        ]
+    }
+
     /// The direction `(dx, dy)` of the `s`-th sweep (counting from 0 over all iterations),
     /// each +1 or -1; the sweep starts at the corner it moves away from.
     pub fn direction(s: u32) -> (i64, i64) {
@@ -126,17 +137,67 @@ impl Motif for Sweep3D {
         Ok(self.grid()?.num_ranks())
     }
 
+    fn census(&self, long: &dyn Fn(f64) -> bool) -> Result<DagCensus, WorkloadError> {
+        let grid = self.grid()?;
+        let blocks = u128::from(self.blocks()?);
+        let n = u128::from(grid.num_ranks());
+        let (px, py) = (u128::from(self.pex), u128::from(self.pey));
+        let it = u128::from(self.iterations);
+        // Blocks over every sweep of every iteration; in each, the messages along x and y.
+        let all_blocks = it * u128::from(SWEEPS_PER_ITERATION) * blocks;
+        let (along_x, along_y) = ((px - 1) * py, px * (py - 1));
+        let per_block = along_x + along_y;
+        let [long_x, long_y] = self.message_bytes().map(|b| u128::from(long(b)));
+        let long_per_block = long_x * along_x + long_y * along_y;
+        // Positions along a side of `len` ranks that send downstream in a sweep going `a`
+        // and receive from upstream in one going `b`.
+        let both = |len: u128, a: i64, b: i64| {
+            let last = if a > 0 { len - 1 } else { 0 };
+            let first = if b > 0 { 0 } else { len - 1 };
+            if last == first {
+                len - 1
+            } else {
+                len - 2
+            }
+        };
+        // Over the ranks, the messages a rank sends in a block of sweep `a` times the long
+        // ones it receives in the next block, of sweep `b`: what its compute of the first
+        // posts before its sends under a rendezvous.
+        let posted = |a: u32, b: u32| {
+            let ((ax, ay), (bx, by)) = (Self::direction(a), Self::direction(b));
+            long_x * both(px, ax, bx) * py
+                + long_y * (px - 1) * (py - 1)
+                + long_x * (px - 1) * (py - 1)
+                + long_y * px * both(py, ay, by)
+        };
+        // Sweeps 0 to 3 each come 2 * iterations times; from one sweep to the next, 3 to 0
+        // once fewer (the last sweep has no next).
+        let within: u128 = (0..4).map(|d| 2 * it * (blocks - 1) * posted(d, d)).sum();
+        let between: u128 = (0..4)
+            .map(|d| (2 * it - u128::from(d == 3)) * posted(d, (d + 1) % 4))
+            .sum();
+        Ok(DagCensus {
+            computes: all_blocks * n,
+            sends: all_blocks * per_block,
+            // Every compute but a rank's first waits for its previous one.
+            compute_to_compute: (all_blocks - 1) * n,
+            compute_to_send: all_blocks * per_block,
+            // Both ends of a message wait for it, but for the sender of the last block's.
+            send_to_compute: (2 * all_blocks - 1) * per_block,
+            send_to_send: 0,
+            long_sends: all_blocks * long_per_block,
+            // In the first block a receiver has not computed yet.
+            long_sends_posted_first: long_per_block,
+            posted_before_sends: within + between,
+        })
+    }
+
     fn dag(&self) -> Result<Dag, WorkloadError> {
+        self.check_dag_size(1, f64::INFINITY)?;
         let grid = self.grid()?;
         let blocks = self.blocks()?;
         let n = grid.num_ranks();
-        let block_bytes = f64::from(self.kba)
-            * f64::from(self.fields_per_cell)
-            * f64::from(self.element_size_bytes);
-        let bytes = [
-            f64::from(self.nx) * block_bytes,
-            f64::from(self.ny) * block_bytes,
-        ];
+        let bytes = self.message_bytes();
         let block_s = self.compute_s / f64::from(SWEEPS_PER_ITERATION * blocks);
 
         let mut b = DagBuilder::new(n);

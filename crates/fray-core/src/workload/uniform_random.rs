@@ -4,9 +4,9 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 
-use super::exchange::compute_then_exchange;
+use super::exchange::{compute_then_exchange, Round};
 use super::motif::{at_least_two_ranks, check_rounds, Motif};
-use super::{Dag, Message, WorkloadError};
+use super::{Dag, DagCensus, Message, WorkloadError};
 
 const NAME: &str = "uniform_random";
 
@@ -40,9 +40,24 @@ impl Motif for UniformRandom {
         at_least_two_ranks(NAME, self.ranks)
     }
 
-    fn dag(&self) -> Result<Dag, WorkloadError> {
+    fn census(&self, long: &dyn Fn(f64) -> bool) -> Result<DagCensus, WorkloadError> {
         let n = self.num_ranks()?;
         check_rounds(NAME, self.iterations, self.compute_s, self.size_bytes)?;
+        // One message per rank a round, all of one size: wherever they go, the messages a
+        // rank sends (one) times the long ones it receives add up to the long messages.
+        let messages = u128::from(n);
+        let long = if long(self.size_bytes) { messages } else { 0 };
+        let round = Round {
+            messages,
+            long,
+            posted_before_sends: long,
+        };
+        Ok(round.census(n, self.iterations))
+    }
+
+    fn dag(&self) -> Result<Dag, WorkloadError> {
+        self.check_dag_size(1, f64::INFINITY)?;
+        let n = self.num_ranks()?;
         let mut rng = Pcg64::seed_from_u64(self.seed);
         compute_then_exchange(n, self.iterations, self.compute_s, |round| {
             round.extend((0..n).map(|src| {
