@@ -32,6 +32,7 @@ pub mod diag;
 pub mod fabric;
 pub mod faults;
 pub mod health;
+pub mod interrupt;
 pub mod links;
 pub mod options;
 pub mod plan;

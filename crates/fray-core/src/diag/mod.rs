@@ -26,6 +26,7 @@ use thiserror::Error;
 use crate::fabric::FabricError;
 use crate::faults::FaultError;
 use crate::routing::RoutingError;
+use crate::sim::SimError;
 use crate::workload::WorkloadError;
 
 /// Errors raised by the diagnostics.
@@ -62,4 +63,23 @@ pub enum DiagError {
     /// A phase that cannot be made into a job.
     #[error(transparent)]
     Workload(#[from] WorkloadError),
+    /// A stop was requested while a modelled test ran ([`crate::interrupt`]).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// The flow engine's errors as the diagnostics report them: a pair it cannot route and a
+/// phase it cannot run keep their kind, a stop stays a stop.
+impl From<SimError> for DiagError {
+    fn from(e: SimError) -> Self {
+        match e {
+            SimError::Routing(r) => Self::Routing(r),
+            SimError::Workload(w) => Self::Workload(w),
+            SimError::Interrupted => Self::Interrupted,
+            other => Self::Invalid {
+                what: other.field().unwrap_or("engine").to_string(),
+                reason: other.to_string(),
+            },
+        }
+    }
 }

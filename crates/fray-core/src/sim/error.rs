@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::interrupt::Interrupted;
 use crate::routing::RoutingError;
 use crate::workload::WorkloadError;
 
@@ -37,7 +38,7 @@ pub enum SimError {
         at_s: f64,
     },
     /// The simulated time passed what the packet engine's clock holds (`u64::MAX`
-    /// picoseconds): an event's time wrapped round, so no time after it can be trusted.
+    /// picoseconds): an event fell due after it, so no time from there on can be trusted.
     #[error(
         "the run passed the {limit_s:.0} s the packet engine's clock holds (about 213 days \
          of simulated time): use fewer iterations or a shorter compute, or the flow engine"
@@ -46,19 +47,29 @@ pub enum SimError {
         /// The clock's limit, seconds.
         limit_s: f64,
     },
+    /// A stop was requested while the run was in progress ([`crate::interrupt`]).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl From<Interrupted> for SimError {
+    fn from(_: Interrupted) -> Self {
+        Self::Interrupted
+    }
 }
 
 impl SimError {
     /// The setting or input the error is about: the setting of [`SimError::Config`],
     /// `routing` for a routing error, `workload` for a workload's or for a run that passed the
-    /// packet engine's clock, `faults` for a channel without bandwidth; `None` for a deadlock.
+    /// packet engine's clock, `faults` for a channel without bandwidth; `None` for a deadlock
+    /// or an interrupted run.
     pub fn field(&self) -> Option<&'static str> {
         match self {
             Self::Config { field, .. } => Some(field),
             Self::Routing(_) => Some("routing"),
             Self::Workload(_) => Some("workload"),
             Self::NoBandwidth { .. } => Some("faults"),
-            Self::Deadlock { .. } => None,
+            Self::Deadlock { .. } | Self::Interrupted => None,
             Self::ClockPassed { .. } => Some("workload"),
         }
     }

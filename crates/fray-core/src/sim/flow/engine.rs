@@ -7,6 +7,7 @@ use super::time_blocks::TimeBlocks;
 use super::{FlowsOnChannel, MaxMin};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::Faults;
+use crate::interrupt;
 use crate::routing::{
     self, message_entropy, route_endpoints, CongestionUnit, RouteRequest, Routing, RoutingError,
 };
@@ -341,14 +342,16 @@ struct State<'a> {
 }
 
 /// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done.
-/// Fails with `Unroutable` (naming the pair) as soon as a message cannot be routed.
+/// Fails with `Unroutable` (naming the pair) as soon as a message cannot be routed, and with
+/// [`SimError::Interrupted`] at the first event after a stop is requested
+/// ([`crate::interrupt`]).
 pub fn simulate(
     fabric: &Fabric,
     faults: &Faults,
     routing: &dyn Routing,
     jobs: &[Job],
     config: FlowConfig,
-) -> Result<FlowResult, RoutingError> {
+) -> Result<FlowResult, SimError> {
     simulate_with(fabric, faults, routing, jobs, config, Rerate::Local)
 }
 
@@ -385,7 +388,7 @@ fn simulate_with(
     jobs: &[Job],
     config: FlowConfig,
     rerate: Rerate,
-) -> Result<FlowResult, RoutingError> {
+) -> Result<FlowResult, SimError> {
     routing::check_congestion_unit(routing, CongestionUnit::Flows)?;
     let n_ops: usize = jobs.iter().map(|j| j.dag.ops().len()).sum();
     let num_channels = fabric.channels().len();
@@ -456,6 +459,7 @@ fn simulate_with(
         if t == f64::INFINITY {
             break;
         }
+        interrupt::check()?;
         events += 1;
         let mut changed = false;
         // Flows that left or joined at this event.
@@ -576,7 +580,8 @@ fn simulate_with(
                 .endpoint_name(job.placement[dst as usize])
                 .to_string(),
             reason: "a channel on the path has no bandwidth left (every lane lost)".into(),
-        });
+        }
+        .into());
     }
     let results = jobs
         .iter()

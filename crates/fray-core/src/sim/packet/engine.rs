@@ -347,6 +347,16 @@ impl<'a> Engine<'a> {
             self.finished.push(tag);
             return Ok(());
         }
+        // Its bytes leave through the injection channel no faster than its rate: a message
+        // that could not leave before the clock's end is refused before it is cut into
+        // packets (there could be more of them than the run could ever simulate).
+        let inject = self.paths[path as usize][0] as usize;
+        let leaves_ps = self.now_ps as f64 + size_bytes as f64 * self.ps_per_byte[inject];
+        if leaves_ps >= u64::MAX as f64 {
+            return Err(PacketError::ClockPassed {
+                limit_s: CLOCK_LIMIT_S,
+            });
+        }
         let m = match self.free_messages.pop() {
             Some(m) => m,
             None => {
@@ -1013,6 +1023,29 @@ mod tests {
         assert_eq!(e.counters.time_regressions, 0);
         assert_eq!(e.now_ps, u64::MAX);
         assert!(e.passed_clock());
+    }
+
+    #[test]
+    fn a_message_that_cannot_leave_before_the_clock_ends_is_refused_at_once() {
+        // 2e16 bytes at 1 GB/s take 2e7 s to leave, past the clock's 1.8e7 s: refused
+        // before it is cut into 1e13 packets; one that leaves in time is taken.
+        let f = line();
+        let faults = Faults::none(&f);
+        let routing = build("table", &f, &faults).unwrap();
+        let mut errors = SoftErrors::none(f.channels().len());
+        let mut e = Engine::new(
+            &f,
+            &faults,
+            routing.as_ref(),
+            PacketConfig::default(),
+            &mut errors,
+        )
+        .unwrap();
+        assert!(matches!(
+            e.post(0, 2, 20_000_000_000_000_000, 1),
+            Err(PacketError::ClockPassed { .. })
+        ));
+        assert!(e.post(0, 2, 10_000_000_000_000_000, 2).is_ok());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::event::Step;
 use super::{PacketConfig, PacketCounters, PacketError, SoftErrors};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
+use crate::interrupt;
 use crate::routing::Routing;
 use crate::sim::flow::JobResult;
 use crate::workload::{HostTimeline, Job, JobsProgress, Op};
@@ -27,8 +28,9 @@ pub struct PacketResult {
 /// Runs `jobs` on `fabric` under `faults` with `routing` until every operation is done;
 /// `errors` corrupts transmissions (use [`SoftErrors::none`] for a clean fabric). Message
 /// sizes are rounded to whole bytes; each job's host costs ([`Job::host`]) delay its
-/// messages on their ranks' cores before they enter the network and after they arrive. Fails when a message cannot be routed or the fabric
-/// deadlocks.
+/// messages on their ranks' cores before they enter the network and after they arrive.
+/// Fails when a message cannot be routed, the fabric deadlocks, the run passes the clock, or
+/// a stop is requested ([`crate::interrupt`]).
 pub fn simulate(
     fabric: &Fabric,
     faults: &Faults,
@@ -57,6 +59,7 @@ pub fn simulate(
     let mut done: Vec<u32> = Vec::new();
     let mut completed: Vec<(u32, f64)> = Vec::new();
     loop {
+        interrupt::check()?;
         // Released operations start in the order they were released (a rank's sends in
         // its DAG's order, as the flow engine starts them).
         std::mem::swap(&mut ready, &mut starting);

@@ -8,6 +8,7 @@ use super::event::Step;
 use super::{PacketConfig, PacketError, SoftErrors};
 use crate::fabric::Fabric;
 use crate::faults::Faults;
+use crate::interrupt;
 use crate::routing::{Entropy, Routing};
 
 /// The highest offered load: a load is the fraction of each endpoint's injection bandwidth it
@@ -165,6 +166,7 @@ pub fn traffic(
     let mut at_start = None;
     let mut generated_bytes = 0u64;
     while engine.peek_time_ps().is_some_and(|t| t <= end_ps) {
+        interrupt::check()?;
         if at_start.is_none() && engine.peek_time_ps().is_some_and(|t| t >= start_ps) {
             at_start = Some(engine.counters.clone());
         }

@@ -1,0 +1,62 @@
+//! A request to stop the runs in progress early, as a Ctrl-C makes: the engines look at it
+//! as they go and stop with [`Interrupted`] once it is made. There is one request for the
+//! process, as there is one Ctrl-C: whoever catches the signal makes it, every run in
+//! progress stops, and the caller withdraws it before starting the next.
+//!
+//! ```
+//! use fray_core::fabric::Fabric;
+//! use fray_core::faults::Faults;
+//! use fray_core::interrupt;
+//! use fray_core::sim::{run, Engine, SimError};
+//! use fray_core::workload::WorkloadSpec;
+//!
+//! let fabric = Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap();
+//! let faults = Faults::none(&fabric);
+//! let routing = fray_core::routing::build("ugal", &fabric, &faults).unwrap();
+//! let jobs = WorkloadSpec::parse("halo3d26:nx=4").unwrap().place(&fabric, 1).unwrap();
+//! for engine in [Engine::Flow(Default::default()), Engine::Packet(Default::default())] {
+//!     interrupt::request();
+//!     let stopped = run(engine, &fabric, &faults, routing.as_ref(), &jobs, 1);
+//!     assert_eq!(stopped.unwrap_err(), SimError::Interrupted);
+//!     interrupt::clear();
+//!     assert!(run(engine, &fabric, &faults, routing.as_ref(), &jobs, 1).is_ok());
+//! }
+//! ```
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use thiserror::Error;
+
+/// Whether a stop was requested and not yet withdrawn.
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks every run in progress, and every run started before [`clear`], to stop.
+pub fn request() {
+    REQUESTED.store(true, Ordering::Relaxed);
+}
+
+/// Withdraws the request, so that the next run goes to its end.
+pub fn clear() {
+    REQUESTED.store(false, Ordering::Relaxed);
+}
+
+/// Whether a stop is requested.
+#[inline]
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
+/// A run stopped before its end because a stop was requested ([`request`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+/// `Err(Interrupted)` once a stop is requested: what a long loop calls between steps.
+#[inline]
+pub fn check() -> Result<(), Interrupted> {
+    if requested() {
+        Err(Interrupted)
+    } else {
+        Ok(())
+    }
+}
