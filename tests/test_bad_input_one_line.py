@@ -171,6 +171,11 @@ def test_topobw_size_out_of_range_is_one_line(capsys, action, size):
     ({"seed": 2**64}, "seed"),
     ({"time_tolerance": math.nan}, "time_tolerance: must be in"),
     ({"time_resolution": -1e-9}, "time_resolution: must be in"),
+    ({"seeds": 2**32}, "seeds: must be at most 4294967295"),
+    ({"time_tolerance": "x"}, "time_tolerance: expected a number, got 'x'"),
+    ({"fail": 123}, "fail: expected a string, got 123"),
+    ({"down": 123}, "down: expected the path of a fault file"),
+    ({"profile": 123}, "profile: expected a fray.profiles.Profile or a profile name"),
 ])
 def test_links_study_checks_its_numbers(kwargs, needle):
     args = {"jobs": [1], "failed_pct": [5], "seeds": 1} | kwargs
@@ -275,6 +280,12 @@ def test_motif_options_in_the_workload_are_kept():
     assert workload_spec("halo3d26:nx=20") == "halo3d26:nx=20,iterations=1"
     with pytest.raises(SpecError, match="iterations given twice"):
         workload_spec("halo3d26:iterations=3", iterations=2)
+
+
+def test_workload_numbers_keep_every_digit():
+    assert workload_spec(nx=123456789) == "halo3d26:iterations=1,nx=123456789"
+    assert workload_spec(peflops=1.5e9, compute_s=1 / 3) == (
+        "halo3d26:iterations=1,compute_s=0.3333333333333333,peflops=1.5e+09")
 
 
 def test_a_byte_order_mark_is_skipped_in_fault_and_scenario_files(tmp_path):

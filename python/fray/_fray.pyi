@@ -1,5 +1,13 @@
-"""Type stubs of the extension module ``fray._fray`` (built from ``crates/fray-py``)."""
+"""Type stubs of the extension module ``fray._fray`` (built from ``crates/fray-py``).
 
+The functions and classes that take a person's values (``Fabric``, ``Faults``, ``SpareStudy``,
+the diagnostics, the quantities, the studies' settings; not yet the data-integrity ones) read
+their arguments by name (``crates/fray-py/src/args.rs``): a value of the wrong type, or a
+number out of the range the core holds it in, raises ``SpecError`` naming the argument (``seed: expected a whole number
+from 0 to 18446744073709551615, got -1``), not a ``TypeError`` or ``OverflowError``."""
+
+from collections.abc import Sequence
+from os import PathLike
 from typing import Any, TypeAlias
 
 class FrayError(Exception):
@@ -346,9 +354,9 @@ def localisation_study(machine: str, cases: int, faults_per_case: int = 2, noise
                        count: int = 16) -> dict[str, dict[str, float]]: ...
 def slow_links(fabric: Fabric) -> list[dict[str, Any]]: ...
 def classify_cables(
-    dump: str,
-    counters: list[str] = ...,
-    down: str | None = None,
+    dump: str | PathLike[str],
+    counters: Sequence[str | PathLike[str]] = ...,
+    down: str | PathLike[str] | None = None,
     ber: float = 1e-12,
     confidence: float = 0.95,
     xmit_wait_ratio: float = 0.1,
@@ -357,13 +365,13 @@ def job_cost(machine: str, degrades: list[str], cells: int = 30,
              iterations: int = 1) -> dict[str, float]: ...
 
 # Quantities typed by people (crates/fray-py/src/units.rs): a bad value raises SpecError
-# with the field as its `field` attribute.
+# with the field as its `field` attribute; the printers refuse a negative or non-finite amount.
 def parse_rate(text: str, field: str = "bandwidth") -> float: ...
 def parse_bytes(text: str, field: str = "size") -> int: ...
 def parse_seconds(text: str, field: str = "time") -> float: ...
 def parse_size_list(text: str, field: str = "sizes") -> list[int]: ...
 def format_rate(bytes_per_s: float) -> str: ...
-def format_bytes(bytes: int) -> str: ...
+def format_bytes(size_bytes: int) -> str: ...
 def format_seconds(seconds: float) -> str: ...
 
 # Typed options (crates/fray-py/src/options.rs), behind the classes of fray.options: each

@@ -17,13 +17,14 @@ the engine asked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
 
 import pandas as pd
 
 from fray import _fray, links
+from fray._fray import SpecError
 
 __all__ = ["DEFAULT_WORKLOADS", "VERDICTS", "classify_cables", "cost_now", "down_cables",
            "loss_rows"]
@@ -52,14 +53,9 @@ def classify_cables(
     the down-cable file ``down`` (one ``FROM->TO`` a line); ``ber`` is the bit-error rate above
     which a cable is erroring, ``confidence`` that of its interval, ``xmit_wait_ratio`` the
     transmit-wait ratio above which it is congested."""
-    columns = _fray.classify_cables(
-        str(dump),
-        [str(c) for c in counters],
-        None if down is None else str(down),
-        ber,
-        confidence,
-        xmit_wait_ratio,
-    )
+    # The paths go as given: the core reads a str or an os.PathLike and names the argument
+    # of anything else (a single path given for the list of counter files, say).
+    columns = _fray.classify_cables(dump, counters, down, ber, confidence, xmit_wait_ratio)
     frame = pd.DataFrame(columns)
     frame["verdict"] = pd.Categorical(frame["verdict"], categories=VERDICTS, ordered=True)
     return frame
@@ -68,6 +64,7 @@ def classify_cables(
 def down_cables(cables: pd.DataFrame) -> list[str]:
     """The names (``FROM->TO``) of the cables :func:`classify_cables` found down, critical
     ones first."""
+    links._table("cables", cables, ("name", "verdict"), "fray.health.classify_cables")
     return list(cables.loc[cables["verdict"] == "down", "name"])
 
 
@@ -88,7 +85,12 @@ def cost_now(
     throughput against cables repaired. ``down`` is the fault state :func:`classify_cables`
     classifies as ``down`` (counters mark no cable down: a link that went down and came back
     is ``flapping``), read as the file names its cables, so parallel cables stay apart."""
-    fab = _fray.Fabric.read(str(fabric))
+    if not isinstance(fabric, (str, PathLike)):
+        raise SpecError(f"fabric: expected the path of a fabric file, got {fabric!r}")
+    if isinstance(workloads, str) or not isinstance(workloads, Iterable):
+        raise SpecError(f"workloads: expected a list of workload specs, got {workloads!r}")
+    workloads = list(workloads)
+    fab = _fray.Fabric.read(fabric)
 
     def repairs(w: str) -> pd.DataFrame:
         return links.greedy_repairs(fab, links.workload_spec(w), down=down, engine=engine,
@@ -105,8 +107,16 @@ def loss_rows(costs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """One row per workload of :func:`cost_now`'s tables: ``workload``, ``loss_pct`` (machine
     throughput lost now, percent of the healthy machine's), ``loss_ci_pct`` (its 95 % CI
     half-width) and ``unroutable`` (some seed could not route every pair)."""
+    if not isinstance(costs, dict):
+        raise SpecError(f"costs: expected the dict fray.health.cost_now returns, got "
+                        f"{type(costs).__name__}")
     rows = []
     for w, table in costs.items():
+        links._table(f"costs[{w!r}]", table, ("throughput_pct", "throughput_ci_pct",
+                                              "unroutable"), "fray.health.cost_now")
+        if table.empty:
+            raise SpecError(f"costs[{w!r}]: the table has no row (its step 0 is the machine "
+                            "as it is)")
         now = table.iloc[0]
         rows.append({"workload": w, "loss_pct": 100.0 - float(now["throughput_pct"]),
                      "loss_ci_pct": float(now["throughput_ci_pct"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -28,7 +29,7 @@ from fray._fray import (
     SpecError,
 )
 from fray.profiles import Profile
-from fray.simulate import SimulationResult
+from fray.simulate import SimulationResult, _fabric, _optional
 from fray.simulate import simulate as _simulate
 
 __all__ = [
@@ -100,6 +101,12 @@ def workload_spec(
     if unknown:
         raise SpecError(f"workload: unknown option {unknown[0]!r} (known: "
                         + ", ".join(k for k, _ in EMBER_OPTIONS) + ")")
+    if not isinstance(motif, str):
+        raise SpecError(f"motif: expected a workload motif such as 'halo3d26', got {motif!r}")
+    for key, value in (("iterations", iterations), ("chunks", chunks), ("budget", budget)):
+        if value is not None and (isinstance(value, bool)
+                                  or not isinstance(value, numbers.Integral)):
+            raise SpecError(f"workload: {key}: expected a whole number, got {value!r}")
     name, _, given = motif.partition(":")
     in_motif = {item.split("=", 1)[0].strip() for item in given.split(",") if item.strip()}
     options = [given] if given.strip() else []
@@ -111,8 +118,9 @@ def workload_spec(
         ("budget", str(budget), budget is not None),
         ("compute", "no", not compute),
         ("host", host, host not in (None, "none")),
-        ("compute_s", repr(compute_s), compute_s is not None),
-        *((key, f"{ember[key]:g}", True) for key, _ in EMBER_OPTIONS
+        ("compute_s", None if compute_s is None else _exact("compute_s", compute_s),
+         compute_s is not None),
+        *((key, _exact(key, ember[key]), True) for key, _ in EMBER_OPTIONS
           if ember.get(key) is not None),
     ]
     for key, value, differs in wanted:
@@ -125,8 +133,15 @@ def workload_spec(
     return f"{name}:{','.join(options)}"
 
 
-def _fabric(fabric: Fabric | str) -> Fabric:
-    return fabric if isinstance(fabric, Fabric) else Fabric.parse(fabric)
+def _exact(key: str, value: object) -> str:
+    """A number of a workload spec as text that reads back to the same number: ``30``,
+    ``1e+09``, ``123456789`` (not ``1.23457e+08``, which ``:g`` rounds it to)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise SpecError(f"workload: {key}: expected a finite number, got {value!r}")
+    short = f"{value:g}"
+    if float(short) == value:
+        return short
+    return str(int(value)) if isinstance(value, numbers.Integral) else repr(float(value))
 
 
 def fabric_with(spec: str, link_bandwidth_bytes_s: float | None = None,
@@ -136,6 +151,8 @@ def fabric_with(spec: str, link_bandwidth_bytes_s: float | None = None,
     channel at ``host_bandwidth_bytes_s`` (``None``: as the links), their latency kept: a
     NIC whose DMA to and from host memory moves less than the link, as SST Firefly's
     simple memory model does (about 6.7 GB/s; docs/host-costs.md, "The `sst` profile")."""
+    _optional("link_bandwidth_bytes_s", link_bandwidth_bytes_s)
+    _optional("host_bandwidth_bytes_s", host_bandwidth_bytes_s)
     if link_bandwidth_bytes_s is None:
         fabric = Fabric.parse(spec)
     else:
@@ -219,11 +236,14 @@ def _list_of(name: str, values: Sequence, whole: bool) -> list:
     return out
 
 
-def _count(name: str, value: int, least: int = 1) -> int:
-    """``value`` if it is a whole number of at least ``least``, else a ``SpecError``."""
+def _count(name: str, value: int, least: int = 1, most: int = 2**32 - 1) -> int:
+    """``value`` if it is a whole number from ``least`` to ``most`` (by default the largest
+    count the core holds, a ``u32``), else a ``SpecError``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         kind = "positive" if least == 1 else "non-negative"
         raise SpecError(f"{name}: must be a {kind} whole number, got {value!r}")
+    if value > most:
+        raise SpecError(f"{name}: must be at most {most}, got {value}")
     return value
 
 
@@ -231,6 +251,8 @@ def _down(down: str | Path | None) -> tuple[str, str]:
     """The text and name of the fault file of cables already down ("" for none)."""
     if down is None:
         return "", "down"
+    if not isinstance(down, (str, os.PathLike)):
+        raise SpecError(f"down: expected the path of a fault file, got {down!r}")
     path = Path(down)
     try:
         return path.read_text(), str(path)
@@ -407,8 +429,9 @@ def case_loads(
     fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
                                                     profile)
     _count("jobs", jobs)
-    _count("replica", replica, least=0)
-    failed = float(failed_pct)
+    # The study runs seeds 0..=replica, so that their number holds in 32 bits too.
+    _count("replica", replica, least=0, most=2**32 - 2)
+    failed = _list_of("failed_pct", [failed_pct], whole=False)[0]
     s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
                    _seed(seed), time_tolerance, engine, *_down(down),
                    time_resolution=time_resolution)
@@ -452,13 +475,19 @@ def busiest_cables(loads: pd.DataFrame, fabric: Fabric | str, top: int = 10,
     """The ``top`` channels of :func:`case_loads`'s table that carried the most bytes in the
     case (of class ``cls`` only, e.g. ``"global"``, when given), busiest first, with each
     channel's ``name`` added."""
-    if not isinstance(top, int) or top < 1:
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise SpecError(f"top: must be a positive whole number, got {top!r}")
+    _loads_table(loads)
+    fab = _fabric(fabric)
+    if len(loads) != fab.num_channels or list(loads["cls"].cat.categories) != fab.class_names:
+        raise SpecError(f"fabric: the loads are of a fabric of {len(loads)} channels of classes "
+                        f"{', '.join(loads['cls'].cat.categories)}, this one has "
+                        f"{fab.num_channels} of {', '.join(fab.class_names)}: give the fabric "
+                        "of the case")
     rows = loads if cls is None else loads[loads["cls"] == cls]
     if cls is not None and cls not in loads["cls"].cat.categories:
         known = ", ".join(loads["cls"].cat.categories)
         raise SpecError(f"cls: unknown channel class {cls!r} (known: {known})")
-    fab = _fabric(fabric)
     out = rows.nlargest(top, "bytes").copy()
     out.insert(0, "name", [fab.channel(int(c))["name"] for c in out.index])
     return out
@@ -468,6 +497,7 @@ def loads_by_class(loads: pd.DataFrame) -> pd.DataFrame:
     """:func:`case_loads`'s table summed up by channel class, in the case and its baseline:
     ``channels``, ``busiest_bytes``, ``p99_bytes``, ``median_bytes`` and ``total_bytes``
     (and the same with ``baseline_``), one row per class that has channels."""
+    _loads_table(loads)
     rows = []
     for cls, group in loads.groupby("cls", observed=True):
         row = {"cls": cls, "channels": len(group)}
@@ -477,6 +507,25 @@ def loads_by_class(loads: pd.DataFrame) -> pd.DataFrame:
                     f"{prefix}median_bytes": np.median(b), f"{prefix}total_bytes": b.sum()}
         rows.append(row)
     return pd.DataFrame(rows).set_index("cls")
+
+
+def _loads_table(loads: object) -> None:
+    """A ``SpecError`` unless ``loads`` is a table as :func:`case_loads` returns it."""
+    _table("loads", loads, ("cls", "bytes", "baseline_bytes"), "fray.links.case_loads")
+    if not isinstance(loads["cls"].dtype, pd.CategoricalDtype):
+        raise SpecError("loads: its cls column is not categorical, as fray.links.case_loads "
+                        "gives it")
+
+
+def _table(name: str, table: object, columns: Sequence[str], source: str) -> None:
+    """A ``SpecError`` naming ``name`` unless ``table`` is a DataFrame with ``columns``, as
+    ``source`` returns it."""
+    if not isinstance(table, pd.DataFrame):
+        raise SpecError(f"{name}: expected the table {source} returns, got {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise SpecError(f"{name}: the table has no column {missing[0]!r}: expected the table "
+                        f"{source} returns")
 
 
 def _repair_study(

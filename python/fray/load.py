@@ -9,11 +9,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from fray import _fray
-from fray._fray import Fabric, Faults
-from fray.simulate import LoadReport, simulate
+from fray._fray import Fabric, Faults, SpecError
+from fray.simulate import LoadReport, _fabric, simulate
 
 __all__ = ["static_load", "stencil_load"]
 
@@ -25,6 +25,9 @@ def static_load(fabric: Fabric | str, messages: Sequence, routing: object = None
     the routing's random choices from ``seed``: ``fray.simulate(fabric, messages,
     engine="load", ...).loads[0]``. Raises ``UnroutableError`` when a pair cannot be routed
     and ``SpecError`` naming the first message whose endpoint does not exist."""
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, Iterable):
+        raise SpecError("messages: expected a list of (src_endpoint, dst_endpoint, size_bytes), "
+                        f"got {messages!r}")
     return simulate(fabric, list(messages), faults=faults, routing=routing, engine="load",
                     seed=seed).loads[0]
 
@@ -35,7 +38,6 @@ def stencil_load(fabric: Fabric | str, stencil: str, periodic: bool, size_bytes:
     """:func:`static_load` of one ``stencil`` exchange (``"5P"``, ``"7P"``, ...;
     ``periodic`` wraps the grid) with rank ``i`` on endpoint ``i``, over a grid of ``dims``
     ranks (default: the dimensions of a mesh or torus), every message ``size_bytes``."""
-    fab = fabric if isinstance(fabric, Fabric) else Fabric.parse(fabric)
-    messages = _fray.stencil_messages(fab, stencil, periodic, size_bytes,
-                                      None if dims is None else list(dims))
+    fab = _fabric(fabric)
+    messages = _fray.stencil_messages(fab, stencil, periodic, size_bytes, dims)
     return static_load(fab, messages, routing=routing, faults=faults, seed=seed)

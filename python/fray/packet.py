@@ -4,6 +4,7 @@ traffic. Each row comes from one call into the Rust engine; Python only builds t
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 
 import pandas as pd
 
@@ -19,6 +20,8 @@ PAPER_LATENCY = "100ns"
 
 
 def _fabric(spec: str, link_bandwidth: str, link_latency: str) -> Fabric:
+    if not isinstance(spec, str):
+        raise SpecError(f"fabric: expected a fabric spec such as 'xgft:2;4,4;1,4', got {spec!r}")
     return Fabric.parse(
         spec,
         bandwidth_bytes_s=units.parse_rate(link_bandwidth, "link_bandwidth"),
@@ -43,8 +46,10 @@ def collective(
     retransmissions``) and the time of every operation by pair, for plots. ``mtu`` is the
     largest packet payload in bytes (the packet engine's ``mtu``); ``nak`` is the detection
     and NAK time of a link-level retry on top of the wire's latency back."""
-    if ops < 1:
-        raise SpecError(f"ops: at least one operation, got {ops}")
+    if isinstance(ops, bool) or not isinstance(ops, int) or ops < 1:
+        raise SpecError(f"ops: at least one operation, got {ops!r}")
+    _names("replications", replications)
+    _names("errors", errors)
     f = _fabric(fabric, link_bandwidth, link_latency)
     nak_s = units.parse_seconds(nak, "nak")
     rows, times = [], {}
@@ -73,6 +78,13 @@ def collective(
     return table, times
 
 
+def _names(name: str, values: object) -> None:
+    """A ``SpecError`` naming ``name`` unless ``values`` is a list of specs (a string alone
+    would be read one character at a time)."""
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise SpecError(f"{name}: expected a list of specs, got {values!r}")
+
+
 def traffic(
     fabric: str,
     loads: list[float],
@@ -90,8 +102,12 @@ def traffic(
     a :class:`fray.options.PacketEngine`; its virtual channels per channel (``vcs``), like
     every packet-engine run's, are raised to as many as the routing needs to stay free of
     deadlock (at least 2)."""
+    if isinstance(loads, (str, bytes)) or not isinstance(loads, (Iterable, type(None))):
+        raise SpecError(f"loads: expected a list of offered loads, got {loads!r}")
     if not loads:
         raise SpecError("load: give at least one load")
+    if not isinstance(fabric, str):
+        raise SpecError(f"fabric: expected a fabric spec such as 'torus:4x4', got {fabric!r}")
     spec = parse_engine(engine)
     if not isinstance(spec, PacketEngine):
         raise SpecError(f"engine: traffic runs on the packet engine, got {str(engine)!r}")

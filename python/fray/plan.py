@@ -9,6 +9,7 @@ machine throughput lost to degraded running and to maintenance. Everything runs 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -48,6 +49,8 @@ def fit_failures(fabric: Fabric | str, log: str | Path, cls: str, *, span: str |
     since the log's start such as ``12.5d``), observed for ``span`` (default: up to the last
     failure). Returns a dict with ``class, cables, failures, exposure_s, model`` (a failure
     model spec for :func:`plan`), ``log_likelihood`` and ``mtbf_ci_s``."""
+    if not isinstance(log, (str, os.PathLike)):
+        raise SpecError(f"log: expected the path of a failure log, got {log!r}")
     path = Path(log)
     try:
         text = path.read_text()
@@ -119,9 +122,12 @@ def setup(fabric: Fabric, failures: Mapping[str, str], policy_specs: Sequence[st
           horizon: str, replications: int, seed: int, time_tolerance: float | None,
           time_resolution: float | None) -> PlanSetup:
     """The plan in the core, its options checked (the arguments of :func:`plan`)."""
+    _failures(failures)
     if not failures:
         raise SpecError("failures: give a failure model for at least one class")
     classes = [(cls, plan_spec("failure", model)) for cls, model in failures.items()]
+    if policy_specs is not None:
+        _specs("policy_specs", policy_specs, "a repair policy spec such as 'windows:every=30d'")
     specs = policies() if policy_specs is None else [plan_spec("policy", p) for p in policy_specs]
     if not specs:
         raise SpecError("policies: give at least one")
@@ -134,6 +140,29 @@ def setup(fabric: Fabric, failures: Mapping[str, str], policy_specs: Sequence[st
     return PlanSetup(fabric, workload, routing or fabric.default_routing, engine, jobs, seeds,
                      _seed(seed), time_tolerance, time_resolution, classes, horizon,
                      replications, specs)
+
+
+def _failures(failures: object) -> None:
+    """A ``SpecError`` unless ``failures`` maps class names to failure model specs."""
+    if not isinstance(failures, Mapping):
+        raise SpecError("failures: expected a dict of link class to failure model, such as "
+                        f"{{'global': 'exp:mtbf=1000d'}}, got {failures!r}")
+    for cls, model in failures.items():
+        if not isinstance(cls, str):
+            raise SpecError(f"failures: expected link class names as keys, got {cls!r}")
+        if not isinstance(model, str):
+            raise SpecError(f"failures[{cls!r}]: expected a failure model spec such as "
+                            f"'exp:mtbf=1000d', got {model!r}")
+
+
+def _specs(name: str, specs: object, what: str) -> None:
+    """A ``SpecError`` naming ``name`` unless ``specs`` is a list of strings (a string alone
+    would be read one character at a time)."""
+    if isinstance(specs, str) or not isinstance(specs, Sequence):
+        raise SpecError(f"{name}: expected a list of specs, got {specs!r}")
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, str):
+            raise SpecError(f"{name}[{i}]: expected {what}, got {spec!r}")
 
 
 def outcome_table(r: dict, classes: list[tuple[str, str]]) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fray._fray import Fabric, profile, profile_names
+from fray._fray import Fabric, SpecError, profile, profile_names
 from fray.options import Option, parse_engine, parse_host, parse_routing
 
 __all__ = ["NAMES", "SST", "Profile", "apply", "choose", "parse"]
@@ -60,7 +60,7 @@ def choose(profile: Profile | str | None, **given):
     everything stays as given."""
     if profile is None:
         return given
-    chosen = parse(profile) if isinstance(profile, str) else profile
+    chosen = _profile(profile)
 
     def value_of(key: str, value: object) -> object:
         if value is None:
@@ -68,6 +68,17 @@ def choose(profile: Profile | str | None, **given):
         return str(value) if isinstance(value, Option) else value
 
     return {key: value_of(key, value) for key, value in given.items()}
+
+
+def _profile(profile: Profile | str) -> Profile:
+    """``profile`` as a :class:`Profile`: one as it is, a name read; anything else is a
+    ``SpecError`` naming the argument."""
+    if isinstance(profile, Profile):
+        return profile
+    if isinstance(profile, str):
+        return parse(profile)
+    raise SpecError(f"profile: expected a fray.profiles.Profile or a profile name (one of "
+                    f"{', '.join(NAMES)}), got {profile!r}")
 
 
 def apply(profile: Profile | str | None, fabric: Fabric | str, workload: str | Option,

@@ -208,6 +208,17 @@ def _seed(seed: int) -> int:
     return int(seed)
 
 
+def _fabric(fabric: object) -> Fabric:
+    """``fabric`` as a :class:`Fabric`: a ``Fabric`` as it is, a spec (``"torus:4x4"``) read;
+    anything else is a ``SpecError`` naming the argument."""
+    if isinstance(fabric, Fabric):
+        return fabric
+    if isinstance(fabric, str):
+        return Fabric.parse(fabric)
+    raise SpecError(f"fabric: expected a fray.Fabric or a fabric spec such as 'torus:4x4', "
+                    f"got {fabric!r}")
+
+
 def _spec(value: object) -> str | None:
     """An option given as a spec string or an object whose ``str()`` is one."""
     return None if value is None else str(value)
@@ -281,7 +292,7 @@ def simulate(
             host = c["host"] if traffic is None else host
             if isinstance(fabric, str):
                 fabric = Fabric.parse(fabric, bandwidth_bytes_s=c["link_bandwidth_bytes_s"])
-    fab = fabric if isinstance(fabric, Fabric) else Fabric.parse(fabric)
+    fab = _fabric(fabric)
     seed = _seed(seed)
     r = _fray.simulate(fab, spec, messages, traffic, faults, routing, engine, host, seed,
                        _optional("time_tolerance", time_tolerance),

@@ -22,6 +22,9 @@ __all__ = ["SpareStudy", "allocation", "study"]
 #: Work per chunk, in failure-set evaluations: large enough to keep both cores busy, small
 #: enough that the progress bar moves and Ctrl-C is honoured within about a second.
 _EVALUATIONS_PER_CHUNK = 200_000
+#: Most random failure sequences a study samples, as the command line's ``--samples`` (a
+#: ``u32``): a larger number is a typo, not a study that ends.
+_MAX_SAMPLES = 2**32 - 1
 
 
 def allocation(fabric: str, alloc: str) -> dict:
@@ -87,12 +90,13 @@ def study(
     if exhaustive == (samples is not None):
         raise SpecError("give either samples=N or exhaustive=True")
     if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
-                                or samples < 1):
-        raise SpecError(f"samples: must be a positive whole number, got {samples!r}")
+                                or not 1 <= samples <= _MAX_SAMPLES):
+        raise SpecError(f"samples: must be a whole number from 1 to {_MAX_SAMPLES}, got "
+                        f"{samples!r}")
     if exhaustive and max_failures is None:
         raise SpecError("max_failures: required with exhaustive=True (every set is enumerated)")
-    if not isinstance(seed, int) or seed < 0:
-        raise SpecError(f"seed: must be a non-negative whole number, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise SpecError(f"seed: must be a whole number from 0 to 2^64-1, got {seed!r}")
     s = SpareStudy(fabric, alloc, method, stencil, periodic, max_failures)
     if exhaustive:
         _run_exhaustive(s, progress)

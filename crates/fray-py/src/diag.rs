@@ -1,6 +1,7 @@
 //! Diagnostics from Python: netwatch logs, TopoBW plans and reports, the modelled TopoBW,
 //! localisation and its study, links below their peers.
 
+use crate::interrupt::interruptible;
 use fray_core::diag::topobw::{
     is_host_report, simulate_host_topobw, simulate_topobw, HostReport, Layout, Plan, Report,
     Sharing,
@@ -17,6 +18,7 @@ use fray_core::routing;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::{diag_error, fabric_error, SpecError};
 use crate::fabric::Fabric;
 
@@ -28,7 +30,10 @@ type ParsedLog<'py> = (Vec<Bound<'py, PyDict>>, Vec<(usize, String)>);
 /// `peer`, `count`, `side` (`RX`/`TX`), `lanemask`, `degrade` (the degraded sending tile as
 /// `TILE:MASK`) and `message`. `malformed` lists `(line, reason)` of the lines skipped.
 #[pyfunction]
-pub fn netwatch_parse<'py>(py: Python<'py>, text: &str) -> PyResult<ParsedLog<'py>> {
+pub fn netwatch_parse<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::text)] text: &str,
+) -> PyResult<ParsedLog<'py>> {
     let log = parse_netwatch(text);
     let mut events = Vec::with_capacity(log.events.len());
     for e in &log.events {
@@ -115,7 +120,12 @@ pub struct TopoBwPlan {
 impl TopoBwPlan {
     #[new]
     #[pyo3(signature = (layout, ranks, text = None, sharing = "both"))]
-    fn new(layout: &str, ranks: usize, text: Option<&str>, sharing: &str) -> PyResult<Self> {
+    fn new(
+        #[pyo3(from_py_with = args::layout)] layout: &str,
+        #[pyo3(from_py_with = args::ranks)] ranks: usize,
+        #[pyo3(from_py_with = args::text)] text: Option<&str>,
+        #[pyo3(from_py_with = args::sharing)] sharing: &str,
+    ) -> PyResult<Self> {
         let mode = self::sharing(sharing)?;
         let layout = Layout::parse(layout, text, ranks).map_err(diag_error)?;
         let fabric = layout
@@ -143,8 +153,24 @@ impl TopoBwPlan {
     }
 
     /// The report of a run in the paper's format: `seconds[i]` is the duration of the
-    /// `i`-th transfer (phase by phase), each moving `bytes`.
-    fn report(&self, seconds: Vec<f64>, bytes: f64) -> PyResult<String> {
+    /// `i`-th transfer (phase by phase), each moving `bytes`: positive, finite numbers (a
+    /// transfer that took no time, or NaN, has no rate to report).
+    fn report(
+        &self,
+        #[pyo3(from_py_with = args::seconds)] seconds: Vec<f64>,
+        #[pyo3(from_py_with = args::bytes)] bytes: f64,
+    ) -> PyResult<String> {
+        let positive = |x: f64| x.is_finite() && x > 0.0;
+        if let Some((i, t)) = seconds.iter().enumerate().find(|(_, t)| !positive(**t)) {
+            return Err(SpecError::new_err(format!(
+                "seconds[{i}]: must be a positive, finite duration, got {t}"
+            )));
+        }
+        if !positive(bytes) {
+            return Err(SpecError::new_err(format!(
+                "bytes: must be a positive, finite size, got {bytes}"
+            )));
+        }
         Report::from_run(&self.layout, &self.plan, &seconds, bytes)
             .map(|r| r.to_text())
             .map_err(diag_error)
@@ -157,19 +183,21 @@ impl TopoBwPlan {
 #[pyo3(signature = (machine, degrades, message_bytes, count, sharing = "both", routing = "dor-retry"))]
 pub fn topobw_simulate(
     py: Python<'_>,
-    machine: &str,
-    degrades: Vec<String>,
-    message_bytes: f64,
-    count: u32,
-    sharing: &str,
-    routing: &str,
+    #[pyo3(from_py_with = args::machine)] machine: &str,
+    #[pyo3(from_py_with = args::degrades)] degrades: Vec<String>,
+    #[pyo3(from_py_with = args::message_bytes)] message_bytes: f64,
+    #[pyo3(from_py_with = args::count)] count: u32,
+    #[pyo3(from_py_with = args::sharing)] sharing: &str,
+    #[pyo3(from_py_with = args::routing)] routing: &str,
 ) -> PyResult<String> {
     let layout = Layout::whole(gemini(machine)?);
     let inj = injections(&degrades)?;
     let mode = self::sharing(sharing)?;
-    py.detach(|| simulate_topobw(&layout, &inj, message_bytes, count, mode, routing))
-        .map(|run| run.report.to_text())
-        .map_err(diag_error)
+    interruptible(py, || {
+        simulate_topobw(&layout, &inj, message_bytes, count, mode, routing)
+    })?
+    .map(|run| run.report.to_text())
+    .map_err(diag_error)
 }
 
 /// TopoBW's nearest-neighbour idea on the hosts of `fabric` (a fabric read from a file): the
@@ -180,16 +208,18 @@ pub fn topobw_simulate(
 #[pyo3(signature = (fabric, message_bytes, count, routing = None))]
 pub fn topobw_simulate_hosts(
     py: Python<'_>,
-    fabric: &Fabric,
-    message_bytes: f64,
-    count: u32,
-    routing: Option<&str>,
+    #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+    #[pyo3(from_py_with = args::message_bytes)] message_bytes: f64,
+    #[pyo3(from_py_with = args::count)] count: u32,
+    #[pyo3(from_py_with = args::routing)] routing: Option<&str>,
 ) -> PyResult<String> {
     let f = &fabric.0;
     let name = routing.unwrap_or(routing::default_for(f));
-    py.detach(|| simulate_host_topobw(f, &Faults::none(f), name, message_bytes, count))
-        .map(|r| r.to_text())
-        .map_err(diag_error)
+    interruptible(py, || {
+        simulate_host_topobw(f, &Faults::none(f), name, message_bytes, count)
+    })?
+    .map(|r| r.to_text())
+    .map_err(diag_error)
 }
 
 /// The suspects of a TopoBW report (`name` is the report's name in errors), most likely
@@ -203,10 +233,10 @@ pub fn topobw_simulate_hosts(
 #[pyo3(signature = (name, text, fabric = None, machine = None))]
 pub fn topobw_locate<'py>(
     py: Python<'py>,
-    name: &str,
-    text: &str,
-    fabric: Option<&Fabric>,
-    machine: Option<&str>,
+    #[pyo3(from_py_with = args::name)] name: &str,
+    #[pyo3(from_py_with = args::text)] text: &str,
+    #[pyo3(from_py_with = args::fabric)] fabric: Option<PyRef<'_, Fabric>>,
+    #[pyo3(from_py_with = args::machine)] machine: Option<&str>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let suspects: Vec<Suspect> = if is_host_report(text) {
         let fabric = fabric.ok_or_else(|| {
@@ -261,13 +291,13 @@ fn score<'py>(py: Python<'py>, s: &Score) -> PyResult<Bound<'py, PyDict>> {
 #[allow(clippy::too_many_arguments)]
 pub fn localisation_study<'py>(
     py: Python<'py>,
-    machine: &str,
-    cases: u32,
-    faults_per_case: u32,
-    noise: f64,
-    seed: u64,
-    message_bytes: f64,
-    count: u32,
+    #[pyo3(from_py_with = args::machine)] machine: &str,
+    #[pyo3(from_py_with = args::cases)] cases: u32,
+    #[pyo3(from_py_with = args::faults_per_case)] faults_per_case: u32,
+    #[pyo3(from_py_with = args::noise)] noise: f64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = args::message_bytes)] message_bytes: f64,
+    #[pyo3(from_py_with = args::count)] count: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(noise.is_finite() && noise >= 0.0) {
         return Err(SpecError::new_err(format!(
@@ -283,7 +313,7 @@ pub fn localisation_study<'py>(
         message_bytes,
         count,
     };
-    let r = py.detach(|| core_study(&config)).map_err(diag_error)?;
+    let r = interruptible(py, || core_study(&config))?.map_err(diag_error)?;
     let d = PyDict::new(py);
     d.set_item("total", score(py, &r.total)?)?;
     d.set_item("link", score(py, &r.link)?)?;
@@ -296,7 +326,10 @@ pub fn localisation_study<'py>(
 /// peers' (the other cables of their class at the same switches): dicts with `name`, `cls`,
 /// `lanes`, `lane_bits_s`, `peer_lanes`, `peer_lane_bits_s`, `peers`.
 #[pyfunction]
-pub fn slow_links<'py>(py: Python<'py>, fabric: &Fabric) -> PyResult<Vec<Bound<'py, PyDict>>> {
+pub fn slow_links<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
     core_slow_links(&fabric.0)
         .into_iter()
         .map(|s| {
@@ -320,16 +353,15 @@ pub fn slow_links<'py>(py: Python<'py>, fabric: &Fabric) -> PyResult<Vec<Bound<'
 #[pyo3(signature = (machine, degrades, cells = 30, iterations = 1))]
 pub fn job_cost<'py>(
     py: Python<'py>,
-    machine: &str,
-    degrades: Vec<String>,
-    cells: u32,
-    iterations: u32,
+    #[pyo3(from_py_with = args::machine)] machine: &str,
+    #[pyo3(from_py_with = args::degrades)] degrades: Vec<String>,
+    #[pyo3(from_py_with = args::cells)] cells: u32,
+    #[pyo3(from_py_with = args::iterations)] iterations: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     let g = gemini(machine)?;
     let inj = injections(&degrades)?;
-    let cost = py
-        .detach(|| core_job_cost(&g, &inj, cells, iterations))
-        .map_err(diag_error)?;
+    let cost =
+        interruptible(py, || core_job_cost(&g, &inj, cells, iterations))?.map_err(diag_error)?;
     let d = PyDict::new(py);
     d.set_item("healthy_iteration_s", cost.healthy_iteration_s)?;
     d.set_item("degraded_iteration_s", cost.degraded_iteration_s)?;

@@ -1,7 +1,7 @@
 //! One place that maps every core error enum to a Python exception under `fray.FrayError`.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 
 create_exception!(
@@ -33,7 +33,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// `SpecError(message)` with `field` as the exception's `field` attribute.
-fn spec_error_in(message: String, field: &str) -> PyErr {
+pub(crate) fn spec_error_in(message: String, field: &str) -> PyErr {
     let err = SpecError::new_err(message);
     let set = Python::attach(|py| err.value(py).setattr("field", field));
     set.map_or_else(|failed| failed, |()| err)
@@ -96,13 +96,15 @@ pub fn integrity_error(e: fray_integrity::IntegrityError) -> PyErr {
 
 /// Engine errors (every engine's, [`fray_core::sim::SimError`]): a bad setting is a
 /// `SpecError` with the setting as its `field` attribute, routing and workload errors map as
-/// theirs, a deadlock or a channel without bandwidth is a `FrayError`.
+/// theirs, a run stopped by a request ([`fray_core::interrupt`]) is a `KeyboardInterrupt`, a
+/// deadlock or a channel without bandwidth is a `FrayError`.
 pub fn sim_error(e: fray_core::sim::SimError) -> PyErr {
     use fray_core::sim::SimError as E;
     match e {
         E::Config { field, .. } => spec_error_in(e.to_string(), field),
         E::Routing(r) => routing_error(r),
         E::Workload(w) => workload_error(w),
+        E::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
         _ => FrayError::new_err(e.to_string()),
     }
 }
@@ -112,10 +114,12 @@ pub fn collective_error(e: fray_core::collectives::CollectiveError) -> PyErr {
     SpecError::new_err(e.to_string())
 }
 
-/// Diagnostics: an unroutable transfer raises `UnroutableError`, anything else is bad input.
+/// Diagnostics: an unroutable transfer raises `UnroutableError`, a stopped run
+/// `KeyboardInterrupt`, anything else is bad input.
 pub fn diag_error(e: fray_core::diag::DiagError) -> PyErr {
     match e {
         fray_core::diag::DiagError::Routing(r) => routing_error(r),
+        fray_core::diag::DiagError::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
         _ => SpecError::new_err(e.to_string()),
     }
 }

@@ -7,6 +7,7 @@ use fray_core::routing::{self, route_endpoints, RouteRequest};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::{fabric_error, routing_error};
 use crate::faults::{faults_or_none, Faults};
 
@@ -14,8 +15,7 @@ use crate::faults::{faults_or_none, Faults};
 #[pyclass(frozen, module = "fray._fray")]
 pub struct Fabric(pub Arc<CoreFabric>);
 
-/// A router or endpoint given by number or by name.
-#[derive(FromPyObject)]
+/// A router or endpoint given by number or by name (read by [`args`]).
 pub enum PartRef {
     /// By index.
     Index(u32),
@@ -40,7 +40,12 @@ impl Fabric {
     /// link, for every link (change a class with `with_class_link`).
     #[staticmethod]
     #[pyo3(signature = (spec, bandwidth_bytes_s = 10e9, latency_s = 100e-9, lanes = 1))]
-    fn parse(spec: &str, bandwidth_bytes_s: f64, latency_s: f64, lanes: u16) -> PyResult<Self> {
+    fn parse(
+        #[pyo3(from_py_with = args::spec)] spec: &str,
+        #[pyo3(from_py_with = args::bandwidth_bytes_s)] bandwidth_bytes_s: f64,
+        #[pyo3(from_py_with = args::latency_s)] latency_s: f64,
+        #[pyo3(from_py_with = args::lanes)] lanes: u16,
+    ) -> PyResult<Self> {
         let parsed: FabricSpec = spec.parse().map_err(fabric_error)?;
         let link = LinkParameters {
             bandwidth_bytes_s,
@@ -57,7 +62,11 @@ impl Fabric {
     /// it); None tells it from the file's text. Errors name the file and line.
     #[staticmethod]
     #[pyo3(signature = (path, format = None))]
-    fn read(py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyResult<Self> {
+    fn read(
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::path)] path: std::path::PathBuf,
+        #[pyo3(from_py_with = args::format)] format: Option<&str>,
+    ) -> PyResult<Self> {
         let format: Option<FileFormat> =
             format.map(str::parse).transpose().map_err(fabric_error)?;
         let fabric = py
@@ -73,7 +82,11 @@ impl Fabric {
     /// as `Fabric.parse("torus:12x12x12")`).
     #[staticmethod]
     #[pyo3(signature = (dims, bandwidth_bytes_s = 10e9, latency_s = 100e-9))]
-    fn torus(dims: Vec<usize>, bandwidth_bytes_s: f64, latency_s: f64) -> PyResult<Self> {
+    fn torus(
+        #[pyo3(from_py_with = args::dims)] dims: Vec<usize>,
+        #[pyo3(from_py_with = args::bandwidth_bytes_s)] bandwidth_bytes_s: f64,
+        #[pyo3(from_py_with = args::latency_s)] latency_s: f64,
+    ) -> PyResult<Self> {
         Self::parse(
             &cartesian_spec("torus", &dims),
             bandwidth_bytes_s,
@@ -85,7 +98,11 @@ impl Fabric {
     /// A mesh with the given dimension sizes, e.g. `Fabric.mesh([100, 100])`.
     #[staticmethod]
     #[pyo3(signature = (dims, bandwidth_bytes_s = 10e9, latency_s = 100e-9))]
-    fn mesh(dims: Vec<usize>, bandwidth_bytes_s: f64, latency_s: f64) -> PyResult<Self> {
+    fn mesh(
+        #[pyo3(from_py_with = args::dims)] dims: Vec<usize>,
+        #[pyo3(from_py_with = args::bandwidth_bytes_s)] bandwidth_bytes_s: f64,
+        #[pyo3(from_py_with = args::latency_s)] latency_s: f64,
+    ) -> PyResult<Self> {
         Self::parse(
             &cartesian_spec("mesh", &dims),
             bandwidth_bytes_s,
@@ -99,10 +116,10 @@ impl Fabric {
     #[pyo3(signature = (cls, bandwidth_bytes_s, latency_s, lanes = 1))]
     fn with_class_link(
         &self,
-        cls: &str,
-        bandwidth_bytes_s: f64,
-        latency_s: f64,
-        lanes: u16,
+        #[pyo3(from_py_with = args::cls)] cls: &str,
+        #[pyo3(from_py_with = args::bandwidth_bytes_s)] bandwidth_bytes_s: f64,
+        #[pyo3(from_py_with = args::latency_s)] latency_s: f64,
+        #[pyo3(from_py_with = args::lanes)] lanes: u16,
     ) -> PyResult<Self> {
         let mut f = CoreFabric::clone(&self.0);
         let link = LinkParameters {
@@ -172,7 +189,7 @@ impl Fabric {
     }
 
     /// Coordinates of a router of a mesh or torus.
-    fn coords(&self, router: u32) -> PyResult<Vec<usize>> {
+    fn coords(&self, #[pyo3(from_py_with = args::router)] router: u32) -> PyResult<Vec<usize>> {
         let c = self.0.as_cartesian().ok_or_else(|| {
             crate::errors::SpecError::new_err("coords: the fabric is not a mesh or torus")
         })?;
@@ -181,7 +198,11 @@ impl Fabric {
     }
 
     /// Hop count of the dimension-order route between two routers of a mesh or torus.
-    fn hop_count(&self, src: u32, dst: u32) -> PyResult<usize> {
+    fn hop_count(
+        &self,
+        #[pyo3(from_py_with = args::src)] src: u32,
+        #[pyo3(from_py_with = args::dst)] dst: u32,
+    ) -> PyResult<usize> {
         let routing = routing::DimensionOrder::new(&self.0).map_err(routing_error)?;
         check_router(&self.0, src)?;
         check_router(&self.0, dst)?;
@@ -189,25 +210,32 @@ impl Fabric {
     }
 
     /// Name of a router.
-    fn router_name(&self, router: u32) -> PyResult<String> {
+    fn router_name(&self, #[pyo3(from_py_with = args::router)] router: u32) -> PyResult<String> {
         check_router(&self.0, router)?;
         Ok(self.0.router_name(router).to_string())
     }
 
     /// Name of an endpoint (given by number or name: the name comes back).
-    fn endpoint_name(&self, endpoint: PartRef) -> PyResult<String> {
+    fn endpoint_name(
+        &self,
+        #[pyo3(from_py_with = args::endpoint)] endpoint: PartRef,
+    ) -> PyResult<String> {
         let e = self.endpoint(&endpoint)?;
         Ok(self.0.endpoint_name(e).to_string())
     }
 
     /// The router an endpoint is attached to.
-    fn router_of(&self, endpoint: PartRef) -> PyResult<u32> {
+    fn router_of(&self, #[pyo3(from_py_with = args::endpoint)] endpoint: PartRef) -> PyResult<u32> {
         Ok(self.0.router_of(self.endpoint(&endpoint)?))
     }
 
     /// One channel as a dict: `name`, `cls`, `src`, `dst` (vertex names), `bandwidth_bytes_s`,
     /// `latency_s`, `lanes`, `host` (whether it joins an endpoint).
-    fn channel<'py>(&self, py: Python<'py>, channel: u32) -> PyResult<Bound<'py, PyDict>> {
+    fn channel<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::channel)] channel: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let ch = self.0.channels();
         let c = channel as usize;
         if c >= ch.len() {
@@ -251,14 +279,14 @@ impl Fabric {
     #[pyo3(signature = (src, dst, routing = None, faults = None, seed = 0))]
     fn route(
         &self,
-        src: PartRef,
-        dst: PartRef,
-        routing: Option<&str>,
-        faults: Option<&Faults>,
-        seed: u64,
+        #[pyo3(from_py_with = args::src)] src: PartRef,
+        #[pyo3(from_py_with = args::dst)] dst: PartRef,
+        #[pyo3(from_py_with = args::routing)] routing: Option<&str>,
+        #[pyo3(from_py_with = args::faults)] faults: Option<PyRef<'_, Faults>>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
     ) -> PyResult<Vec<u32>> {
         let (src, dst) = (self.endpoint(&src)?, self.endpoint(&dst)?);
-        let faults = faults_or_none(&self.0, faults)?;
+        let faults = faults_or_none(&self.0, faults.as_deref())?;
         let name = routing.unwrap_or(routing::default_for(&self.0));
         let router = routing::build(name, &self.0, &faults).map_err(routing_error)?;
         let req = RouteRequest {

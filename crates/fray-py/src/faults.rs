@@ -6,6 +6,7 @@ use fray_core::fabric::Fabric as CoreFabric;
 use fray_core::faults::{CableSelector, FaultSpec, Faults as CoreFaults};
 use pyo3::prelude::*;
 
+use crate::args;
 use crate::errors::{fabric_error, fault_error};
 use crate::fabric::{Fabric, PartRef};
 
@@ -23,11 +24,8 @@ pub struct Faults {
 impl Faults {
     /// Nothing down in `fabric`.
     #[new]
-    fn new(fabric: &Fabric) -> Self {
-        Self {
-            inner: CoreFaults::none(&fabric.0),
-            fabric: Arc::clone(&fabric.0),
-        }
+    fn new(#[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>) -> Self {
+        Self::of(&fabric)
     }
 
     /// Faults with `round(fraction x n)` of the `n` cables of class `cls` failed (both
@@ -36,15 +34,25 @@ impl Faults {
     /// `router` for every router-to-router cable.
     #[staticmethod]
     #[pyo3(signature = (fabric, cls = "router", fraction = 0.0, seed = 0))]
-    fn fail_links(fabric: &Fabric, cls: &str, fraction: f64, seed: u64) -> PyResult<Self> {
-        let mut f = Self::new(fabric);
+    fn fail_links(
+        #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+        #[pyo3(from_py_with = args::cls)] cls: &str,
+        #[pyo3(from_py_with = args::fraction)] fraction: f64,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<Self> {
+        let mut f = Self::of(&fabric);
         f.fail_random(cls, fraction, seed)?;
         Ok(f)
     }
 
     /// Fails a fraction of the live cables of class `cls` (see `fail_links`); returns how many.
     #[pyo3(signature = (cls, fraction, seed = 0))]
-    fn fail_random(&mut self, cls: &str, fraction: f64, seed: u64) -> PyResult<usize> {
+    fn fail_random(
+        &mut self,
+        #[pyo3(from_py_with = args::cls)] cls: &str,
+        #[pyo3(from_py_with = args::fraction)] fraction: f64,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<usize> {
         let fabric = &self.fabric;
         self.inner
             .fail_random_cables(fabric, &CableSelector::parse(cls), fraction, seed)
@@ -54,7 +62,11 @@ impl Faults {
     /// Applies a fault spec typed by a person (`global:10%`, `router:0.05`); returns how
     /// many cables failed.
     #[pyo3(signature = (spec, seed = 0))]
-    fn fail_spec(&mut self, spec: &str, seed: u64) -> PyResult<usize> {
+    fn fail_spec(
+        &mut self,
+        #[pyo3(from_py_with = args::spec)] spec: &str,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<usize> {
         let parsed: FaultSpec = spec.parse().map_err(fault_error)?;
         let fabric = &self.fabric;
         parsed
@@ -65,7 +77,7 @@ impl Faults {
     /// Fails the cables named `FROM->TO` by their routers' names (both directions).
     fn fail_cables<'py>(
         mut slf: PyRefMut<'py, Self>,
-        names: Vec<String>,
+        #[pyo3(from_py_with = args::names)] names: Vec<String>,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let fabric = Arc::clone(&slf.fabric);
         slf.inner
@@ -76,7 +88,10 @@ impl Faults {
 
     /// Fails the cables listed in a file, one `FROM->TO` per line (`#` starts a comment);
     /// returns how many. Errors name the file and line.
-    fn fail_file(&mut self, path: std::path::PathBuf) -> PyResult<usize> {
+    fn fail_file(
+        &mut self,
+        #[pyo3(from_py_with = args::path)] path: std::path::PathBuf,
+    ) -> PyResult<usize> {
         let fabric = Arc::clone(&self.fabric);
         self.inner
             .fail_cables_from_file(&fabric, &path)
@@ -86,7 +101,7 @@ impl Faults {
     /// Takes a router (number or name) down, and every path through it.
     fn fail_router<'py>(
         mut slf: PyRefMut<'py, Self>,
-        router: PartRef,
+        #[pyo3(from_py_with = args::router)] router: PartRef,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let r = match &router {
             PartRef::Index(i) => *i,
@@ -99,7 +114,7 @@ impl Faults {
     /// Takes an endpoint (number or name) down: messages to and from it are unroutable.
     fn fail_endpoint<'py>(
         mut slf: PyRefMut<'py, Self>,
-        endpoint: PartRef,
+        #[pyo3(from_py_with = args::endpoint)] endpoint: PartRef,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let e = slf
             .fabric
@@ -112,8 +127,8 @@ impl Faults {
     /// Takes `lanes` lanes off channel `channel` (one direction); its bandwidth scales.
     fn lose_lanes<'py>(
         mut slf: PyRefMut<'py, Self>,
-        channel: u32,
-        lanes: u16,
+        #[pyo3(from_py_with = args::channel)] channel: u32,
+        #[pyo3(from_py_with = args::lanes)] lanes: u16,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let fabric = Arc::clone(&slf.fabric);
         slf.inner
@@ -123,7 +138,10 @@ impl Faults {
     }
 
     /// Bandwidth of a channel with its lost lanes taken off (0 when down), bytes per second.
-    fn bandwidth_bytes_s(&self, channel: u32) -> PyResult<f64> {
+    fn bandwidth_bytes_s(
+        &self,
+        #[pyo3(from_py_with = args::channel)] channel: u32,
+    ) -> PyResult<f64> {
         let fabric = &self.fabric;
         if channel as usize >= fabric.channels().len() {
             return Err(crate::errors::SpecError::new_err(format!(
@@ -134,7 +152,10 @@ impl Faults {
     }
 
     /// Whether a channel is down.
-    fn channel_is_down(&self, channel: u32) -> PyResult<bool> {
+    fn channel_is_down(
+        &self,
+        #[pyo3(from_py_with = args::channel)] channel: u32,
+    ) -> PyResult<bool> {
         if channel as usize >= self.fabric.channels().len() {
             return Err(crate::errors::SpecError::new_err(format!(
                 "channel {channel} does not exist"
@@ -151,6 +172,16 @@ impl Faults {
 
     fn __repr__(&self) -> String {
         format!("Faults(channels_down={})", self.inner.num_channels_down())
+    }
+}
+
+impl Faults {
+    /// Nothing down in `fabric`.
+    fn of(fabric: &Fabric) -> Self {
+        Self {
+            inner: CoreFaults::none(&fabric.0),
+            fabric: Arc::clone(&fabric.0),
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use fray_core::health::{classify_files, CableHealth, Thresholds};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::health_error;
 
 /// Classifies every cable of the `ibnetdiscover` dump at `dump` from the counter files
@@ -19,12 +20,12 @@ use crate::errors::health_error;
                     xmit_wait_ratio = 0.1))]
 pub fn classify_cables<'py>(
     py: Python<'py>,
-    dump: PathBuf,
-    counters: Vec<PathBuf>,
-    down: Option<PathBuf>,
-    ber: f64,
-    confidence: f64,
-    xmit_wait_ratio: f64,
+    #[pyo3(from_py_with = args::dump)] dump: PathBuf,
+    #[pyo3(from_py_with = args::counters)] counters: Vec<PathBuf>,
+    #[pyo3(from_py_with = args::down)] down: Option<PathBuf>,
+    #[pyo3(from_py_with = args::ber)] ber: f64,
+    #[pyo3(from_py_with = args::confidence)] confidence: f64,
+    #[pyo3(from_py_with = args::xmit_wait_ratio)] xmit_wait_ratio: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let t = Thresholds {
         ber,

@@ -5,12 +5,14 @@
 
 use pyo3::prelude::*;
 
+mod args;
 mod diag;
 mod errors;
 mod fabric;
 mod faults;
 mod health;
 mod integrity;
+mod interrupt;
 mod links;
 mod load;
 mod options;

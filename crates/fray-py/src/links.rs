@@ -1,5 +1,6 @@
 //! The failed-links study from Python.
 
+use crate::interrupt::interruptible;
 use std::sync::Arc;
 
 use fray_core::fabric::Fabric as CoreFabric;
@@ -11,6 +12,7 @@ use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::{
     fault_error, option_error, routing_error, sim_error, workload_error, SpecError,
 };
@@ -35,7 +37,10 @@ pub(crate) fn links_error(e: LinksError) -> PyErr {
 /// seconds per byte (`send_copy_s_per_byte`, `recv_copy_s_per_byte`) and bytes
 /// (`eager_limit_bytes`). Raises `SpecError` naming what is wrong.
 #[pyfunction]
-pub fn host_costs<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+pub fn host_costs<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::text)] text: &str,
+) -> PyResult<Bound<'py, PyDict>> {
     let c: HostCosts = text.parse().map_err(option_error)?;
     let d = PyDict::new(py);
     d.set_item("send_s", c.send_s)?;
@@ -65,19 +70,19 @@ impl LinksStudy {
     #[pyo3(signature = (fabric, workload, routing, fail, jobs, failed_pct, seeds, seed, time_tolerance = None, engine = "flow", down = "", down_file = "down", time_resolution = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        fabric: &Fabric,
-        workload: &str,
-        routing: &str,
-        fail: &str,
-        jobs: Vec<u32>,
-        failed_pct: Vec<f64>,
-        seeds: u32,
-        seed: u64,
-        time_tolerance: Option<f64>,
-        engine: &str,
-        down: &str,
-        down_file: &str,
-        time_resolution: Option<f64>,
+        #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+        #[pyo3(from_py_with = args::workload)] workload: &str,
+        #[pyo3(from_py_with = args::routing)] routing: &str,
+        #[pyo3(from_py_with = args::fail)] fail: &str,
+        #[pyo3(from_py_with = args::jobs)] jobs: Vec<u32>,
+        #[pyo3(from_py_with = args::failed_pct)] failed_pct: Vec<f64>,
+        #[pyo3(from_py_with = args::seeds)] seeds: u32,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+        #[pyo3(from_py_with = args::time_tolerance)] time_tolerance: Option<f64>,
+        #[pyo3(from_py_with = args::engine)] engine: &str,
+        #[pyo3(from_py_with = args::down)] down: &str,
+        #[pyo3(from_py_with = args::down_file)] down_file: &str,
+        #[pyo3(from_py_with = args::time_resolution)] time_resolution: Option<f64>,
     ) -> PyResult<Self> {
         let study = CoreStudy {
             engine: study_engine(engine, time_tolerance, time_resolution)?,
@@ -153,8 +158,7 @@ impl LinksStudy {
             .cases
             .get(start..stop)
             .ok_or_else(|| PyIndexError::new_err(format!("cases {start}..{stop}")))?;
-        let outcomes = py
-            .detach(|| self.study.run_cases(&self.fabric, cases))
+        let outcomes = interruptible(py, || self.study.run_cases(&self.fabric, cases))?
             .map_err(links_error)?;
         Ok(outcomes.into_iter().map(outcome_tuple).collect())
     }
@@ -167,8 +171,7 @@ impl LinksStudy {
             .cases
             .get(i)
             .ok_or_else(|| PyIndexError::new_err(format!("case {i} of {}", self.cases.len())))?;
-        let loads = py
-            .detach(|| self.study.run_case_loads(&self.fabric, case))
+        let loads = interruptible(py, || self.study.run_case_loads(&self.fabric, case))?
             .map_err(links_error)?;
         Ok((
             outcome_tuple(loads.outcome),
@@ -188,7 +191,7 @@ impl LinksStudy {
     fn run_repairs(
         &self,
         py: Python<'_>,
-        jobs: u32,
+        #[pyo3(from_py_with = args::jobs)] jobs: u32,
         start: usize,
         stop: usize,
     ) -> PyResult<Vec<Outcome>> {
@@ -196,8 +199,7 @@ impl LinksStudy {
         let runs = runs
             .get(start..stop)
             .ok_or_else(|| PyIndexError::new_err(format!("repair runs {start}..{stop}")))?;
-        let outcomes = py
-            .detach(|| self.study.run_repairs(&self.fabric, jobs, runs))
+        let outcomes = interruptible(py, || self.study.run_repairs(&self.fabric, jobs, runs))?
             .map_err(links_error)?;
         Ok(outcomes.into_iter().map(outcome_tuple).collect())
     }
@@ -209,13 +211,14 @@ impl LinksStudy {
     fn greedy_repairs<'py>(
         &self,
         py: Python<'py>,
-        jobs: u32,
-        steps: usize,
-        exact: bool,
+        #[pyo3(from_py_with = args::jobs)] jobs: u32,
+        #[pyo3(from_py_with = args::steps)] steps: usize,
+        #[pyo3(from_py_with = args::exact)] exact: bool,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let rows = py
-            .detach(|| self.study.greedy_repairs(&self.fabric, jobs, steps, exact))
-            .map_err(links_error)?;
+        let rows = interruptible(py, || {
+            self.study.greedy_repairs(&self.fabric, jobs, steps, exact)
+        })?
+        .map_err(links_error)?;
         rows.into_iter()
             .map(|r| {
                 let d = PyDict::new(py);

@@ -4,6 +4,7 @@
 use fray_core::workload::{Stencil, StencilKind};
 use pyo3::prelude::*;
 
+use crate::args;
 use crate::errors::workload_error;
 use crate::fabric::Fabric;
 
@@ -13,11 +14,11 @@ use crate::fabric::Fabric;
 #[pyfunction]
 #[pyo3(signature = (fabric, stencil, periodic, size_bytes, dims = None))]
 pub fn stencil_messages(
-    fabric: &Fabric,
-    stencil: &str,
-    periodic: bool,
-    size_bytes: f64,
-    dims: Option<Vec<usize>>,
+    #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+    #[pyo3(from_py_with = args::stencil)] stencil: &str,
+    #[pyo3(from_py_with = args::periodic)] periodic: bool,
+    #[pyo3(from_py_with = args::size_bytes)] size_bytes: f64,
+    #[pyo3(from_py_with = args::dims)] dims: Option<Vec<usize>>,
 ) -> PyResult<Vec<(u32, u32, f64)>> {
     let kind: StencilKind = stencil.parse().map_err(workload_error)?;
     let dims = dims.unwrap_or_else(|| {

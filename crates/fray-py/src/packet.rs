@@ -4,6 +4,7 @@ use fray_core::collectives::{self, AllreduceConfig, ErrorModel, Replication};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::collective_error;
 use crate::fabric::Fabric;
 
@@ -19,13 +20,13 @@ use crate::fabric::Fabric;
 #[allow(clippy::too_many_arguments)]
 pub fn allreduce_study<'py>(
     py: Python<'py>,
-    fabric: &Fabric,
-    replication: &str,
-    errors: &str,
-    ops: u32,
-    mtu: u32,
-    nak_s: f64,
-    seed: u64,
+    #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+    #[pyo3(from_py_with = args::replication)] replication: &str,
+    #[pyo3(from_py_with = args::errors)] errors: &str,
+    #[pyo3(from_py_with = args::ops)] ops: u32,
+    #[pyo3(from_py_with = args::mtu)] mtu: u32,
+    #[pyo3(from_py_with = args::nak_s)] nak_s: f64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(nak_s.is_finite() && nak_s >= 0.0) {
         return Err(crate::errors::SpecError::new_err(format!(

@@ -1,5 +1,6 @@
 //! The repair planner from Python: `fray.plan` calls these.
 
+use crate::interrupt::interruptible;
 use fray_core::faults::CableSelector;
 use fray_core::links::{DownCables, LinksStudy};
 use std::collections::HashMap;
@@ -15,6 +16,7 @@ use fray_core::workload::WorkloadSpec;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::{plan_error, workload_error, SpecError};
 use crate::fabric::Fabric;
 use crate::links::study_engine;
@@ -46,18 +48,18 @@ impl PlanSetup {
     #[allow(clippy::too_many_arguments)]
     fn new(
         fabric: Py<Fabric>,
-        workload: &str,
-        routing: &str,
-        engine: &str,
-        jobs: u32,
-        seeds: u32,
-        seed: u64,
-        time_tolerance: Option<f64>,
-        time_resolution: Option<f64>,
+        #[pyo3(from_py_with = args::workload)] workload: &str,
+        #[pyo3(from_py_with = args::routing)] routing: &str,
+        #[pyo3(from_py_with = args::engine)] engine: &str,
+        #[pyo3(from_py_with = args::jobs)] jobs: u32,
+        #[pyo3(from_py_with = args::seeds)] seeds: u32,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+        #[pyo3(from_py_with = args::time_tolerance)] time_tolerance: Option<f64>,
+        #[pyo3(from_py_with = args::time_resolution)] time_resolution: Option<f64>,
         classes: Vec<(String, String)>,
-        horizon: &str,
-        replications: u32,
-        policies: Vec<String>,
+        #[pyo3(from_py_with = args::horizon)] horizon: &str,
+        #[pyo3(from_py_with = args::replications)] replications: u32,
+        #[pyo3(from_py_with = args::policies)] policies: Vec<String>,
     ) -> PyResult<Self> {
         let classes = classes
             .into_iter()
@@ -107,9 +109,9 @@ impl PlanSetup {
     fn run<'py>(
         &self,
         py: Python<'py>,
-        reuse: &str,
-        points: usize,
-        samples: usize,
+        #[pyo3(from_py_with = args::reuse)] reuse: &str,
+        #[pyo3(from_py_with = args::points)] points: usize,
+        #[pyo3(from_py_with = args::samples)] samples: usize,
     ) -> PyResult<Bound<'py, PyDict>> {
         let reuse = match reuse {
             "direct" => LossReuse::Direct,
@@ -121,22 +123,19 @@ impl PlanSetup {
             }
         };
         let fabric = &self.fabric.get().0;
-        let report = py
-            .detach(|| {
-                self.plan.cables(fabric)?;
-                let loss = WorkloadLoss::new(&self.study, fabric, self.jobs)?;
-                self.plan.run(fabric, &self.policies, &loss, reuse)
-            })
-            .map_err(plan_error)?;
+        let report = interruptible(py, || {
+            self.plan.cables(fabric)?;
+            let loss = WorkloadLoss::new(&self.study, fabric, self.jobs)?;
+            self.plan.run(fabric, &self.policies, &loss, reuse)
+        })?
+        .map_err(plan_error)?;
         self.report_dict(py, &report)
     }
 
     /// The states a loss model of `points` grid points of `samples` states each evaluates,
     /// in order: `(class index, count, random draw or None, cable indices or None)`.
     fn model_jobs(&self, py: Python<'_>, points: usize, samples: usize) -> PyResult<Vec<JobKey>> {
-        let jobs = py
-            .detach(|| self.jobs_of(points, samples))
-            .map_err(plan_error)?;
+        let jobs = interruptible(py, || self.jobs_of(points, samples))?.map_err(plan_error)?;
         Ok(jobs.iter().map(job_key).collect())
     }
 
@@ -146,26 +145,25 @@ impl PlanSetup {
     fn evaluate(&self, py: Python<'_>, job: JobKey) -> PyResult<(usize, Option<f64>)> {
         let job = job_of(job);
         let fabric = &self.fabric.get().0;
-        let value = py
-            .detach(|| {
-                let cables = self.plan.cables(fabric)?;
-                if job.class >= cables.len() {
-                    return Err(PlanError::invalid(
-                        "job",
-                        format!("no class {} in this plan", job.class),
-                    ));
+        let value = interruptible(py, || {
+            let cables = self.plan.cables(fabric)?;
+            if job.class >= cables.len() {
+                return Err(PlanError::invalid(
+                    "job",
+                    format!("no class {} in this plan", job.class),
+                ));
+            }
+            let healthy = match self.healthy.get() {
+                Some(h) => h.clone(),
+                None => {
+                    let h = WorkloadLoss::healthy_throughput(&self.study, fabric, self.jobs)?;
+                    self.healthy.get_or_init(|| h).clone()
                 }
-                let healthy = match self.healthy.get() {
-                    Some(h) => h.clone(),
-                    None => {
-                        let h = WorkloadLoss::healthy_throughput(&self.study, fabric, self.jobs)?;
-                        self.healthy.get_or_init(|| h).clone()
-                    }
-                };
-                let loss = WorkloadLoss::with_healthy(&self.study, fabric, self.jobs, healthy);
-                job.evaluate(fabric, &cables, self.plan.seed, &CachedLoss::new(&loss))
-            })
-            .map_err(plan_error)?;
+            };
+            let loss = WorkloadLoss::with_healthy(&self.study, fabric, self.jobs, healthy);
+            job.evaluate(fabric, &cables, self.plan.seed, &CachedLoss::new(&loss))
+        })?
+        .map_err(plan_error)?;
         Ok((value.cut_off_draws, value.loss))
     }
 
@@ -180,40 +178,39 @@ impl PlanSetup {
         values: Vec<(JobKey, usize, Option<f64>)>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let fabric = &self.fabric.get().0;
-        let report = py
-            .detach(|| {
-                let cables = self.plan.cables(fabric)?;
-                let grids = self
-                    .plan
-                    .model_grids(fabric, &self.policies, points, samples)?;
-                let jobs = LossModel::jobs(&cables, &grids, samples);
-                let given: HashMap<JobKey, ModelValue> = values
-                    .into_iter()
-                    .map(|(key, cut_off_draws, loss)| {
-                        (
-                            key,
-                            ModelValue {
-                                cut_off_draws,
-                                loss,
-                            },
+        let report = interruptible(py, || {
+            let cables = self.plan.cables(fabric)?;
+            let grids = self
+                .plan
+                .model_grids(fabric, &self.policies, points, samples)?;
+            let jobs = LossModel::jobs(&cables, &grids, samples);
+            let given: HashMap<JobKey, ModelValue> = values
+                .into_iter()
+                .map(|(key, cut_off_draws, loss)| {
+                    (
+                        key,
+                        ModelValue {
+                            cut_off_draws,
+                            loss,
+                        },
+                    )
+                })
+                .collect();
+            let values = jobs
+                .iter()
+                .map(|j| {
+                    given.get(&job_key(j)).copied().ok_or_else(|| {
+                        PlanError::invalid(
+                            "values",
+                            format!("no value for the state {:?}", job_key(j)),
                         )
                     })
-                    .collect();
-                let values = jobs
-                    .iter()
-                    .map(|j| {
-                        given.get(&job_key(j)).copied().ok_or_else(|| {
-                            PlanError::invalid(
-                                "values",
-                                format!("no value for the state {:?}", job_key(j)),
-                            )
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                let model = LossModel::from_values(&cables, &grids, samples, &jobs, &values);
-                self.plan.run_with_model(fabric, &self.policies, model)
-            })
-            .map_err(plan_error)?;
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let model = LossModel::from_values(&cables, &grids, samples, &jobs, &values);
+            self.plan.run_with_model(fabric, &self.policies, model)
+        })?
+        .map_err(plan_error)?;
         self.report_dict(py, &report)
     }
 }
@@ -308,20 +305,20 @@ impl PlanSetup {
     }
 }
 
-/// Fits `kind` (`"exp"` or `"weibull"`) to the failures of `class` in the failure log
+/// Fits `kind` (`"exp"` or `"weibull"`) to the failures of class `cls` in the failure log
 /// `text` (named `file` in errors), observed for `span` (a duration; None: up to the last
 /// failure). Returns a dict: `class, cables, failures, exposure_s, model` (a failure model
 /// spec), `log_likelihood`, `mtbf_ci_s`.
 #[pyfunction]
-#[pyo3(signature = (fabric, text, file, class, span = None, kind = "exp"))]
+#[pyo3(signature = (fabric, text, file, cls, span = None, kind = "exp"))]
 pub fn fit_failure_log<'py>(
     py: Python<'py>,
-    fabric: &Fabric,
-    text: &str,
-    file: &str,
-    class: &str,
-    span: Option<&str>,
-    kind: &str,
+    #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+    #[pyo3(from_py_with = args::text)] text: &str,
+    #[pyo3(from_py_with = args::file)] file: &str,
+    #[pyo3(from_py_with = args::cls)] cls: &str,
+    #[pyo3(from_py_with = args::span)] span: Option<&str>,
+    #[pyo3(from_py_with = args::kind)] kind: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let kind = match kind {
         "exp" => FitKind::Exponential,
@@ -337,7 +334,7 @@ pub fn fit_failure_log<'py>(
         Some(s) => parse_seconds(s).map_err(spec_error("span"))?,
         None => log.iter().map(|f| f.time_s).fold(0.0, f64::max),
     };
-    let fit = fit_failures(&fabric.0, class, &log, span_s, kind).map_err(plan_error)?;
+    let fit = fit_failures(&fabric.0, cls, &log, span_s, kind).map_err(plan_error)?;
     let d = PyDict::new(py);
     d.set_item("class", fit.class)?;
     d.set_item("cables", fit.cables)?;
@@ -352,7 +349,10 @@ pub fn fit_failure_log<'py>(
 /// Checks a failure model or policy spec, returning it as the core prints it (so Python
 /// validates options before a long run).
 #[pyfunction]
-pub fn plan_spec(kind: &str, text: &str) -> PyResult<String> {
+pub fn plan_spec(
+    #[pyo3(from_py_with = args::kind)] kind: &str,
+    #[pyo3(from_py_with = args::text)] text: &str,
+) -> PyResult<String> {
     match kind {
         "failure" => Ok(text
             .parse::<FailureModel>()

@@ -4,13 +4,17 @@ use fray_core::profile::{Profile, ProfileName};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::profile_error;
 
 /// The settings of the profile called `name` (`"sst"`): a dict with `name`, `routing`,
 /// `engine`, `host` (specs as the options take them) and `link_bandwidth_bytes_s` (bytes per
 /// second). An unknown name raises `SpecError` with `field` `"profile"`.
 #[pyfunction]
-fn profile<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+fn profile<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::name)] name: &str,
+) -> PyResult<Bound<'py, PyDict>> {
     let p: Profile = name.parse().map_err(profile_error)?;
     let d = PyDict::new(py);
     d.set_item("name", p.to_string())?;

@@ -1,5 +1,6 @@
 //! One simulation of any workload on any engine: `simulate` (what `fray.simulate` calls).
 
+use crate::interrupt::interruptible;
 use fray_core::options::OptionError;
 use fray_core::sim::packet::TrafficConfig;
 use fray_core::sim::{Engine, Simulation, Workload};
@@ -7,6 +8,7 @@ use fray_core::workload::{HostCosts, Message, WorkloadSpec};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args;
 use crate::errors::{option_error, sim_error, workload_error, SpecError};
 use crate::fabric::Fabric;
 use crate::faults::{faults_or_none, Faults};
@@ -31,17 +33,17 @@ use crate::faults::{faults_or_none, Faults};
 #[allow(clippy::too_many_arguments)]
 pub fn simulate<'py>(
     py: Python<'py>,
-    fabric: &Fabric,
-    workload: Option<&str>,
+    #[pyo3(from_py_with = args::fabric)] fabric: PyRef<'_, Fabric>,
+    #[pyo3(from_py_with = args::workload)] workload: Option<&str>,
     messages: Option<Vec<(u32, u32, f64)>>,
     traffic: Option<(f64, f64, f64)>,
-    faults: Option<&Faults>,
-    routing: Option<String>,
-    engine: Option<&str>,
-    host: Option<&str>,
-    seed: u64,
-    time_tolerance: Option<f64>,
-    time_resolution: Option<f64>,
+    #[pyo3(from_py_with = args::faults)] faults: Option<PyRef<'_, Faults>>,
+    #[pyo3(from_py_with = args::routing)] routing: Option<String>,
+    #[pyo3(from_py_with = args::engine)] engine: Option<&str>,
+    #[pyo3(from_py_with = args::host)] host: Option<&str>,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = args::time_tolerance)] time_tolerance: Option<f64>,
+    #[pyo3(from_py_with = args::time_resolution)] time_resolution: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let workload = match (workload, messages, traffic) {
         (Some(spec), None, None) => {
@@ -77,10 +79,8 @@ pub fn simulate<'py>(
         seed,
     };
     let fabric = &fabric.0;
-    let faults = faults_or_none(fabric, faults)?;
-    let r = py
-        .detach(|| simulation.run(fabric, &faults))
-        .map_err(sim_error)?;
+    let faults = faults_or_none(fabric, faults.as_deref())?;
+    let r = interruptible(py, || simulation.run(fabric, &faults))?.map_err(sim_error)?;
     let out = PyDict::new(py);
     out.set_item("engine", r.engine.to_string())?;
     out.set_item("routing", &r.routing)?;

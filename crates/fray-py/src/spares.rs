@@ -4,7 +4,8 @@ use fray_core::spares::{SpareAllocation, Study, StudyConfig};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::spares_error;
+use crate::args;
+use crate::errors::{spares_error, SpecError};
 
 /// A prepared spare-node study and the curve accumulated over the cases run so far.
 #[pyclass(module = "fray._fray")]
@@ -19,12 +20,12 @@ impl SpareStudy {
     #[new]
     #[pyo3(signature = (fabric, alloc, method, stencil = None, periodic = None, max_failures = None))]
     fn new(
-        fabric: &str,
-        alloc: &str,
-        method: &str,
-        stencil: Option<&str>,
-        periodic: Option<bool>,
-        max_failures: Option<usize>,
+        #[pyo3(from_py_with = args::fabric)] fabric: &str,
+        #[pyo3(from_py_with = args::alloc)] alloc: &str,
+        #[pyo3(from_py_with = args::method)] method: &str,
+        #[pyo3(from_py_with = args::stencil)] stencil: Option<&str>,
+        #[pyo3(from_py_with = args::periodic)] periodic: Option<bool>,
+        #[pyo3(from_py_with = args::max_failures)] max_failures: Option<usize>,
     ) -> PyResult<Self> {
         let config =
             StudyConfig::from_specs(fabric, alloc, method, stencil, periodic, max_failures)
@@ -60,32 +61,65 @@ impl SpareStudy {
         self.study.baseline_collisions()
     }
 
-    /// Runs sampled cases `start .. start + count` with `seed`, releasing the GIL.
-    fn run_samples(&mut self, py: Python<'_>, seed: u64, start: u64, count: u64) {
+    /// Runs sampled cases `start .. start + count` with `seed`, releasing the GIL; `count` is
+    /// at most 2^32-1 (the command line's `--samples`) and the range ends by 2^64-1.
+    fn run_samples(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+        #[pyo3(from_py_with = args::start)] start: u64,
+        #[pyo3(from_py_with = args::count)] count: u32,
+    ) -> PyResult<()> {
+        let end = start.checked_add(u64::from(count)).ok_or_else(|| {
+            SpecError::new_err(format!(
+                "count: cases {start} to {start} + {count} run past case 2^64-1"
+            ))
+        })?;
         let study = &mut self.study;
-        py.detach(|| study.run_samples(seed, start..start + count));
+        py.detach(|| study.run_samples(seed, start..end));
+        Ok(())
     }
 
-    /// Number of failure sets whose lowest failed rank is in `start .. end`.
-    fn exhaustive_cases(&self, start: u32, end: u32) -> u128 {
-        self.study.exhaustive_cases(start..end)
+    /// Number of failure sets whose lowest failed rank is in `start .. end` (within the job's
+    /// ranks).
+    fn exhaustive_cases(
+        &self,
+        #[pyo3(from_py_with = args::start)] start: u32,
+        #[pyo3(from_py_with = args::end)] end: u32,
+    ) -> PyResult<u128> {
+        self.study
+            .exhaustive_cases(start..end)
+            .map_err(spares_error)
     }
 
     /// Runs every failure set whose lowest failed rank is in `start .. end`, releasing the GIL.
-    fn run_exhaustive(&mut self, py: Python<'_>, start: u32, end: u32) -> PyResult<()> {
+    fn run_exhaustive(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = args::start)] start: u32,
+        #[pyo3(from_py_with = args::end)] end: u32,
+    ) -> PyResult<()> {
         let study = &mut self.study;
         py.detach(|| study.run_exhaustive(start..end))
             .map_err(spares_error)
     }
 
     /// Fails `ranks` in order; per step `(degree, collisions)`, or `None` where unrecoverable.
-    fn replay(&self, ranks: Vec<u32>) -> PyResult<Vec<Option<(usize, u32)>>> {
+    fn replay(
+        &self,
+        #[pyo3(from_py_with = args::ranks)] ranks: Vec<u32>,
+    ) -> PyResult<Vec<Option<(usize, u32)>>> {
         self.study.replay(&ranks).map_err(spares_error)
     }
 
-    /// The node each rank runs on after failing `ranks` in order.
-    fn placement_after(&self, ranks: Vec<u32>) -> Vec<u32> {
-        self.study.placement_after(&ranks).rank_nodes().to_vec()
+    /// The node each rank runs on after failing `ranks` in order (each a rank of the job,
+    /// failed once).
+    fn placement_after(
+        &self,
+        #[pyo3(from_py_with = args::ranks)] ranks: Vec<u32>,
+    ) -> PyResult<Vec<u32>> {
+        let placement = self.study.placement_after(&ranks).map_err(spares_error)?;
+        Ok(placement.rank_nodes().to_vec())
     }
 
     /// The curve so far as columns: `failures, cases, unrecoverable, best, mean, worst`, then
@@ -121,8 +155,8 @@ impl SpareStudy {
 #[pyfunction]
 pub fn spare_allocation<'py>(
     py: Python<'py>,
-    fabric: &str,
-    alloc: &str,
+    #[pyo3(from_py_with = args::fabric)] fabric: &str,
+    #[pyo3(from_py_with = args::alloc)] alloc: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let shape = fray_core::spares::study_shape(fabric).map_err(spares_error)?;
     let a: SpareAllocation = alloc.parse().map_err(spares_error)?;

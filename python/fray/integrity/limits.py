@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable
-from decimal import Decimal
 from typing import Any
 
 from fray import SpecError
 from fray.campaign.limits import U32_MAX, U64_MAX
+from fray.cli.numbers import echo
 from fray.integrity.checksums import algorithms
 
 __all__ = ["MAX_GIVE_UP", "MAX_MESSAGE_BYTES", "MAX_TRIALS", "MODES", "PATHS", "U32_MAX",
@@ -50,10 +50,9 @@ def whole(value: Any, field: str, minimum: int = 0, maximum: int = U64_MAX) -> i
 
 
 def shown(value: Any) -> str:
-    """``value`` as an error message quotes it: a number of more than 24 digits in exponent
-    form (a 309-digit number is not repeated)."""
-    text = str(value)
-    return text if len(text) <= 24 else f"{Decimal(int(value)):.6e}"
+    """``value`` as an error message quotes it (a 309-digit number is not repeated: see
+    :func:`fray.cli.numbers.echo`)."""
+    return echo(str(value))
 
 
 def real(value: Any, field: str, minimum: float = -math.inf, maximum: float = math.inf) -> float:

@@ -19,6 +19,10 @@ use crate::workload::{Stencil, StencilKind};
 /// Fewest cases a thread takes at once among those that go on alone from a shared state.
 const ALONE_SPLIT: usize = 16;
 
+/// Most sampled cases [`Study::run_samples`] holds in memory at once: a longer range runs in
+/// batches of this many (each case's draw is held until its sequence ends).
+const SAMPLE_BATCH: u64 = 1 << 18;
+
 /// Largest number of failure sets an exhaustive study accepts (beyond it, sample).
 pub const MAX_EXHAUSTIVE_CASES: u128 = 1 << 40;
 
@@ -490,11 +494,17 @@ impl Study {
     /// slide's dimension, direction and position. The cases are grouped by those, each
     /// group's slide is counted once, and each case then goes on alone from the shared state
     /// with its own failed nodes marked.
+    ///
+    /// The cases run [`SAMPLE_BATCH`] at a time, so that memory does not grow with the range.
     pub fn run_samples(&mut self, seed: u64, cases: Range<u64>) {
-        let count = cases.end.saturating_sub(cases.start);
-        let draws = cases.map(|case| Draw::new(seed, case)).collect();
-        let part = self.run_from(&self.initial, draws, 0);
-        self.add(part, count);
+        let mut start = cases.start;
+        while start < cases.end {
+            let end = cases.end.min(start.saturating_add(SAMPLE_BATCH));
+            let draws = (start..end).map(|case| Draw::new(seed, case)).collect();
+            let part = self.run_from(&self.initial, draws, 0);
+            self.add(part, end - start);
+            start = end;
+        }
     }
 
     /// The curve of `draws`, each of which has made `done` failures, all full-degree slides
@@ -612,21 +622,41 @@ impl Study {
     }
 
     /// Number of failure sets of sizes 1..=`max_failures` whose lowest rank is in `roots`.
-    pub fn exhaustive_cases(&self, roots: Range<u32>) -> u128 {
+    ///
+    /// `roots` must lie within the job's ranks (`start <= end <= num_ranks`).
+    pub fn exhaustive_cases(&self, roots: Range<u32>) -> Result<u128, SparesError> {
+        self.check_roots(&roots)?;
         let n = self.num_ranks() as u64;
-        roots
+        Ok(roots
             .map(|r| {
                 (0..self.max_failures as u64)
                     .map(|k| binomial(n - 1 - u64::from(r), k))
                     .sum::<u128>()
             })
-            .sum()
+            .sum())
+    }
+
+    /// Whether `roots` is a range of the job's ranks, else an error naming it.
+    fn check_roots(&self, roots: &Range<u32>) -> Result<(), SparesError> {
+        let n = self.num_ranks();
+        if roots.start > roots.end || roots.end as usize > n {
+            return Err(SparesError::Parameter {
+                field: "roots",
+                reason: format!(
+                    "lowest failed ranks {}..{} are not a range of the job's {n} ranks (0..{n})",
+                    roots.start, roots.end
+                ),
+            });
+        }
+        Ok(())
     }
 
     /// Runs every failure set (of sizes 1..=`max_failures`) whose lowest rank is in `roots`;
     /// a set's failures happen in increasing rank order. Uses every core.
+    /// `roots` must lie within the job's ranks.
     pub fn run_exhaustive(&mut self, roots: Range<u32>) -> Result<(), SparesError> {
-        let total = self.exhaustive_cases(0..self.num_ranks() as u32);
+        self.check_roots(&roots)?;
+        let total = self.exhaustive_cases(0..self.num_ranks() as u32)?;
         if total > MAX_EXHAUSTIVE_CASES {
             return Err(SparesError::Parameter {
                 field: "exhaustive",
@@ -664,20 +694,10 @@ impl Study {
     /// used and the collisions after it, or `None` from the first step the method cannot
     /// recover (the rest are not run).
     pub fn replay(&self, ranks: &[u32]) -> Result<Vec<Option<(usize, u32)>>, SparesError> {
+        self.check_failure_order(ranks)?;
         let mut state = self.initial.clone();
-        let mut failed = vec![false; self.num_ranks()];
         let mut out = Vec::with_capacity(ranks.len());
         for &r in ranks {
-            if r as usize >= failed.len() || failed[r as usize] {
-                return Err(SparesError::Parameter {
-                    field: "ranks",
-                    reason: format!(
-                        "rank {r} is out of range or failed twice (the job has {} ranks)",
-                        failed.len()
-                    ),
-                });
-            }
-            failed[r as usize] = true;
             match state.fail(r) {
                 Some(sub) => out.push(Some((sub.degree, state.tracker.max_collisions()))),
                 None => {
@@ -689,15 +709,35 @@ impl Study {
         Ok(out)
     }
 
-    /// The placement after failing `ranks` in order (or up to the first unrecoverable one).
-    pub fn placement_after(&self, ranks: &[u32]) -> Placement {
+    /// The placement after failing `ranks` in order (or up to the first unrecoverable one);
+    /// as for [`Self::replay`], each rank must be one of the job's, failed once.
+    pub fn placement_after(&self, ranks: &[u32]) -> Result<Placement, SparesError> {
+        self.check_failure_order(ranks)?;
         let mut state = self.initial.clone();
         for &r in ranks {
             if state.fail(r).is_none() {
                 break;
             }
         }
-        state.placement
+        Ok(state.placement)
+    }
+
+    /// Whether `ranks` is an order in which ranks fail: each a rank of the job, none twice.
+    fn check_failure_order(&self, ranks: &[u32]) -> Result<(), SparesError> {
+        let mut failed = vec![false; self.num_ranks()];
+        for &r in ranks {
+            if r as usize >= failed.len() || failed[r as usize] {
+                return Err(SparesError::Parameter {
+                    field: "ranks",
+                    reason: format!(
+                        "rank {r} is out of range or failed twice (the job has {} ranks)",
+                        failed.len()
+                    ),
+                });
+            }
+            failed[r as usize] = true;
+        }
+        Ok(())
     }
 }
 

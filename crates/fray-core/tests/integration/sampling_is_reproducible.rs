@@ -25,6 +25,19 @@ fn same_seed_same_curve_whatever_the_chunks() {
 }
 
 #[test]
+fn a_range_longer_than_one_batch_gives_the_same_curve() {
+    // `run_samples` holds at most 2^18 cases at once; a longer range runs in batches.
+    let cases = (1 << 18) + 5;
+    let mut whole = study("mesh:4x4", "2D(1,1)", "0D", 1);
+    whole.run_samples(3, 0..cases);
+    let mut split = study("mesh:4x4", "2D(1,1)", "0D", 1);
+    split.run_samples(3, 0..100_000);
+    split.run_samples(3, 100_000..cases);
+    assert_eq!(whole.curve(), split.curve());
+    assert_eq!(whole.curve().rows[0].cases, cases);
+}
+
+#[test]
 fn exhaustive_agrees_with_replaying_every_set() {
     for method in ["hybrid(all)", "1D", "0D"] {
         let mut s = study("mesh:6x5", "2D(2,1)", method, 3);
