@@ -54,6 +54,27 @@ fn a_permutation_of_large_messages_agrees_within_one_percent() {
 }
 
 #[test]
+fn an_empty_message_takes_its_path_latency_on_both() {
+    // Rank 0 sends nothing two hops along x, then 8 bytes: each arrives after its path's
+    // latency (and the bytes' time), on both engines; the packet engine used to end the
+    // empty one at once.
+    let mut b = DagBuilder::new(64);
+    let first = b.send(0, 2, 0.0, &[]).unwrap();
+    b.send(0, 2, 8.0, &[first]).unwrap();
+    let (flow_s, packet_s) = both(b.build(1).unwrap());
+    let alone = {
+        let mut b = DagBuilder::new(64);
+        b.send(0, 2, 8.0, &[]).unwrap();
+        both(b.build(1).unwrap())
+    };
+    assert!(flow_s > 1.9 * alone.0, "{flow_s} {alone:?}");
+    assert!(
+        (packet_s - flow_s).abs() < 1e-3 * flow_s,
+        "{packet_s} {flow_s}"
+    );
+}
+
+#[test]
 fn halo3d26_packets_are_slower_by_at_most_thirty_percent() {
     // 26 small messages per rank: the flow engine shares the injection channel fairly among
     // them, the packet engine sends them in order and blocks behind busy heads.
