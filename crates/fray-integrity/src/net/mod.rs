@@ -214,13 +214,21 @@ impl NetTransport {
         Ok(())
     }
 
-    /// Waits for `req`, driving MPI; returns `(source, bytes)` of a receive.
+    /// Waits for `req`, driving MPI; returns `(source, bytes)` of a receive. A wait that
+    /// ends in an error (a signal, a peer that gave up) cancels `req`, so that no receive is
+    /// left posted into a buffer the caller takes back.
     fn wait(
         &self,
         req: &mut Request,
         keep_waiting: &mut dyn FnMut() -> bool,
     ) -> Result<(i32, usize), TransportError> {
-        self.wait_until(&mut || self.mpi.test(req), keep_waiting)
+        let r = self.wait_until(&mut || self.mpi.test(req), keep_waiting);
+        if r.is_err() && !req.is_done() && self.mpi.cancel(req).is_ok() {
+            // A cancelled request still completes (as cancelled, or as done after all); one
+            // MPI cannot cancel (a send, on some) is left as it is.
+            let _ = (0..1 << 20).any(|_| !matches!(self.mpi.test(req), Ok(None)));
+        }
+        r
     }
 
     /// The rank whose next message with wire tag `wire` has arrived, waiting for one. A
@@ -240,7 +248,9 @@ impl NetTransport {
     /// Calls `poll`, which drives MPI, until it gives a value. With logged eager messages, a
     /// wait that does not end at once first sends the acknowledgements owed (nothing else
     /// would carry them while this rank waits) and serves control messages now and then (a
-    /// rank that waits here may be the one another rank needs a resend from).
+    /// rank that waits here may be the one another rank needs a resend from); a peer that
+    /// gave up on one of this rank's messages ends the wait with that error, since what
+    /// this rank waits for may never come (the peer stopped after giving up).
     fn wait_until<T>(
         &self,
         poll: &mut dyn FnMut() -> Result<Option<T>, TransportError>,
@@ -256,6 +266,7 @@ impl NetTransport {
                     self.flush_due()?;
                 }
                 self.poll_ledger()?;
+                self.check_failed()?;
             }
             polls += 1;
             if polls.is_multiple_of(POLLS_PER_CHECK) && !keep_waiting() {
