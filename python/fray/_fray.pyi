@@ -84,7 +84,12 @@ class Faults:
     def fail_file(self, path: str) -> int: ...
     def fail_router(self, router: int | str) -> Faults: ...
     def fail_endpoint(self, endpoint: int | str) -> Faults: ...
-    def lose_lanes(self, channel: int, lanes: int) -> Faults: ...
+    def lose_lanes(self, channel: int, lanes: int) -> Faults:
+        """Sets the number of lanes ``channel`` (one direction) has lost to ``lanes``,
+        replacing any earlier count rather than adding to it: ``lose_lanes(c, 3)`` twice on
+        a 4-lane channel leaves 3 lost. Its bandwidth scales with the lanes left; losing
+        every lane takes the channel down, and a later, smaller count does not bring it
+        back."""
     def bandwidth_bytes_s(self, channel: int) -> float: ...
     def channel_is_down(self, channel: int) -> bool: ...
     @property
@@ -181,6 +186,11 @@ DEFAULT_TIME_RESOLUTION_S: float
 MAX_PLAN_HORIZON_S: float
 #: The most fault states a plan's loss model evaluates (points x samples over every class).
 MAX_MODEL_STATES: int
+#: The largest buffer a checksum measurement allocates, and the largest message the
+#: ping-pong sends, in bytes (1 GiB).
+MAX_BUFFER_BYTES: int
+#: The most samples a checksum measurement takes, and the most ping-pong trials.
+MAX_SAMPLES: int
 
 _JobKey: TypeAlias = tuple[int, int, int | None, list[int] | None]
 

@@ -20,5 +20,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     transport::register(m)?;
     rings::register(m)?;
     net::register(m)?;
+    m.add(
+        "MAX_BUFFER_BYTES",
+        fray_integrity::measure::MAX_BUFFER_BYTES,
+    )?;
+    m.add("MAX_SAMPLES", fray_integrity::measure::MAX_SAMPLES)?;
     Ok(())
 }

@@ -12,7 +12,7 @@ import numbers
 from collections.abc import Iterable
 from typing import Any
 
-from fray import SpecError
+from fray import SpecError, _fray
 from fray.campaign.limits import U32_MAX, U64_MAX
 from fray.cli.numbers import echo
 from fray.integrity.checksums import algorithms
@@ -23,12 +23,12 @@ __all__ = ["MAX_GIVE_UP", "MAX_MESSAGE_BYTES", "MAX_TRIALS", "MODES", "PATHS", "
 
 #: The largest message the ping-pong sends and the largest chunk or ring slot the transport
 #: takes (bytes, 1 GiB): the largest buffer the checksum measurements allocate (the core's
-#: ``MAX_BUFFER_BYTES``, not exported by the bindings), and ``CheckedComm``'s default
-#: ``max_message_bytes``. The ping-pong holds up to nine buffers of the largest size per rank.
-MAX_MESSAGE_BYTES = 1 << 30
+#: ``MAX_BUFFER_BYTES``), and ``CheckedComm``'s default ``max_message_bytes``. The ping-pong
+#: holds up to nine buffers of the largest size per rank.
+MAX_MESSAGE_BYTES: int = _fray.MAX_BUFFER_BYTES
 #: The most trials of the ping-pong: the most samples a checksum measurement takes (the
 #: core's ``MAX_SAMPLES``). Each trial is up to 1,000 round trips per size and mode.
-MAX_TRIALS = 10_000
+MAX_TRIALS: int = _fray.MAX_SAMPLES
 #: The modes of the ping-pong besides the algorithm names.
 MODES = ("none", "naive", "unchecked", "auto")
 #: The paths of the checked transport.

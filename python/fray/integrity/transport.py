@@ -80,7 +80,7 @@ def _bytes_view(buf: Any, field: str, writable: bool = False) -> memoryview:
 class _Base:
     """Shared set-up: a private duplicate communicator, tags, statistics, fault injection."""
 
-    def __init__(self, comm: MPI.Comm, *, max_message_bytes: int = 1 << 30,
+    def __init__(self, comm: MPI.Comm, *, max_message_bytes: int = limits.MAX_MESSAGE_BYTES,
                  max_retries: int = 8, ber: float = 0.0, seed: int = 0) -> None:
         if not isinstance(comm, MPI.Comm):
             raise SpecError(f"comm: expected an mpi4py communicator, got {type(comm).__name__}")
@@ -311,7 +311,7 @@ class CheckedComm(_Base):
     def __init__(self, comm: MPI.Comm, algorithm: str = "auto", *, path: str = "auto",
                  eager_threshold_bytes: int | None = None, first_chunk_bytes: int | None = None,
                  ratio: float | None = None, max_chunk_bytes: int | None = None,
-                 ring_slots: int = 8, max_message_bytes: int = 1 << 30, max_retries: int = 8,
+                 ring_slots: int = 8, max_message_bytes: int = limits.MAX_MESSAGE_BYTES, max_retries: int = 8,
                  ber: float = 0.0, seed: int = 0) -> None:
         path = limits.path(path)
         first_chunk_bytes, max_chunk_bytes = (
