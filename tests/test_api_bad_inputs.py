@@ -76,6 +76,19 @@ CASES = [
      "seconds[0]: must be a positive, finite duration, got NaN"),          # "NaN seconds"
     (lambda: fray.units.format_seconds(-1), "seconds: a duration to print"),  # "-1ps"
     (lambda: fray.units.format_rate(math.inf), "bytes_per_s: a bandwidth to print"),
+    (lambda: fray.simulate(torus(), "halo3d26:peflops=0"),
+     "peflops: expected a rate in flop/s > 0"),                 # "compute_s: ... got inf"
+    (lambda: fray.simulate(torus(), "sweep3d:nodeflops=0"),
+     "nodeflops: expected a rate in flop/s > 0"),               # "compute_s: ... got inf"
+    (lambda: fray.simulate(torus(), "lqcd:peflops=1e-320"),
+     "peflops: 2.1528828e7 flops at 1e-320 flop/s"),            # "compute_s: ... got inf"
+    (lambda: fray.Halo3D26(nx=0), "nx: expected a whole number >= 1, got 0"),  # built
+    (lambda: fray.Halo3D26(nx=1.5), "nx: expected a whole number >= 1, got 1.5"),  # built
+    (lambda: fray.simulate(torus(), []), "workload messages: give at least one message"),  # inf
+    (lambda: fray.health.classify_cables(X5, ber=2),
+     "ber: must be a bit-error rate strictly between 0 and 1, got 2"),   # accepted
+    (lambda: fray.diag.job_cost("gemini:2x2x2", [], cells=0),
+     "cells: must be at least 1"),                                       # named nx
     # -- the Python wrappers -----------------------------------------------------------------
     (lambda: fray.simulate(None, "halo3d26:nx=2"),
      "fabric: expected a fray.Fabric or a fabric spec"),                   # TypeError
@@ -134,3 +147,12 @@ def test_a_message_past_the_packet_clock_is_refused_before_it_is_cut_into_packet
     # used to be cut into packets for ever.
     with pytest.raises(fray.FrayError, match="the packet engine's clock holds"):
         fray.simulate(torus(), [(0, 1, 1e300)], engine="packet")
+
+
+def test_lose_lanes_sets_the_count_lost_and_says_so():
+    # Losing 3 and then 3 lanes of a 4-lane channel leaves 3 lost (not 6, nor an error);
+    # the docstring used to read as if the lanes added up.
+    fabric = Fabric.parse("torus:4x4", lanes=4)
+    faults = Faults(fabric).lose_lanes(0, 3).lose_lanes(0, 3)
+    assert faults.bandwidth_bytes_s(0) == Faults(fabric).bandwidth_bytes_s(0) / 4
+    assert "rather than adding" in Faults.lose_lanes.__doc__

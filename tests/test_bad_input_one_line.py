@@ -352,3 +352,18 @@ def test_argparse_refusals_are_one_line(capsys, argv, needle):
 def test_help_still_prints_the_usage(capsys):
     assert main(["links", "--help"]) == 0
     assert capsys.readouterr().out.startswith("usage: fray links")
+
+
+@pytest.mark.parametrize(("workload", "needle"), [
+    ("halo3d26:peflops=0", "peflops: expected a rate in flop/s > 0"),  # named compute_s
+    ("halo3d26:nx=1.5", "nx: expected a whole number >= 1, got 1.5"),
+])
+def test_a_workload_option_is_named_by_the_cli(capsys, workload, needle):
+    one_line(capsys, "links", "--fabric", "torus:4x4", "--workload", workload, "--jobs", "1",
+             "--failed", "0", needle=needle)
+
+
+def test_a_bit_error_rate_of_one_is_refused_by_the_cli(capsys):
+    # 1 passed the flag's own check and no cable could ever be erroring.
+    one_line(capsys, "health", str(EXAMPLES / "data" / "x5.topofile"), "--ber", "1",
+             needle="ber: must be a bit-error rate strictly between 0 and 1, got 1")

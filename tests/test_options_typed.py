@@ -88,6 +88,11 @@ def test_objects_nest_hash_pickle_and_do_not_change():
         (lambda: fray.Halo3D26(kba=3), "kba"),
         (lambda: fray.Halo3D26(jobs=0), "jobs"),
         (lambda: fray.Halo3D26(host="sst"), "host"),
+        (lambda: fray.Halo3D26(nx=0), "nx"),  # accepted, refused only by simulate
+        (lambda: fray.Halo3D26(nx=1.5), "nx"),  # accepted, refused only by simulate
+        (lambda: fray.Sweep3D(kba=0), "kba"),  # accepted, refused only by simulate
+        (lambda: fray.Halo3D26(peflops=0), "peflops"),  # refused by simulate as compute_s
+        (lambda: fray.Sweep3D(nodeflops=0), "nodeflops"),  # refused by simulate as compute_s
         (lambda: fray.parse_routing("dijkstra"), "routing"),
         (lambda: fray.parse_engine("packets"), "engine"),
         (lambda: fray.parse_workload("halo3d27"), "workload"),
@@ -99,6 +104,17 @@ def test_a_bad_value_names_its_field(build, field):
         build()
     assert e.value.field == field
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("options", [{"nx": 0}, {"nx": 1.5}, {"peflops": 0}])
+def test_a_class_refuses_as_the_spec_parser_does(options):
+    # The class is built through the core's parser: the same one-line message, word for word.
+    (key, value), = options.items()
+    with pytest.raises(SpecError) as built:
+        fray.Halo3D26(**options)
+    with pytest.raises(SpecError) as parsed:
+        fray.parse_workload(f"halo3d26:{key}={value}")
+    assert str(built.value).split(": ", 1)[1] == str(parsed.value).split(": ", 1)[1]
 
 
 numbers = st.one_of(st.integers(0, 10**6), st.floats(0, 1e6, allow_nan=False))

@@ -124,7 +124,10 @@ impl Faults {
         Ok(slf)
     }
 
-    /// Takes `lanes` lanes off channel `channel` (one direction); its bandwidth scales.
+    /// Sets the number of lanes channel `channel` (one direction) has lost to `lanes`,
+    /// replacing any earlier count rather than adding to it: `lose_lanes(c, 3)` twice on a
+    /// 4-lane channel leaves 3 lost. Its bandwidth scales with the lanes left; losing every
+    /// lane takes the channel down, and a later, smaller count does not bring it back.
     fn lose_lanes<'py>(
         mut slf: PyRefMut<'py, Self>,
         #[pyo3(from_py_with = args::channel)] channel: u32,

@@ -28,12 +28,24 @@ impl JobCost {
 /// Runs a Halo3D26 stencil of `cells` cubed cells per rank, `iterations` iterations, one
 /// rank per node over the whole machine (rank grid X by Y by 2Z: the two nodes of a Gemini
 /// are neighbours along z), routed by dimension-order retry, healthy and with `injections`.
+/// `cells` and `iterations` are at least 1; an error names the one that is not.
 pub fn job_cost(
     gemini: &Gemini,
     injections: &[Injection],
     cells: u32,
     iterations: u32,
 ) -> Result<JobCost, DiagError> {
+    for (what, value, unit) in [
+        ("cells", cells, "cells per rank along each axis"),
+        ("iterations", iterations, "iterations"),
+    ] {
+        if value == 0 {
+            return Err(DiagError::Invalid {
+                what: what.into(),
+                reason: format!("must be at least 1 ({unit}), got 0"),
+            });
+        }
+    }
     let [x, y, z] = gemini.dims();
     let mut motif = Halo3D26::new(x as u32, y as u32, (NODES_PER_GEMINI * z) as u32);
     (motif.nx, motif.ny, motif.nz, motif.iterations) = (cells, cells, cells, iterations);
@@ -70,6 +82,20 @@ pub fn job_cost(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_cells_or_iterations_are_refused_naming_them() {
+        // `cells=0` used to be refused as the stencil's `nx`, an argument job_cost has not.
+        let g = Gemini::new([2, 2, 4]).unwrap();
+        for (cells, iterations, what) in [(0, 1, "cells"), (16, 0, "iterations")] {
+            let e = job_cost(&g, &[], cells, iterations).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("{what}: must be at least 1")),
+                "{e}"
+            );
+        }
+    }
 
     #[test]
     fn a_slow_gemini_costs_more_than_a_lane() {

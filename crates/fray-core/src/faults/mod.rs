@@ -276,8 +276,11 @@ impl Faults {
         self.fail_cables_listed(fabric, &text, &file)
     }
 
-    /// Takes `lanes` lanes off the channel (one direction); the channel keeps at least none:
-    /// losing every lane takes it down.
+    /// Sets the number of lanes the channel (one direction) has lost to `lanes`, replacing
+    /// any earlier count rather than adding to it: losing 3 and then 3 lanes of a 4-lane
+    /// channel leaves 3 lost, not 6 (an error) or 4. Its bandwidth scales with the lanes
+    /// left. Losing every lane takes the channel down, and it stays down: a later, smaller
+    /// count does not bring it back.
     pub fn lose_lanes(
         &mut self,
         fabric: &Fabric,

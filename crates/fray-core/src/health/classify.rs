@@ -67,12 +67,19 @@ impl Default for Thresholds {
 }
 
 impl Thresholds {
-    /// Checks each threshold: `ber` above 0, `confidence` strictly between 0 and 1,
-    /// `xmit_wait_ratio` from 0 to 1.
+    /// Checks each threshold: `ber` strictly between 0 and 1 (a rate of errors per bit; a
+    /// cable is erroring when its rate's lower bound is above it, which no rate is at 1),
+    /// `confidence` strictly between 0 and 1, `xmit_wait_ratio` from 0 to 1.
     pub fn validate(&self) -> Result<(), HealthError> {
         let bad = |field, reason: String| Err(HealthError::Option { field, reason });
-        if !(self.ber.is_finite() && self.ber > 0.0) {
-            return bad("ber", format!("must be a number above 0, got {}", self.ber));
+        if !(self.ber > 0.0 && self.ber < 1.0) {
+            return bad(
+                "ber",
+                format!(
+                    "must be a bit-error rate strictly between 0 and 1, got {}",
+                    self.ber
+                ),
+            );
         }
         if !(self.confidence > 0.0 && self.confidence < 1.0) {
             return bad(
@@ -404,4 +411,37 @@ pub fn classify(
             .then(a.channel.cmp(&b.channel))
     });
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_threshold_out_of_its_range_is_refused_by_name() {
+        let with = |ber, confidence, xmit_wait_ratio| Thresholds {
+            ber,
+            confidence,
+            xmit_wait_ratio,
+        };
+        assert!(Thresholds::default().validate().is_ok());
+        assert!(with(0.5, 0.5, 1.0).validate().is_ok());
+        for (t, name) in [
+            // A rate of 1 or more used to be accepted: no cable could ever be erroring.
+            (with(2.0, 0.95, 0.1), "ber"),
+            (with(1.0, 0.95, 0.1), "ber"),
+            (with(0.0, 0.95, 0.1), "ber"),
+            (with(f64::NAN, 0.95, 0.1), "ber"),
+            (with(1e-12, 1.0, 0.1), "confidence"),
+            (with(1e-12, 0.95, 1.5), "xmit_wait_ratio"),
+        ] {
+            match t.validate() {
+                Err(HealthError::Option { field, reason }) => {
+                    assert_eq!(field, name, "{t:?}: {reason}");
+                    assert!(!reason.contains('\n'));
+                }
+                other => panic!("{t:?}: {other:?}"),
+            }
+        }
+    }
 }

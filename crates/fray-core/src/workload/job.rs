@@ -66,12 +66,19 @@ impl Job {
     /// One phase of independent messages: rank `i` on endpoint `i` of `fabric` (every
     /// endpoint is a rank), and every message of `messages` (ranks are endpoints) posted at
     /// time 0, none waiting for another. Operation `k` of the DAG is message `k`, so an
-    /// engine's per-operation results line up with `messages`.
+    /// engine's per-operation results line up with `messages`. At least one message: a
+    /// phase of none has no time, and its throughput would read infinite.
     pub fn from_messages(
         name: impl Into<String>,
         messages: &[Message],
         fabric: &Fabric,
     ) -> Result<Self, WorkloadError> {
+        if messages.is_empty() {
+            return Err(WorkloadError::Invalid {
+                what: "messages".into(),
+                reason: "give at least one message, got an empty list".into(),
+            });
+        }
         let num_ranks =
             u32::try_from(fabric.num_endpoints()).map_err(|_| WorkloadError::Invalid {
                 what: "fabric".into(),

@@ -129,6 +129,42 @@ fn from_fabric_error(e: FabricError) -> OptionError {
 /// Motif options that are sizes in bytes: a bare number, or a size with its unit (`2KiB`).
 const SIZE_OPTIONS: &[&str] = &["size", "bytes", "short_msg_length"];
 
+/// Motif options that are whole counts, at least 1 (cells, fields, bytes per element, KBA
+/// blocks).
+const COUNT_OPTIONS: &[&str] = &["nx", "ny", "nz", "kba", "fields_per_cell", "datatype_width"];
+
+/// Motif options that are compute rates in flop/s, which the flop count is divided by: more
+/// than 0.
+const RATE_OPTIONS: &[&str] = &["peflops", "nodeflops"];
+
+/// The motif option `key` of `spec` with value `value`, checked for what it is: a whole
+/// count ([`COUNT_OPTIONS`]), a rate ([`RATE_OPTIONS`]) or any number >= 0.
+fn motif_option(spec: &str, key: &str, value: &str) -> Result<f64, OptionError> {
+    let v = number(spec, key, value, 0.0)?;
+    if COUNT_OPTIONS.contains(&key)
+        && (v.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&v))
+    {
+        return Err(count_error(spec, key, v));
+    }
+    if RATE_OPTIONS.contains(&key) && v <= 0.0 {
+        return Err(spec_error(
+            spec,
+            key,
+            format!("{key}: expected a rate in flop/s > 0, got {value:?}"),
+        ));
+    }
+    Ok(v)
+}
+
+/// The error about count option `key` of `spec` holding `v`.
+fn count_error(spec: &str, key: &str, v: f64) -> OptionError {
+    spec_error(
+        spec,
+        key,
+        format!("{key}: expected a whole number >= 1, got {v}"),
+    )
+}
+
 /// A number of `key` in `spec`: finite and at least `min`. A size option
 /// ([`SIZE_OPTIONS`]) also takes a size with its unit, and `compute_s` a duration with its
 /// unit (`10us`), read by the one units parser.
@@ -217,7 +253,7 @@ impl FromStr for WorkloadSpec {
         let mut options = Vec::new();
         for &key in own_keys {
             if let Some(v) = parts.take(key) {
-                options.push((key.to_string(), number(text, key, v, 0.0)?));
+                options.push((key.to_string(), motif_option(text, key, v)?));
             }
         }
         let known: Vec<&str> = COMMON.iter().chain(own_keys).copied().collect();
@@ -325,12 +361,7 @@ impl WorkloadSpec {
     fn count(&self, key: &str, default: u32) -> Result<u32, WorkloadError> {
         let v = self.option(key, f64::from(default));
         if v.fract() != 0.0 || !(1.0..=f64::from(u32::MAX)).contains(&v) {
-            return Err(spec_error(
-                &self.text,
-                key,
-                format!("{key}: expected a whole number >= 1, got {v}"),
-            )
-            .into());
+            return Err(count_error(&self.text, key, v).into());
         }
         Ok(v as u32)
     }
@@ -343,6 +374,40 @@ impl WorkloadSpec {
             (true, Some(s)) => s,
             (true, None) => derived,
         }
+    }
+
+    /// [`WorkloadSpec::compute_time`] of Ember's derivation, `flops` per rank per iteration
+    /// at option `rate` flop/s (default `default_rate`); an error names `rate` when the
+    /// quotient is not a finite number of seconds (a rate too small for the flop count).
+    fn derived_compute_time(
+        &self,
+        flops: f64,
+        rate: &str,
+        default_rate: f64,
+    ) -> Result<f64, WorkloadError> {
+        let flop_s = self.option(rate, default_rate);
+        let seconds = self.compute_time(flops / flop_s);
+        if seconds.is_finite() {
+            return Ok(seconds);
+        }
+        if !flops.is_finite() {
+            return Err(spec_error(
+                &self.text,
+                "flops_per_cell",
+                "flops_per_cell: the flop count per rank is not a finite number; give a \
+                 smaller flops_per_cell or compute_s",
+            )
+            .into());
+        }
+        Err(spec_error(
+            &self.text,
+            rate,
+            format!(
+                "{rate}: {flops:e} flops at {flop_s:e} flop/s is not a finite number of \
+                 seconds; give a larger {rate} or compute_s"
+            ),
+        )
+        .into())
     }
 
     /// The motif of one job when `endpoints` endpoints are available to it.
@@ -367,10 +432,11 @@ impl WorkloadSpec {
                 m.fields_per_cell = self.count("fields_per_cell", 1)?;
                 m.element_size_bytes = self.count("datatype_width", 8)?;
                 let cells = f64::from(m.nx) * f64::from(m.ny) * f64::from(m.nz);
-                m.compute_s = self.compute_time(
-                    cells * f64::from(m.fields_per_cell) * self.option("flops_per_cell", 26.0)
-                        / self.option("peflops", EMBER_HALO3D26_PEFLOPS),
-                );
+                m.compute_s = self.derived_compute_time(
+                    cells * f64::from(m.fields_per_cell) * self.option("flops_per_cell", 26.0),
+                    "peflops",
+                    EMBER_HALO3D26_PEFLOPS,
+                )?;
                 m.iterations = self.iterations;
                 Box::new(m)
             }
@@ -386,14 +452,15 @@ impl WorkloadSpec {
                 m.kba = self.count("kba", 10)?;
                 m.fields_per_cell = self.count("fields_per_cell", 8)?;
                 m.element_size_bytes = self.count("datatype_width", 8)?;
-                m.compute_s = self.compute_time(
+                m.compute_s = self.derived_compute_time(
                     8.0 * f64::from(m.nz)
                         * f64::from(m.nx)
                         * f64::from(m.ny)
                         * f64::from(m.fields_per_cell)
-                        * self.option("flops_per_cell", 275.0)
-                        / self.option("nodeflops", 1e9),
-                );
+                        * self.option("flops_per_cell", 275.0),
+                    "nodeflops",
+                    1e9,
+                )?;
                 m.iterations = self.iterations;
                 Box::new(m)
             }
@@ -405,9 +472,11 @@ impl WorkloadSpec {
                 }
                 let mut m: Lqcd = lqcd_job_size(halvings)?;
                 let sites: f64 = m.lattice().iter().map(|&s| f64::from(s)).product();
-                m.compute_s = self.compute_time(
-                    sites / f64::from(m.ranks) * 1230.5 / self.option("peflops", 2e10),
-                );
+                m.compute_s = self.derived_compute_time(
+                    sites / f64::from(m.ranks) * 1230.5,
+                    "peflops",
+                    2e10,
+                )?;
                 m.iterations = self.iterations;
                 m.short_msg_length_bytes = self.option(
                     "short_msg_length",
@@ -599,7 +668,17 @@ mod tests {
                         .iter()
                         .zip(values.iter().zip(&given))
                         .filter(|(_, (_, &given))| given)
-                        .map(|(k, (&v, _))| (k.to_string(), v))
+                        .map(|(k, (&v, _))| {
+                            // Counts are whole and at least 1, rates more than 0.
+                            let v = if COUNT_OPTIONS.contains(k) {
+                                v.floor().clamp(1.0, f64::from(u32::MAX))
+                            } else if RATE_OPTIONS.contains(k) && v == 0.0 {
+                                1.0
+                            } else {
+                                v
+                            };
+                            (k.to_string(), v)
+                        })
                         .collect();
                     WorkloadSpec {
                         text: String::new(),
@@ -690,6 +769,79 @@ mod tests {
         assert!(err("halo3d26:host=sst").contains("host: unknown host costs \"sst\""));
         assert_eq!(field("halo3d26:layout=snake"), "layout");
         assert!(err("halo3d26:layout=snake").contains("layout must be random-idle or linear"));
+    }
+
+    #[test]
+    fn counts_and_rates_are_refused_when_read_naming_the_option() {
+        // A count of 0 or 1.5 used to be read and refused only when the motif was built, and
+        // a rate of 0 made the compute time infinite, refused as `compute_s`.
+        let err = |t: &str| t.parse::<WorkloadSpec>().unwrap_err();
+        for (text, field, message) in [
+            (
+                "halo3d26:nx=0",
+                "nx",
+                "nx: expected a whole number >= 1, got 0",
+            ),
+            (
+                "halo3d26:nx=1.5",
+                "nx",
+                "nx: expected a whole number >= 1, got 1.5",
+            ),
+            (
+                "sweep3d:kba=0",
+                "kba",
+                "kba: expected a whole number >= 1, got 0",
+            ),
+            (
+                "halo3d26:datatype_width=5e9",
+                "datatype_width",
+                "expected a whole number",
+            ),
+            (
+                "halo3d26:peflops=0",
+                "peflops",
+                "peflops: expected a rate in flop/s > 0",
+            ),
+            (
+                "lqcd:peflops=0",
+                "peflops",
+                "peflops: expected a rate in flop/s > 0",
+            ),
+            (
+                "sweep3d:nodeflops=0",
+                "nodeflops",
+                "nodeflops: expected a rate in flop/s > 0",
+            ),
+        ] {
+            let e = err(text);
+            assert_eq!(e.field, field, "{text}");
+            assert!(e.to_string().contains(message), "{text}: {e}");
+        }
+        // A rate too small, or a flop count too large, for a finite compute time.
+        let fabric = Fabric::parse("torus:4x4x4").unwrap();
+        for (text, field) in [
+            ("halo3d26:peflops=1e-320", "peflops"),
+            ("lqcd:peflops=1e-320", "peflops"),
+            ("sweep3d:nodeflops=1e-320", "nodeflops"),
+            ("halo3d26:flops_per_cell=1e308", "flops_per_cell"),
+            ("sweep3d:flops_per_cell=1e308", "flops_per_cell"),
+        ] {
+            let spec = WorkloadSpec::parse(text).unwrap();
+            match spec.place(&fabric, 1).unwrap_err() {
+                WorkloadError::Spec(e) => assert_eq!(e.field, field, "{text}: {e}"),
+                other => panic!("{text}: {other}"),
+            }
+        }
+        // ... unless the compute time is given, or there is no compute.
+        for text in [
+            "halo3d26:peflops=1e-320,compute_s=1us",
+            "sweep3d:nodeflops=1e-320,compute=no",
+        ] {
+            WorkloadSpec::parse(text)
+                .unwrap()
+                .place(&fabric, 1)
+                .unwrap();
+        }
     }
 
     #[test]
