@@ -968,87 +968,75 @@ mod tests {
         b.build(Topology::Graph).unwrap()
     }
 
-    /// Sends one 256-byte packet from endpoint 0 to endpoint 2 and returns, after every
-    /// event, the signal on the cables 0 -> 1 and 1 -> 2.
-    fn signal_over_time(view: QueueView) -> Vec<(u64, u64)> {
+    /// Runs `run` on an engine of `config` over [`line`], healthy, with table routes.
+    fn on_line<T>(config: PacketConfig, run: impl FnOnce(&mut Engine<'_>) -> T) -> T {
         let f = line();
         let faults = Faults::none(&f);
         let routing = build("table", &f, &faults).unwrap();
         let mut errors = SoftErrors::none(f.channels().len());
+        let mut e = Engine::new(&f, &faults, routing.as_ref(), config, &mut errors).unwrap();
+        run(&mut e)
+    }
+
+    /// Sends one 256-byte packet from endpoint 0 to endpoint 2 and returns, after every
+    /// event, the signal on the cables 0 -> 1 and 1 -> 2.
+    fn signal_over_time(view: QueueView) -> Vec<(u64, u64)> {
         let config = PacketConfig {
             queue_view: view,
             ..PacketConfig::default()
         };
-        let mut e = Engine::new(&f, &faults, routing.as_ref(), config, &mut errors).unwrap();
-        let (c01, c12) = (
-            f.channel_between(0, 1).unwrap(),
-            f.channel_between(1, 2).unwrap(),
-        );
-        e.post(0, 2, 256, 7).unwrap();
-        // Driver timers every 10 ns stop the engine to look (the packet takes about 1.1 us).
-        for t in 1..300 {
-            e.schedule_external(t * 10_000, 0);
-        }
-        let mut seen = vec![(e.queued.on(c01), e.queued.on(c12))];
-        let mut delivered = false;
-        while let Some(step) = e.next() {
-            delivered |= matches!(step, Step::Finished) && e.finished == vec![7];
-            seen.push((e.queued.on(c01), e.queued.on(c12)));
-        }
-        assert!(delivered);
-        seen
+        on_line(config, |e| {
+            let (c01, c12) = (
+                e.fabric.channel_between(0, 1).unwrap(),
+                e.fabric.channel_between(1, 2).unwrap(),
+            );
+            e.post(0, 2, 256, 7).unwrap();
+            // Driver timers every 10 ns stop the engine to look (the packet takes about
+            // 1.1 us).
+            for t in 1..300 {
+                e.schedule_external(t * 10_000, 0);
+            }
+            let mut seen = vec![(e.queued.on(c01), e.queued.on(c12))];
+            let mut delivered = false;
+            while let Some(step) = e.next() {
+                delivered |= matches!(step, Step::Finished) && e.finished == vec![7];
+                seen.push((e.queued.on(c01), e.queued.on(c12)));
+            }
+            assert!(delivered);
+            seen
+        })
     }
 
     #[test]
     fn times_past_the_clock_saturate_rather_than_wrap() {
         // A packet posted 0.5 us before the clock's end needs about 1.1 us: its events
         // land at the clock's end, none earlier than the clock, and the run says it passed.
-        let f = line();
-        let faults = Faults::none(&f);
-        let routing = build("table", &f, &faults).unwrap();
-        let mut errors = SoftErrors::none(f.channels().len());
-        let mut e = Engine::new(
-            &f,
-            &faults,
-            routing.as_ref(),
-            PacketConfig::default(),
-            &mut errors,
-        )
-        .unwrap();
-        e.schedule_external(u64::MAX - 500_000, 0);
-        assert!(!e.passed_clock());
-        while let Some(step) = e.next() {
-            if matches!(step, Step::Timer(_)) {
-                e.post(0, 2, 256, 7).unwrap();
+        on_line(PacketConfig::default(), |e| {
+            e.schedule_external(u64::MAX - 500_000, 0);
+            assert!(!e.passed_clock());
+            while let Some(step) = e.next() {
+                if matches!(step, Step::Timer(_)) {
+                    e.post(0, 2, 256, 7).unwrap();
+                }
             }
-        }
-        assert_eq!(e.finished, vec![7]);
-        assert_eq!(e.counters.time_regressions, 0);
-        assert_eq!(e.now_ps, u64::MAX);
-        assert!(e.passed_clock());
+            assert_eq!(e.finished, vec![7]);
+            assert_eq!(e.counters.time_regressions, 0);
+            assert_eq!(e.now_ps, u64::MAX);
+            assert!(e.passed_clock());
+        });
     }
 
     #[test]
     fn a_message_that_cannot_leave_before_the_clock_ends_is_refused_at_once() {
         // 2e16 bytes at 1 GB/s take 2e7 s to leave, past the clock's 1.8e7 s: refused
         // before it is cut into 1e13 packets; one that leaves in time is taken.
-        let f = line();
-        let faults = Faults::none(&f);
-        let routing = build("table", &f, &faults).unwrap();
-        let mut errors = SoftErrors::none(f.channels().len());
-        let mut e = Engine::new(
-            &f,
-            &faults,
-            routing.as_ref(),
-            PacketConfig::default(),
-            &mut errors,
-        )
-        .unwrap();
-        assert!(matches!(
-            e.post(0, 2, 20_000_000_000_000_000, 1),
-            Err(PacketError::ClockPassed { .. })
-        ));
-        assert!(e.post(0, 2, 10_000_000_000_000_000, 2).is_ok());
+        on_line(PacketConfig::default(), |e| {
+            assert!(matches!(
+                e.post(0, 2, 20_000_000_000_000_000, 1),
+                Err(PacketError::ClockPassed { .. })
+            ));
+            assert!(e.post(0, 2, 10_000_000_000_000_000, 2).is_ok());
+        });
     }
 
     #[test]
