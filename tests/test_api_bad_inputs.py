@@ -97,7 +97,7 @@ CASES = [
     (lambda: fray.static_load(torus(), None), "messages: expected a list"),   # TypeError
     (lambda: fray.stencil_load(torus(), "5P", True, "x"), "size_bytes: expected a number"),
     (lambda: fray.links.case_loads("torus:4x4", "halo3d26:nx=2", replica=2**32 - 1),
-     "replica: must be at most 4294967294"),                               # OverflowError
+     "replica: must be from 0 to 4294967294"),                               # OverflowError
     (lambda: fray.links.case_loads("torus:4x4", "halo3d26:nx=2", failed_pct="x"),
      "failed_pct: expected finite numbers, got 'x'"),                      # ValueError
     (lambda: fray.links.busiest_cables(loads(), "torus:8x8"),
@@ -117,7 +117,7 @@ CASES = [
      "failures: expected a dict of link class to failure model"),          # AttributeError
     (lambda: fray.plan.plan("torus:4x4", PLAN[0], "immediate:repair=24h"),
      "policy_specs: expected a list of specs"),                            # policy "i"
-    (lambda: fray.plan.plan("torus:4x4", *PLAN, jobs=2**40), "jobs: must be at most"),
+    (lambda: fray.plan.plan("torus:4x4", *PLAN, jobs=2**40), "jobs: must be from 1 to 4294967295"),
     (lambda: fray.plan.fit_failures("torus:4x4", None, "router"), "log: expected the path"),
     (lambda: fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops="x"),
      "ops: at least one operation, got 'x'"),                              # TypeError

@@ -28,6 +28,7 @@ from fray._fray import (
     LinksStudy,
     SpecError,
 )
+from fray.arguments import whole
 from fray.profiles import Profile
 from fray.simulate import SimulationResult, _fabric, _optional
 from fray.simulate import simulate as _simulate
@@ -239,12 +240,7 @@ def _list_of(name: str, values: Sequence, whole: bool) -> list:
 def _count(name: str, value: int, least: int = 1, most: int = 2**32 - 1) -> int:
     """``value`` if it is a whole number from ``least`` to ``most`` (by default the largest
     count the core holds, a ``u32``), else a ``SpecError``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        kind = "positive" if least == 1 else "non-negative"
-        raise SpecError(f"{name}: must be a {kind} whole number, got {value!r}")
-    if value > most:
-        raise SpecError(f"{name}: must be at most {most}, got {value}")
-    return value
+    return whole(value, name, least, most)
 
 
 def _down(down: str | Path | None) -> tuple[str, str]:

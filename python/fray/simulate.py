@@ -15,7 +15,6 @@ one phase, or open-loop :class:`Traffic`. The simulation runs in Rust
 
 from __future__ import annotations
 
-import math
 import numbers
 import warnings
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ import numpy as np
 
 from fray import _fray, profiles, units
 from fray._fray import Fabric, Faults, SpecError
+from fray.arguments import real
 from fray.profiles import Profile
 
 __all__ = ["JobResult", "LoadReport", "SimulationResult", "Traffic", "TrafficResult", "simulate"]
@@ -48,12 +48,12 @@ class Traffic:
         def seconds(value: float | str, name: str) -> float:
             if isinstance(value, str):
                 return units.parse_seconds(value, name)
-            return _number(name, value)
+            return real(value, name)
 
         measure = seconds(self.measure, "measure")
         if not measure > 0:
             raise SpecError(f"measure: the measured time must be positive, got {measure:g} s")
-        return (_number("load", self.load), seconds(self.warmup, "warmup"), measure)
+        return (real(self.load, "load"), seconds(self.warmup, "warmup"), measure)
 
 
 @dataclass(frozen=True)
@@ -176,14 +176,8 @@ class SimulationResult:
                 f"channels, {self.channel_bytes.sum():.6g} B>)")
 
 
-def _number(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise SpecError(f"{name}: expected a finite number, got {value!r}")
-    return float(value)
-
-
 def _optional(name: str, value: object) -> float | None:
-    return None if value is None else _number(name, value)
+    return None if value is None else real(value, name)
 
 
 def _messages(workload: Sequence) -> list[tuple[int, int, float]]:
@@ -198,7 +192,7 @@ def _messages(workload: Sequence) -> list[tuple[int, int, float]]:
         for name, v in (("src", src), ("dst", dst)):
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v < 2**32:
                 raise SpecError(f"workload: message {i}'s {name} is not an endpoint: {v!r}")
-        out.append((int(src), int(dst), _number(f"workload: message {i}'s size_bytes", size)))
+        out.append((int(src), int(dst), real(size, f"workload: message {i}'s size_bytes")))
     return out
 
 

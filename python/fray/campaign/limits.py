@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 
 from fray import _fray
+from fray.arguments import U32_MAX, U64_MAX
 
 __all__ = [
     "I64_MAX",
@@ -36,11 +37,6 @@ __all__ = [
 
 # -- ranges of the core's types -----------------------------------------------------------------
 
-#: The largest number a ``u32`` of the core holds (numbers of jobs, seeds, replications,
-#: iterations, chunks, the endpoint budget).
-U32_MAX = 2**32 - 1
-#: The largest number a ``u64`` (or ``usize`` on a 64-bit machine) of the core holds.
-U64_MAX = 2**64 - 1
 #: The largest number a ``BIGINT`` column of the results file holds (seeds, sample counts).
 I64_MAX = 2**63 - 1
 

@@ -14,21 +14,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from fray import SpecError
-from fray.campaign.limits import U32_MAX, U64_MAX
+from fray.arguments import U32_MAX, U64_MAX, echo
 
 T = TypeVar("T")
 
 __all__ = ["SEED", "U32", "U32_MAX", "U64", "U64_MAX", "Once", "distinct", "echo", "items", "real",
            "whole"]
 
-
-
-def echo(text: str, limit: int = 24) -> str:
-    """``text`` as an error message quotes it: whole when short, else its first and last
-    characters around an ellipsis and its length (a 309-digit number is not repeated)."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:10]}...{text[-6:]} ({len(text)} characters)"
 
 
 def whole(minimum: int, maximum: int) -> Callable[[str], int]:

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from fray import SpecError, _fray
+from fray.arguments import real, shown, whole
 from fray.campaign.limits import U32_MAX, U64_MAX
-from fray.cli.numbers import echo
 from fray.integrity.checksums import algorithms
 
 __all__ = ["MAX_GIVE_UP", "MAX_MESSAGE_BYTES", "MAX_TRIALS", "MODES", "PATHS", "U32_MAX",
@@ -37,36 +37,6 @@ PATHS = ("auto", "shared-memory", "mpi")
 #: retry (the transport then gives up and the run ends with an error, or hangs: see
 #: ``pingpong``): a ``ber`` above it is refused before the first message.
 MAX_GIVE_UP = 0.01
-
-
-def whole(value: Any, field: str, minimum: int = 0, maximum: int = U64_MAX) -> int:
-    """``value`` as an int when it is a whole number (not a float, not a boolean; numpy's
-    integers are) in ``[minimum, maximum]``; else a ``SpecError`` naming ``field``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise SpecError(f"{field}: expected a whole number, got {value!r}")
-    if not minimum <= value <= maximum:
-        raise SpecError(f"{field}: must be from {minimum} to {maximum}, got {shown(value)}")
-    return int(value)
-
-
-def shown(value: Any) -> str:
-    """``value`` as an error message quotes it (a 309-digit number is not repeated: see
-    :func:`fray.cli.numbers.echo`)."""
-    return echo(str(value))
-
-
-def real(value: Any, field: str, minimum: float = -math.inf, maximum: float = math.inf) -> float:
-    """``value`` as a float when it is a finite number (not a boolean) in ``[minimum,
-    maximum]``; else a ``SpecError`` naming ``field``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise SpecError(f"{field}: expected a number, got {value!r}")
-    if not (math.isfinite(value) and minimum <= value <= maximum):
-        if math.isinf(maximum):
-            wanted = "" if math.isinf(minimum) else f" >= {minimum:g}"
-        else:
-            wanted = f" from {minimum:g} to {maximum:g}"
-        raise SpecError(f"{field}: must be a finite number{wanted}, got {value}")
-    return float(value)
 
 
 def ber(value: Any, field: str = "ber") -> float:
