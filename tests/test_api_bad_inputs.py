@@ -121,6 +121,8 @@ CASES = [
     (lambda: fray.plan.fit_failures("torus:4x4", None, "router"), "log: expected the path"),
     (lambda: fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops="x"),
      "ops: at least one operation, got 'x'"),                              # TypeError
+    (lambda: fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops=2**32 - 1),
+     "ops: from 1 to 10000000 operations (each one's time is kept)"),      # 32 GiB abort
     (lambda: fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops=10, mtu=-1),
      "mtu: expected a whole number"),                                      # OverflowError
     (lambda: fray.packet.traffic("torus:4x4", 0.1), "loads: expected a list"),  # TypeError

@@ -63,7 +63,7 @@ def test_every_link_once_hurts_spatial_more():
         (["--ops", "0"], "ops"),
         (["--link-bandwidth", "fast"], "link_bandwidth"),
         (["--link-latency", "soon"], "link_latency"),
-        (["--ops", "5000000000"], "argument --ops: must be from 1 to 4294967295"),
+        (["--ops", "5000000000"], "argument --ops: must be from 1 to 10000000"),
         (["--replication", "temporal:2,temporal:2"], "--replication: temporal:2 given twice"),
         (["--errors", "every-link-once;every-link-once"],
          "--errors: every-link-once given twice"),

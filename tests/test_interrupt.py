@@ -4,26 +4,42 @@ import signal
 import subprocess
 import sys
 
-# Ten minutes or more of packet simulation uninterrupted (about 8e7 packets); the run is
-# stopped one second in and must be gone well before. After the stop, a short run in the
-# same process goes to its end: the stop request does not outlive the call it stopped.
-SCRIPT = """
-import fray
-fabric = fray.Fabric.parse("dragonfly:p=2,a=4,h=2,g=9")
+import pytest
+
+# Each script runs something that takes ten minutes or more uninterrupted; it is stopped one
+# second in and must be gone well before. After the stop, a short run in the same process
+# goes to its end: the stop request does not outlive the call it stopped.
+TEMPLATE = """
+import fray, fray.packet
 print("running", flush=True)
 try:
-    fray.simulate(fabric, fray.Traffic(load=0.5, measure="50ms"))
+    {long}
     print("finished", flush=True)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
-short = fray.simulate(fabric, fray.Traffic(load=0.1, warmup="1us", measure="1us"))
-print("short run", short.traffic.packets > 0, flush=True)
+print("short run", {short}, flush=True)
 """
 
+RUNS = {
+    # About 8e7 packets.
+    "packet simulation": (
+        'fray.simulate("dragonfly:p=2,a=4,h=2,g=9", fray.Traffic(load=0.5, measure="50ms"))',
+        ('fray.simulate("dragonfly:p=2,a=4,h=2,g=9", fray.Traffic(load=0.1, warmup="1us", '
+         'measure="1us")).traffic.packets > 0')),
+    # Ten million allreduces of about 0.2 ms each on the paper's 1,728-node tree.
+    "fabric collective": (
+        ('fray.packet.collective("xgft:3;24,12,6;1,12,6", ["none"], ["ber:1e-9"], '
+         'ops=10_000_000)'),
+        'len(fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops=10)[0]) == 1'),
+}
 
-def test_ctrl_c_stops_a_long_simulation_in_the_core():
+
+@pytest.mark.parametrize("name", RUNS)
+def test_ctrl_c_stops_a_long_run_in_the_core(name):
+    long, short = RUNS[name]
+    script = TEMPLATE.format(long=long, short=short)
     proc = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509 (no threads yet)
     try:
         assert proc.stdout.readline() == "running\n"

@@ -21,6 +21,15 @@
 //!     interrupt::clear();
 //!     assert!(run(engine, &fabric, &faults, routing.as_ref(), &jobs, 1).is_ok());
 //! }
+//!
+//! // The fabric collectives stop between two operations.
+//! use fray_core::collectives::{allreduce_study, AllreduceConfig, CollectiveError, ErrorModel};
+//! let tree = Fabric::parse("xgft:2;4,4;1,4").unwrap();
+//! interrupt::request();
+//! let stopped = allreduce_study(&tree, AllreduceConfig::default(), &ErrorModel::None);
+//! assert_eq!(stopped.unwrap_err(), CollectiveError::Interrupted);
+//! interrupt::clear();
+//! assert!(allreduce_study(&tree, AllreduceConfig::default(), &ErrorModel::None).is_ok());
 //! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};

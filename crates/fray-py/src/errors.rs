@@ -109,9 +109,14 @@ pub fn sim_error(e: fray_core::sim::SimError) -> PyErr {
     }
 }
 
-/// Bad collective parameters: `SpecError`.
+/// Bad collective parameters: `SpecError`; a stopped study: `KeyboardInterrupt`.
 pub fn collective_error(e: fray_core::collectives::CollectiveError) -> PyErr {
-    SpecError::new_err(e.to_string())
+    match e {
+        fray_core::collectives::CollectiveError::Interrupted => {
+            PyKeyboardInterrupt::new_err("interrupted")
+        }
+        _ => SpecError::new_err(e.to_string()),
+    }
 }
 
 /// Diagnostics: an unroutable transfer raises `UnroutableError`, a stopped run

@@ -50,6 +50,7 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
         fray_core::sim::flow::FlowConfig::DEFAULT_TIME_RESOLUTION_S,
     )?;
     m.add("MAX_PLAN_HORIZON_S", fray_core::plan::MAX_HORIZON_S)?;
+    m.add("MAX_COLLECTIVE_OPS", fray_core::collectives::MAX_OPS)?;
     m.add("MAX_MODEL_STATES", fray_core::plan::MAX_MODEL_STATES)?;
     m.add_function(wrap_pyfunction!(plan::plan_spec, m)?)?;
     m.add_class::<spares::SpareStudy>()?;

@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 use crate::args;
 use crate::errors::collective_error;
 use crate::fabric::Fabric;
+use crate::interrupt::interruptible;
 
 /// `ops` fabric-based allreduces back to back on the XGFT `fabric`, with `replication`
 /// (`none`, `spatial:K`, `temporal:K`) under `errors` (`none`, `every-link-once`,
@@ -43,8 +44,7 @@ pub fn allreduce_study<'py>(
         seed,
     };
     let fabric = &fabric.0;
-    let r = py
-        .detach(|| collectives::allreduce_study(fabric, config, &errors))
+    let r = interruptible(py, || collectives::allreduce_study(fabric, config, &errors))?
         .map_err(collective_error)?;
     let out = PyDict::new(py);
     out.set_item("op_times_s", r.op_times_s)?;

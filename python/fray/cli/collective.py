@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from fray import packet, report, store
+from fray import _fray, packet, report, store
 from fray.cli import numbers
 from fray.outputs import FIGURES, TABLES
 
@@ -33,7 +33,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="none, every-link-once, exp:MEAN (e.g. exp:100us), ber:RATE, channels:NAME,NAME; "
         "several separated by ';' (default none)",
     )
-    p.add_argument("--ops", type=numbers.U32, default=1000, help="operations per case (default 1000)")
+    p.add_argument("--ops", type=numbers.whole(1, _fray.MAX_COLLECTIVE_OPS), default=1000,
+                   help=f"operations per case, at most {_fray.MAX_COLLECTIVE_OPS:,} (each one's "
+                   "time is kept; default 1000)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the error processes (default 1)")
     p.add_argument(
         "--link-bandwidth",

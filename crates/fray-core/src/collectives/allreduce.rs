@@ -31,6 +31,11 @@ pub enum ErrorModel {
 pub const MAX_PACKET_HIT: f64 = 0.99;
 const MAX_PACKET_HIT_PERCENT: f64 = 99.0;
 
+/// The most operations one study runs: each one's time is kept and returned (80 MB at
+/// this limit), and at the paper's 1,728 nodes ten million operations take about half an
+/// hour.
+pub const MAX_OPS: u32 = 10_000_000;
+
 /// The most a packet's first try on one hop (serialisation, latency and NAK) may take, in
 /// picoseconds (about 18,000 s, 1/1024 of the clock), so that an operation's hops and
 /// retries add up without passing the clock.
@@ -192,8 +197,14 @@ pub fn allreduce_study(
     config: AllreduceConfig,
     errors: &ErrorModel,
 ) -> Result<AllreduceStudy, CollectiveError> {
-    if config.ops == 0 {
-        return Err(invalid("ops", "at least one operation"));
+    if !(1..=MAX_OPS).contains(&config.ops) {
+        return Err(invalid(
+            "ops",
+            format!(
+                "from 1 to {MAX_OPS} operations (each one's time is kept), got {}",
+                config.ops
+            ),
+        ));
     }
     if config.packet_bytes == 0 {
         return Err(invalid("packet_bytes", "at least 1 byte"));
@@ -275,6 +286,7 @@ pub fn allreduce_study(
             .expect("at least one channel")
     };
     for _ in 0..config.ops {
+        crate::interrupt::check()?;
         if rearm {
             soft.rearm();
         }

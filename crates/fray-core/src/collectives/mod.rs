@@ -31,14 +31,14 @@
 mod allreduce;
 mod tree;
 
-pub use allreduce::{allreduce_study, AllreduceConfig, AllreduceStudy, ErrorModel};
+pub use allreduce::{allreduce_study, AllreduceConfig, AllreduceStudy, ErrorModel, MAX_OPS};
 pub use tree::{ReductionTree, Replication};
 
 use thiserror::Error;
 
 use crate::sim::packet::first_good_copy;
 
-/// Errors raised while setting up a collective study.
+/// Errors raised by a collective study: bad parameters, or a stop requested while it ran.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum CollectiveError {
     /// A parameter that cannot be used; `field` names it.
@@ -49,6 +49,16 @@ pub enum CollectiveError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The study stopped between two operations because a stop was requested
+    /// ([`crate::interrupt`]).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl From<crate::interrupt::Interrupted> for CollectiveError {
+    fn from(_: crate::interrupt::Interrupted) -> Self {
+        Self::Interrupted
+    }
 }
 
 fn invalid(field: &'static str, reason: impl Into<String>) -> CollectiveError {

@@ -182,4 +182,17 @@ fn studies_that_would_never_end_or_pass_the_clock_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(e.starts_with("ops: 1000 operations run past"), "{e}");
+    // Every operation's time is kept: a count past the limit is refused before any runs
+    // (2^32-1 of them would want 32 GiB at once).
+    let config = AllreduceConfig {
+        ops: u32::MAX,
+        ..AllreduceConfig::default()
+    };
+    let e = allreduce_study(&small(), config, &ErrorModel::None)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "ops: from 1 to 10000000 operations (each one's time is kept), got 4294967295"
+    );
 }
