@@ -171,7 +171,7 @@ def test_topobw_size_out_of_range_is_one_line(capsys, action, size):
     ({"seed": 2**64}, "seed"),
     ({"time_tolerance": math.nan}, "time_tolerance: must be in"),
     ({"time_resolution": -1e-9}, "time_resolution: must be in"),
-    ({"seeds": 2**32}, "seeds: must be from 1 to 4294967295"),
+    ({"seeds": 2**32}, "seeds: must be from 1 to 100000"),
     ({"time_tolerance": "x"}, "time_tolerance: expected a number, got 'x'"),
     ({"fail": 123}, "fail: expected a string, got 123"),
     ({"down": 123}, "down: expected the path of a fault file"),

@@ -191,7 +191,7 @@ def test_cost_now_runs_the_workloads_at_once_with_the_tables_each_gives_alone(tm
         # checked whether or not a cable is down (with none down, nothing ran them before)
         (["--engine", "bogus"], 'unknown engine "bogus"'),
         (["--workload", "bogus"], 'unknown workload "bogus"'),
-        (["--seeds", "-3"], "argument --seeds: must be from 1 to 4294967295, got -3"),
+        (["--seeds", "-3"], "argument --seeds: must be from 1 to 100000, got -3"),
         (["--workload", "uniform", "--workload", "uniform"], "--workload: uniform given twice"),
         (["--counters", str(DATA / "x5_counters.csv"), str(DATA / "x5_counters.csv")],
          "--counters: " + str(DATA / "x5_counters.csv") + " given twice"),

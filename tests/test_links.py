@@ -447,7 +447,7 @@ def test_cli_runs_the_study_on_the_packet_engine_with_host_costs(tmp_path):
         (["--time-resolution", "10"], "--time-resolution: cannot read \"10\" as a duration"),
         (["--time-resolution", "2ms"], "time_resolution: must be in [0, 1 ms), got 0.002 s"),
         # whole numbers checked against the range the core takes (an OverflowError before)
-        (["--seeds", "5000000000"], "argument --seeds: must be from 1 to 4294967295"),
+        (["--seeds", "5000000000"], "argument --seeds: must be from 1 to 100000"),
         (["--cables", "3", "--jobs", "1", "--failed", "10", "--replica",
           "99999999999999999999"], "argument --replica: must be from 0"),
         (["--repairs", "--down", "d.txt", "--greedy", "99999999999999999999"],

@@ -186,6 +186,10 @@ DEFAULT_TIME_RESOLUTION_S: float
 MAX_PLAN_HORIZON_S: float
 #: The most fault states a plan's loss model evaluates (points x samples over every class).
 MAX_MODEL_STATES: int
+#: The most operations a fabric collective runs (each one's time is kept).
+MAX_COLLECTIVE_OPS: int
+#: The most seeds a links study runs per cell.
+MAX_LINKS_SEEDS: int
 #: The largest buffer a checksum measurement allocates, and the largest message the
 #: ping-pong sends, in bytes (1 GiB).
 MAX_BUFFER_BYTES: int

@@ -23,6 +23,7 @@ from fray import profiles
 from fray._fray import (
     DEFAULT_TIME_RESOLUTION_S,
     DEFAULT_TIME_TOLERANCE,
+    MAX_LINKS_SEEDS,
     Fabric,
     Faults,
     LinksStudy,
@@ -328,7 +329,7 @@ def study(
                                                     profile)
     jobs = _list_of("jobs", jobs, whole=True)
     failed = _list_of("failed_pct", failed_pct, whole=False)
-    _count("seeds", seeds)
+    _count("seeds", seeds, most=MAX_LINKS_SEEDS)
     s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)
     if save_faults is not None:
@@ -535,7 +536,7 @@ def _repair_study(
     fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
                                                     profile)
     _count("jobs", jobs)
-    _count("seeds", seeds)
+    _count("seeds", seeds, most=MAX_LINKS_SEEDS)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)
     return fab, workload, routing, engine, fail, s

@@ -183,7 +183,7 @@ impl LinksStudy {
     /// Number of runs the repair ranking makes: `(listed cables + 1) x seeds`.
     #[getter]
     fn num_repair_runs(&self) -> usize {
-        self.study.repair_runs().len()
+        self.study.num_repair_runs()
     }
 
     /// Runs the repair ranking's runs `start..stop` for `jobs` jobs on all cores (without
@@ -195,11 +195,13 @@ impl LinksStudy {
         start: usize,
         stop: usize,
     ) -> PyResult<Vec<Outcome>> {
-        let runs = self.study.repair_runs();
-        let runs = runs
-            .get(start..stop)
-            .ok_or_else(|| PyIndexError::new_err(format!("repair runs {start}..{stop}")))?;
-        let outcomes = interruptible(py, || self.study.run_repairs(&self.fabric, jobs, runs))?
+        if start > stop || stop > self.study.num_repair_runs() {
+            return Err(PyIndexError::new_err(format!(
+                "repair runs {start}..{stop}"
+            )));
+        }
+        let runs = self.study.repair_runs(start..stop);
+        let outcomes = interruptible(py, || self.study.run_repairs(&self.fabric, jobs, &runs))?
             .map_err(links_error)?;
         Ok(outcomes.into_iter().map(outcome_tuple).collect())
     }

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from fray import SpecError, links, outputs, parse_engine, parse_workload
+from fray import SpecError, _fray, links, outputs, parse_engine, parse_workload
 from fray.cli import numbers
 from fray.health import (
     DEFAULT_WORKLOADS,
@@ -76,7 +76,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--engine", default="flow", help="engine of the runs, as fray links takes it "
                    "(default flow)")
-    p.add_argument("--seeds", type=numbers.U32, default=3, help="seeds per workload (default 3)")
+    p.add_argument("--seeds", type=numbers.whole(1, _fray.MAX_LINKS_SEEDS), default=3,
+                   help=f"seeds per workload, at most {_fray.MAX_LINKS_SEEDS:,} (default 3)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="the runs' seed (default 1)")
     p.add_argument("--out", metavar="FILE.json", help="write everything as one JSON object")
     p.add_argument("--report", metavar="FILE.html",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from fray import Fabric, SpecError, links, outputs, profiles, report, store
+from fray import Fabric, SpecError, _fray, links, outputs, profiles, report, store
 from fray.cli import numbers
 from fray.fabrics import open_fabric
 from fray.outputs import FIGURES, TABLES
@@ -81,7 +81,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "every case but the healthy baselines, so the 0%% row is what they cost and the others "
         "what more failures would add",
     )
-    p.add_argument("--seeds", type=numbers.U32, default=3, help="seeds per cell (default 3)")
+    p.add_argument("--seeds", type=numbers.whole(1, _fray.MAX_LINKS_SEEDS), default=3,
+                   help=f"seeds per cell, at most {_fray.MAX_LINKS_SEEDS:,} (default 3)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="the study's seed (default 1)")
     p.add_argument(
         "--budget", type=int, help="endpoints shared by the jobs (default min(32768, endpoints))"

@@ -16,7 +16,9 @@ mod study;
 pub use repair::{RepairGain, RepairStep};
 pub use stats::{mean_ci95, student_t975};
 pub(crate) use study::throughput;
-pub use study::{CaseLoads, CaseOutcome, DownCables, LinksCase, LinksRow, LinksStudy};
+pub use study::{
+    CaseLoads, CaseOutcome, DownCables, LinksCase, LinksRow, LinksStudy, MAX_CASES, MAX_SEEDS,
+};
 
 use thiserror::Error;
 

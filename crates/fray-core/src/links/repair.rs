@@ -35,13 +35,17 @@ impl LinksStudy {
             .collect()
     }
 
-    /// The runs [`LinksStudy::repair_gains`] makes, in order: `(k, replica)` with `k = 0`
-    /// the machine as it is and `k = i + 1` listed cable `i` repaired, each for every seed.
-    pub fn repair_runs(&self) -> Vec<(usize, u32)> {
-        let cables = self.listed_cables().len();
-        (0..=cables)
-            .flat_map(|k| (0..self.seeds).map(move |r| (k, r)))
-            .collect()
+    /// Number of runs [`LinksStudy::repair_gains`] makes: `(listed cables + 1) x seeds`.
+    pub fn num_repair_runs(&self) -> usize {
+        (self.listed_cables().len() + 1) * self.seeds as usize
+    }
+
+    /// The runs `runs` (numbers below [`LinksStudy::num_repair_runs`]) of
+    /// [`LinksStudy::repair_gains`], in order: `(k, replica)` with `k = 0` the machine as it
+    /// is and `k = i + 1` listed cable `i` repaired, each for every seed.
+    pub fn repair_runs(&self, runs: std::ops::Range<usize>) -> Vec<(usize, u32)> {
+        let seeds = self.seeds.max(1) as usize;
+        runs.map(|i| (i / seeds, (i % seeds) as u32)).collect()
     }
 
     /// One run of [`LinksStudy::repair_runs`]: `jobs` jobs, seed `replica`, every listed
@@ -84,7 +88,8 @@ impl LinksStudy {
     /// that the layouts' spread drops out. Runs [`LinksStudy::repair_runs`] on all cores.
     pub fn repair_gains(&self, fabric: &Fabric, jobs: u32) -> Result<Vec<RepairGain>, LinksError> {
         self.check(fabric)?;
-        let outcomes = self.run_repairs(fabric, jobs, &self.repair_runs())?;
+        let runs = self.repair_runs(0..self.num_repair_runs());
+        let outcomes = self.run_repairs(fabric, jobs, &runs)?;
         self.summarize_repairs(&outcomes)
     }
 

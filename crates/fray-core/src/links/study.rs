@@ -10,6 +10,15 @@ use crate::seeds::case_seed;
 use crate::sim::{run, Engine};
 use crate::workload::WorkloadSpec;
 
+/// The most seeds a study runs per cell: each is a simulation per cell and per repair step,
+/// and the repair ranking keeps a number per seed.
+pub const MAX_SEEDS: u32 = 100_000;
+
+/// The most cases a study lists (its numbers of jobs x seeds x failed percentages and
+/// baseline): each is a simulation, listed before the first runs, whose outcome is kept
+/// until the table is made.
+pub const MAX_CASES: u64 = 1_000_000;
+
 /// A failed-links study: every number of jobs, every failed percentage, every seed.
 #[derive(Debug, Clone)]
 pub struct LinksStudy {
@@ -156,8 +165,22 @@ impl LinksStudy {
                 "failed: percentages are 0 to 100, got {p}"
             )));
         }
-        if self.seeds == 0 {
-            return Err(LinksError::Invalid("seeds: must be at least 1".into()));
+        if !(1..=MAX_SEEDS).contains(&self.seeds) {
+            return Err(LinksError::Invalid(format!(
+                "seeds: must be from 1 to {MAX_SEEDS}, got {}",
+                self.seeds
+            )));
+        }
+        let cases =
+            self.jobs.len() as u64 * u64::from(self.seeds) * (1 + self.failed_pcts().len() as u64);
+        if cases > MAX_CASES {
+            return Err(LinksError::Invalid(format!(
+                "seeds: {} numbers of jobs x {} seeds x {} runs each (baseline and failed \
+                 percentages) make {cases} cases, more than the {MAX_CASES} a study lists",
+                self.jobs.len(),
+                self.seeds,
+                1 + self.failed_pcts().len()
+            )));
         }
         if let Engine::Flow(config) = self.engine {
             config
