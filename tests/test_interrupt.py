@@ -3,14 +3,17 @@
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
 
 # Each script runs something that takes ten minutes or more uninterrupted; it is stopped one
 # second in and must be gone well before. After the stop, a short run in the same process
 # goes to its end: the stop request does not outlive the call it stopped.
 TEMPLATE = """
-import fray, fray.packet
+import fray, fray.health, fray.packet
 print("running", flush=True)
 try:
     {long}
@@ -31,6 +34,12 @@ RUNS = {
         ('fray.packet.collective("xgft:3;24,12,6;1,12,6", ["none"], ["ber:1e-9"], '
          'ops=10_000_000)'),
         'len(fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops=10)[0]) == 1'),
+    # Two workloads' repair plans over 100,000 seeds each, on threads of their own, where
+    # the signal does not reach: the thread that catches it stops them.
+    "runs on other threads": (
+        (f'fray.health.cost_now("{DATA / "x5.topofile"}", "{DATA / "x5_down.txt"}", '
+         '["halo3d26", "alltoall"], seeds=100_000)'),
+        'fray.simulate("torus:4x4", "halo3d26:nx=2").iteration_s[0] > 0'),
 }
 
 

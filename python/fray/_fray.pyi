@@ -178,6 +178,12 @@ class LinksStudy:
     def greedy_repairs(self, jobs: int, steps: int, exact: bool) -> list[dict[str, Any]]: ...
     def case_faults_file(self, i: int) -> str: ...
 
+def stop_runs() -> None:
+    """Asks every core run in progress to stop, as Ctrl-C does (for runs on other threads)."""
+
+def allow_runs() -> None:
+    """Withdraws :func:`stop_runs`' request, so that the next run goes to its end."""
+
 #: The flow engine's relative time tolerance unless a run sets its own.
 DEFAULT_TIME_TOLERANCE: float
 #: The flow engine's absolute time resolution unless a run sets its own, in seconds.

@@ -99,8 +99,19 @@ def cost_now(
     # The workloads' plans run at once (each runs in the core on all cores, without the
     # GIL), so one workload's last runs fill the cores another leaves idle; every run's
     # seed depends on its workload, state and seed number only, so the tables are the same.
-    with ThreadPoolExecutor(max_workers=max(1, len(workloads))) as pool:
-        return dict(zip(workloads, pool.map(repairs, workloads)))
+    pool = ThreadPoolExecutor(max_workers=max(1, len(workloads)))
+    try:
+        tables = [pool.submit(repairs, w) for w in workloads]
+        return dict(zip(workloads, [t.result() for t in tables]))
+    except KeyboardInterrupt:
+        # Ctrl-C reaches this thread only: stop the runs on the pool's threads too, and
+        # withdraw the request once they have returned.
+        _fray.stop_runs()
+        pool.shutdown(wait=True, cancel_futures=True)
+        _fray.allow_runs()
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 def loss_rows(costs: dict[str, pd.DataFrame]) -> pd.DataFrame:

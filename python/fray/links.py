@@ -426,8 +426,8 @@ def case_loads(
     fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
                                                     profile)
     _count("jobs", jobs)
-    # The study runs seeds 0..=replica, so that their number holds in 32 bits too.
-    _count("replica", replica, least=0, most=2**32 - 2)
+    # The study runs seeds 0..=replica, so that their number is within the study's limit.
+    _count("replica", replica, least=0, most=MAX_LINKS_SEEDS - 1)
     failed = _list_of("failed_pct", [failed_pct], whole=False)[0]
     s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
                    _seed(seed), time_tolerance, engine, *_down(down),

@@ -14,7 +14,7 @@
 //! let faults = Faults::none(&fabric);
 //! let routing = fray_core::routing::build("ugal", &fabric, &faults).unwrap();
 //! let jobs = WorkloadSpec::parse("halo3d26:nx=4").unwrap().place(&fabric, 1).unwrap();
-//! for engine in [Engine::Flow(Default::default()), Engine::Packet(Default::default())] {
+//! for engine in [Engine::Flow(Default::default()), Engine::Packet(Default::default()), Engine::Load] {
 //!     interrupt::request();
 //!     let stopped = run(engine, &fabric, &faults, routing.as_ref(), &jobs, 1);
 //!     assert_eq!(stopped.unwrap_err(), SimError::Interrupted);

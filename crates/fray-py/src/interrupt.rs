@@ -59,3 +59,18 @@ where
         None => Ok(result),
     }
 }
+
+/// Asks every core run in progress in this process to stop, as a Ctrl-C does: what the
+/// thread that caught a `KeyboardInterrupt` calls when the runs are on other threads, where
+/// no signal reaches them. Each stopped call raises `KeyboardInterrupt` in its thread.
+/// Withdraw the request with `allow_runs` once they have returned.
+#[pyfunction]
+pub fn stop_runs() {
+    fray_core::interrupt::request();
+}
+
+/// Withdraws the request of `stop_runs`, so that the next core run goes to its end.
+#[pyfunction]
+pub fn allow_runs() {
+    fray_core::interrupt::clear();
+}

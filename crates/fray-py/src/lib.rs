@@ -55,6 +55,8 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_MODEL_STATES", fray_core::plan::MAX_MODEL_STATES)?;
     m.add_function(wrap_pyfunction!(plan::plan_spec, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
+    m.add_function(wrap_pyfunction!(interrupt::stop_runs, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt::allow_runs, m)?)?;
     m.add_function(wrap_pyfunction!(health::classify_cables, m)?)?;
     m.add_function(wrap_pyfunction!(spares::spare_allocation, m)?)?;
     Ok(())

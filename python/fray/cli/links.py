@@ -148,7 +148,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "busiest cables; --out then writes every channel's bytes",
     )
     p.add_argument(
-        "--replica", type=numbers.whole(0, numbers.U32_MAX - 1),
+        "--replica", type=numbers.whole(0, _fray.MAX_LINKS_SEEDS - 1),
         help="with --cables: which of the seeds (default 0)"
     )
     p.add_argument(

@@ -166,7 +166,8 @@ impl Engine {
 }
 
 /// Runs `jobs` on `engine` with the routings' random choices drawn from `seed`, and returns
-/// one result per job, with the bytes each channel carried.
+/// one result per job, with the bytes each channel carried. A stop requested before the run
+/// starts ([`crate::interrupt`]) ends it with [`SimError::Interrupted`] on every engine.
 ///
 /// - `Flow`: [`flow_simulate`] with the engine's [`FlowConfig`] (checked first,
 ///   [`FlowConfig::check`]) and its seed `seed`.
@@ -188,6 +189,8 @@ pub fn run(
     jobs: &[Job],
     seed: u64,
 ) -> Result<Run, SimError> {
+    // A study of many short runs stops between them, whatever the engine.
+    crate::interrupt::check()?;
     Ok(match engine {
         Engine::Flow(config) => {
             let config = FlowConfig { seed, ..config };
