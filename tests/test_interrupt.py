@@ -13,7 +13,7 @@ DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
 # second in and must be gone well before. After the stop, a short run in the same process
 # goes to its end: the stop request does not outlive the call it stopped.
 TEMPLATE = """
-import fray, fray.health, fray.packet
+import fray, fray.health, fray.packet, fray.spares
 print("running", flush=True)
 try:
     {long}
@@ -34,6 +34,12 @@ RUNS = {
         ('fray.packet.collective("xgft:3;24,12,6;1,12,6", ["none"], ["ber:1e-9"], '
          'ops=10_000_000)'),
         'len(fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops=10)[0]) == 1'),
+    # A million failure sequences on the paper's largest torus (about 50 minutes), in one
+    # call to the core.
+    "spare-node study": (
+        'fray.spares.study("torus:24x24x24", "3D(2,1)", "hybrid(all)", samples=1_000_000)',
+        ('fray.spares.study("torus:8x8x8", "3D(2,1)", "hybrid(all)", samples=20)["cases"][1] '
+         '== 20')),
     # Two workloads' repair plans over 100,000 seeds each, on threads of their own, where
     # the signal does not reach: the thread that catches it stops them.
     "runs on other threads": (

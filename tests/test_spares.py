@@ -3,8 +3,10 @@
 from math import comb
 
 import fray
+import pandas as pd
 import pytest
 from fray import spares
+from fray._fray import SpareStudy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -137,3 +139,14 @@ def test_any_method_text_is_accepted_or_a_spec_error(text):
         spares.SpareStudy("mesh:5x5", "2D(2,1)", text, max_failures=1)
     except fray.SpecError as e:
         assert str(e)
+
+
+def test_one_call_reports_every_case_once_and_matches_the_curve_in_parts():
+    whole = SpareStudy("torus:8x8x8", "3D(2,1)", "hybrid(all)")
+    reported = []
+    whole.run_samples(3, 0, 500, reported.append)
+    assert sum(reported) == 500 and all(n > 0 for n in reported)
+    parts = SpareStudy("torus:8x8x8", "3D(2,1)", "hybrid(all)")
+    parts.run_samples(3, 0, 123)
+    parts.run_samples(3, 123, 377)
+    pd.testing.assert_frame_equal(pd.DataFrame(whole.table()), pd.DataFrame(parts.table()))

@@ -19,8 +19,9 @@ from fray._fray import SpareStudy, spare_allocation
 
 __all__ = ["SpareStudy", "allocation", "study"]
 
-#: Work per chunk, in failure-set evaluations: large enough to keep both cores busy, small
-#: enough that the progress bar moves and Ctrl-C is honoured within about a second.
+#: Work per chunk of an exhaustive study, in failure-set evaluations: large enough to keep
+#: both cores busy, small enough that the progress bar moves and Ctrl-C is honoured within
+#: about a second.
 _EVALUATIONS_PER_CHUNK = 200_000
 #: Most random failure sequences a study samples, as the command line's ``--samples`` (a
 #: ``u32``): a larger number is a typo, not a study that ends.
@@ -120,12 +121,11 @@ def study(
 
 
 def _run_samples(s: SpareStudy, samples: int, seed: int, progress: bool) -> None:
-    chunk = max(1, _EVALUATIONS_PER_CHUNK // s.max_failures)
+    # One call, so that cases whose first failures are the same slides share them (in parts
+    # they share less: the curve is the same, the work about 1.4 times more at 24^3); the
+    # core reports the cases as they end.
     with tqdm(total=samples, unit="case", disable=not progress, desc="sampling") as bar:
-        for start in range(0, samples, chunk):
-            count = min(chunk, samples - start)
-            s.run_samples(seed, start, count)
-            bar.update(count)
+        s.run_samples(seed, 0, samples, bar.update)
 
 
 def _run_exhaustive(s: SpareStudy, progress: bool) -> None:

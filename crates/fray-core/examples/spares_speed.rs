@@ -27,7 +27,7 @@ fn main() {
     let mut study = Study::new(config).unwrap();
     let setup_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    study.run_samples(seed, 0..samples);
+    study.run_samples(seed, 0..samples).unwrap();
     let run_s = t.elapsed().as_secs_f64();
     let evaluations: u64 = study.curve().rows[1..].iter().map(|r| r.recovered()).sum();
     let mut h = DefaultHasher::new();

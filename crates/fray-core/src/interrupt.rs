@@ -30,6 +30,19 @@
 //! assert_eq!(stopped.unwrap_err(), CollectiveError::Interrupted);
 //! interrupt::clear();
 //! assert!(allreduce_study(&tree, AllreduceConfig::default(), &ErrorModel::None).is_ok());
+//!
+//! // The spare-node study stops too, and leaves its curve as it was before the call.
+//! use fray_core::spares::{SparesError, Study, StudyConfig};
+//! let config = StudyConfig::from_specs("torus:8x8x8", "3D(2,1)", "hybrid(all)", None, None, None);
+//! let mut study = Study::new(config.unwrap()).unwrap();
+//! study.run_samples(1, 0..10).unwrap();
+//! let before = study.curve().clone();
+//! interrupt::request();
+//! assert_eq!(study.run_samples(1, 10..20), Err(SparesError::Interrupted));
+//! assert_eq!(study.curve(), &before);
+//! interrupt::clear();
+//! study.run_samples(1, 10..20).unwrap();
+//! assert_ne!(study.curve(), &before);
 //! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};

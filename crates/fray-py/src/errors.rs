@@ -72,9 +72,12 @@ pub fn fault_error(e: fray_core::faults::FaultError) -> PyErr {
     SpecError::new_err(e.to_string())
 }
 
-/// Bad allocation, method or study parameters: `SpecError`.
+/// Bad allocation, method or study parameters: `SpecError`; a stopped study: `KeyboardInterrupt`.
 pub fn spares_error(e: fray_core::spares::SparesError) -> PyErr {
-    SpecError::new_err(e.to_string())
+    match e {
+        fray_core::spares::SparesError::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
+        _ => SpecError::new_err(e.to_string()),
+    }
 }
 
 /// Bad workload descriptions: `SpecError`, a spec's with the option it names as `field`.

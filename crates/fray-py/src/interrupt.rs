@@ -23,6 +23,18 @@ where
     T: Send,
     W: FnOnce() -> T + Send,
 {
+    interruptible_ticking(py, work, |_| Ok(()))
+}
+
+/// [`interruptible`], calling `tick` with the GIL at every look for a signal and once more
+/// when `work` has returned (to show its progress); an error from `tick` stops the run as a
+/// signal does, and is raised instead of its result.
+pub fn interruptible_ticking<T, W, K>(py: Python<'_>, work: W, mut tick: K) -> PyResult<T>
+where
+    T: Send,
+    W: FnOnce() -> T + Send,
+    K: FnMut(Python<'_>) -> PyResult<()> + Send,
+{
     let (result, signal) = py.detach(|| {
         std::thread::scope(|scope| {
             let (done_tx, done_rx) = mpsc::channel::<()>();
@@ -39,7 +51,7 @@ where
             let mut signal = None;
             while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(POLL) {
                 if signal.is_none() {
-                    signal = Python::attach(|py| py.check_signals().err());
+                    signal = Python::attach(|py| py.check_signals().and_then(|()| tick(py)).err());
                     if signal.is_some() {
                         fray_core::interrupt::request();
                     }
@@ -48,6 +60,9 @@ where
             let result = worker
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            if signal.is_none() {
+                signal = Python::attach(|py| tick(py).err());
+            }
             if signal.is_some() {
                 fray_core::interrupt::clear();
             }

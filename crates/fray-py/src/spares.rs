@@ -4,8 +4,11 @@ use fray_core::spares::{SpareAllocation, Study, StudyConfig};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::args;
 use crate::errors::{spares_error, SpecError};
+use crate::interrupt::interruptible_ticking;
 
 /// A prepared spare-node study and the curve accumulated over the cases run so far.
 #[pyclass(module = "fray._fray")]
@@ -62,13 +65,17 @@ impl SpareStudy {
     }
 
     /// Runs sampled cases `start .. start + count` with `seed`, releasing the GIL; `count` is
-    /// at most 2^32-1 (the command line's `--samples`) and the range ends by 2^64-1.
+    /// at most 2^32-1 (the command line's `--samples`) and the range ends by 2^64-1. A
+    /// `progress` callable is called with the number of cases finished since its last call,
+    /// about 20 times a second; Ctrl-C stops the run and leaves the curve as it was.
+    #[pyo3(signature = (seed, start, count, progress = None))]
     fn run_samples(
         &mut self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::seed)] seed: u64,
         #[pyo3(from_py_with = args::start)] start: u64,
         #[pyo3(from_py_with = args::count)] count: u32,
+        progress: Option<Py<PyAny>>,
     ) -> PyResult<()> {
         let end = start.checked_add(u64::from(count)).ok_or_else(|| {
             SpecError::new_err(format!(
@@ -76,8 +83,22 @@ impl SpareStudy {
             ))
         })?;
         let study = &mut self.study;
-        py.detach(|| study.run_samples(seed, start..end));
-        Ok(())
+        let finished = AtomicU64::new(0);
+        let mut shown = 0;
+        let tick = |py: Python<'_>| {
+            let now = finished.load(Ordering::Relaxed);
+            if let Some(progress) = progress.as_ref().filter(|_| now > shown) {
+                progress.call1(py, (now - shown,))?;
+            }
+            shown = now;
+            Ok(())
+        };
+        interruptible_ticking(
+            py,
+            || study.run_samples_counted(seed, start..end, &finished),
+            tick,
+        )?
+        .map_err(spares_error)
     }
 
     /// Number of failure sets whose lowest failed rank is in `start .. end` (within the job's

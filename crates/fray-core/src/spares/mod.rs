@@ -57,4 +57,8 @@ pub enum SparesError {
         /// What is wrong.
         reason: String,
     },
+    /// The study stopped because a stop was requested ([`crate::interrupt`]); the cases of
+    /// the call were not added to the curve.
+    #[error("interrupted")]
+    Interrupted,
 }

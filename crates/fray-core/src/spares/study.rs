@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -496,25 +497,55 @@ impl Study {
     /// with its own failed nodes marked.
     ///
     /// The cases run [`SAMPLE_BATCH`] at a time, so that memory does not grow with the range.
-    pub fn run_samples(&mut self, seed: u64, cases: Range<u64>) {
+    /// The larger the range of one call, the more cases share their slides: a range in one
+    /// call is cheaper than the same range in parts.
+    ///
+    /// A stop requested while it runs ([`crate::interrupt`]) ends it with
+    /// [`SparesError::Interrupted`], and the curve is then as it was before the call.
+    pub fn run_samples(&mut self, seed: u64, cases: Range<u64>) -> Result<(), SparesError> {
+        self.run_samples_counted(seed, cases, &AtomicU64::new(0))
+    }
+
+    /// [`Study::run_samples`], adding to `finished` each case as it ends (for a progress
+    /// display read from another thread).
+    pub fn run_samples_counted(
+        &mut self,
+        seed: u64,
+        cases: Range<u64>,
+        finished: &AtomicU64,
+    ) -> Result<(), SparesError> {
+        let mut curve = self.curve.clone();
         let mut start = cases.start;
         while start < cases.end {
             let end = cases.end.min(start.saturating_add(SAMPLE_BATCH));
             let draws = (start..end).map(|case| Draw::new(seed, case)).collect();
-            let part = self.run_from(&self.initial, draws, 0);
-            self.add(part, end - start);
+            let part = self.run_from(&self.initial, draws, 0, finished);
+            // A stopped run skips the cases after the request: its part is incomplete.
+            crate::interrupt::check().map_err(|_| SparesError::Interrupted)?;
+            curve = merged(curve, part, end - start);
             start = end;
         }
+        self.curve = curve;
+        Ok(())
     }
 
     /// The curve of `draws`, each of which has made `done` failures, all full-degree slides
-    /// leading to `shared` (where their failed nodes are free).
-    fn run_from(&self, shared: &CaseState, draws: Vec<Draw>, done: usize) -> Curve {
+    /// leading to `shared` (where their failed nodes are free); each case adds 1 to
+    /// `finished` as it ends. Once a stop is requested, the cases not yet started are
+    /// skipped.
+    fn run_from(
+        &self,
+        shared: &CaseState,
+        draws: Vec<Draw>,
+        done: usize,
+        finished: &AtomicU64,
+    ) -> Curve {
         let max_f = self.max_failures;
         let degrees = shared.degree_counts.len();
         let full = degrees - 1;
         let ranks = self.num_ranks() as u32;
         if done == max_f {
+            finished.fetch_add(draws.len() as u64, Ordering::Relaxed);
             return Curve::empty(max_f, degrees);
         }
         // Which draws' next failure is a full-degree slide, and which one.
@@ -523,6 +554,9 @@ impl Study {
         let mut groups: BTreeMap<(usize, usize, usize), SharedSlide> = BTreeMap::new();
         let mut alone = Vec::new();
         for draw in draws {
+            if crate::interrupt::requested() {
+                return Curve::empty(max_f, degrees);
+            }
             let mut next = draw.clone();
             let rank = next.next_rank(done + 1, ranks);
             for &n in &draw.failed {
@@ -568,7 +602,7 @@ impl Study {
                 state.substituter = group.substituter;
                 state.degree_counts[full] += 1;
                 let cases = group.draws.len();
-                let mut curve = self.run_from(&state, group.draws, done + 1);
+                let mut curve = self.run_from(&state, group.draws, done + 1, finished);
                 for _ in 0..cases {
                     curve.rows[done + 1].record(
                         state.tracker.max_collisions(),
@@ -588,6 +622,9 @@ impl Study {
                 // Each split keeps one state and resets it per case.
                 || (Curve::empty(max_f, degrees), shared.clone(), Vec::new()),
                 |(mut curve, mut state, mut order), mut draw| {
+                    if crate::interrupt::requested() {
+                        return (curve, state, order);
+                    }
                     state.reset_to(shared);
                     for &n in &draw.failed {
                         state.placement.fail_free_node(n);
@@ -608,6 +645,7 @@ impl Study {
                             }
                         }
                     }
+                    finished.fetch_add(1, Ordering::Relaxed);
                     (curve, state, order)
                 },
             )
@@ -678,16 +716,9 @@ impl Study {
             })
             .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
         let first = u64::from(self.curve.rows[0].cases == 0);
-        self.add(part, first);
+        let curve = std::mem::replace(&mut self.curve, Curve { rows: Vec::new() });
+        self.curve = merged(curve, part, first);
         Ok(())
-    }
-
-    /// Merges a part into the curve; row 0 (no failure) counts `baseline_cases` more cases.
-    fn add(&mut self, part: Curve, baseline_cases: u64) {
-        self.curve = std::mem::replace(&mut self.curve, Curve { rows: Vec::new() }).merge(part);
-        let row0 = &mut self.curve.rows[0];
-        row0.cases += baseline_cases;
-        row0.sum = row0.cases * u64::from(row0.best);
     }
 
     /// Fails the given ranks in order from the fault-free state; for each step, the degree
@@ -771,4 +802,13 @@ fn visit(
             state.undo(rank, &sub);
         }
     }
+}
+
+/// `curve` with `part` merged in; row 0 (no failure) counts `baseline_cases` more cases.
+fn merged(curve: Curve, part: Curve, baseline_cases: u64) -> Curve {
+    let mut curve = curve.merge(part);
+    let row0 = &mut curve.rows[0];
+    row0.cases += baseline_cases;
+    row0.sum = row0.cases * u64::from(row0.best);
+    curve
 }

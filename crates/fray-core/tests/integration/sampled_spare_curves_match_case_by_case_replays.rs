@@ -10,7 +10,7 @@ use rand_pcg::Pcg64Mcg;
 /// The curve rows as text, from `Study::run_samples`.
 fn sampled(config: &StudyConfig, seed: u64, cases: u64) -> Vec<String> {
     let mut study = Study::new(config.clone()).unwrap();
-    study.run_samples(seed, 0..cases);
+    study.run_samples(seed, 0..cases).unwrap();
     study.curve().rows.iter().map(ToString::to_string).collect()
 }
 

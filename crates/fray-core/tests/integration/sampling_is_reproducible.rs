@@ -8,14 +8,14 @@ use common::study;
 #[test]
 fn same_seed_same_curve_whatever_the_chunks() {
     let mut whole = study("torus:6x6x6", "3D(2,1)", "hybrid(all)", 30);
-    whole.run_samples(7, 0..200);
+    whole.run_samples(7, 0..200).unwrap();
     let mut split = study("torus:6x6x6", "3D(2,1)", "hybrid(all)", 30);
-    split.run_samples(7, 0..13);
-    split.run_samples(7, 13..150);
-    split.run_samples(7, 150..200);
+    split.run_samples(7, 0..13).unwrap();
+    split.run_samples(7, 13..150).unwrap();
+    split.run_samples(7, 150..200).unwrap();
     assert_eq!(whole.curve(), split.curve());
     let mut other = study("torus:6x6x6", "3D(2,1)", "hybrid(all)", 30);
-    other.run_samples(8, 0..200);
+    other.run_samples(8, 0..200).unwrap();
     assert_ne!(
         whole.curve(),
         other.curve(),
@@ -29,10 +29,10 @@ fn a_range_longer_than_one_batch_gives_the_same_curve() {
     // `run_samples` holds at most 2^18 cases at once; a longer range runs in batches.
     let cases = (1 << 18) + 5;
     let mut whole = study("mesh:4x4", "2D(1,1)", "0D", 1);
-    whole.run_samples(3, 0..cases);
+    whole.run_samples(3, 0..cases).unwrap();
     let mut split = study("mesh:4x4", "2D(1,1)", "0D", 1);
-    split.run_samples(3, 0..100_000);
-    split.run_samples(3, 100_000..cases);
+    split.run_samples(3, 0..100_000).unwrap();
+    split.run_samples(3, 100_000..cases).unwrap();
     assert_eq!(whole.curve(), split.curve());
     assert_eq!(whole.curve().rows[0].cases, cases);
 }

@@ -16,7 +16,7 @@ fn sampled(fabric: &str, seed: u64, sequences: u64, threads: usize) -> String {
         let config =
             StudyConfig::from_specs(fabric, "3D(2,1)", "hybrid(all)", None, None, None).unwrap();
         let mut study = Study::new(config).unwrap();
-        study.run_samples(seed, 0..sequences);
+        study.run_samples(seed, 0..sequences).unwrap();
         curve_text(study.curve())
     })
 }
