@@ -55,7 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--down", metavar="FILE", action=numbers.Once,
                    help="cables known to be down, one FROM->TO a line")
-    p.add_argument("--ber", type=numbers.real(0, 1, above=True), default=1e-12,
+    p.add_argument("--ber", type=numbers.real(0, 1, above=True, below=True), default=1e-12,
                    help="bit-error rate threshold (1e-12)")
     p.add_argument(
         "--confidence", type=float, default=0.95, help="confidence of the BER interval (0.95)"

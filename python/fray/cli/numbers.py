@@ -42,9 +42,9 @@ def whole(minimum: int, maximum: int) -> Callable[[str], int]:
 
 
 def real(minimum: float = -math.inf, maximum: float = math.inf, *,
-         above: bool = False) -> Callable[[str], float]:
+         above: bool = False, below: bool = False) -> Callable[[str], float]:
     """An argparse type: a finite number from ``minimum`` (or above it, with ``above``) to
-    ``maximum``; an end left infinite is open."""
+    ``maximum`` (or below it, with ``below``); an end left infinite is open."""
 
     def parse(text: str) -> float:
         try:
@@ -52,11 +52,13 @@ def real(minimum: float = -math.inf, maximum: float = math.inf, *,
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {echo(text)!r}") from None
         low_ok = value > minimum if above else value >= minimum
-        if not (math.isfinite(value) and low_ok and value <= maximum):
+        high_ok = value < maximum if below else value <= maximum
+        if not (math.isfinite(value) and low_ok and high_ok):
             if math.isinf(maximum):
                 wanted = f"{'>' if above else '>='} {minimum:g}"
             else:
-                wanted = f"from {minimum:g}{' (not included)' if above else ''} to {maximum:g}"
+                wanted = (f"from {minimum:g}{' (not included)' if above else ''} to "
+                          f"{maximum:g}{' (not included)' if below else ''}")
             raise argparse.ArgumentTypeError(
                 f"must be a finite number {wanted}, got {echo(text)}")
         return value
