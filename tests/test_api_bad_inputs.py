@@ -118,6 +118,13 @@ CASES = [
     (lambda: fray.plan.plan("torus:4x4", PLAN[0], "immediate:repair=24h"),
      "policy_specs: expected a list of specs"),                            # policy "i"
     (lambda: fray.plan.plan("torus:4x4", *PLAN, jobs=2**40), "jobs: must be from 1 to 4294967295"),
+    (lambda: fray.plan.plan("torus:4x4", *PLAN, seeds=1001), "seeds: must be from 1 to 1000"),
+    (lambda: fray.plan.plan("torus:4x4", *PLAN, replications=100_001),
+     "replications: must be from 2 to 100000"),                           # was the u32's range
+    (lambda: fray.plan.plan("torus:4x4", *PLAN, points=10_001),
+     "points: must be from 2 to 10000, got 10001"),                       # was up to 10^7 states
+    (lambda: fray.plan.plan("torus:4x4", *PLAN, samples=10_001),
+     "samples: must be from 1 to 10000, got 10001"),
     (lambda: fray.plan.fit_failures("torus:4x4", None, "router"), "log: expected the path"),
     (lambda: fray.packet.collective("xgft:2;4,4;1,4", ["none"], ["none"], ops="x"),
      "ops: at least one operation, got 'x'"),                              # TypeError

@@ -213,6 +213,12 @@ def test_host_bandwidth_is_the_fabric_with_slower_host_links_and_is_stored(tmp_p
          (f"counts = {list(range(1, 12))}\n[faults]\nfailed_pct = [0, 10, 30]\n"
           "[replications]\ncount = 100000"), "replications.count",
          "make 1100000 tasks, more than the 1000000 a campaign may hold"),
+        # Within the tasks a campaign holds, but past the cases the core's study lists: the
+        # core's message, under the scenario's key (it was "study").
+        ("counts = [1, 4]\n[faults]\nfailed_pct = [0, 10, 30]\n[replications]\ncount = 3",
+         ("counts = [1, 2, 3, 4]\n[faults]\nfailed_pct = [0, 10, 30]\n"
+          "[replications]\ncount = 100000"), "replications.count",
+         "make 1200000 cases, more than the 1000000 a study lists"),
         # A host cost given twice: refused by the core's parser (passes once the Rust core
         # with that fix is built).
         ("nx = 8", 'nx = 8\nhost = "ember+send=1s+send=2s"', "workload.host", "send"),

@@ -194,8 +194,17 @@ MAX_PLAN_HORIZON_S: float
 MAX_MODEL_STATES: int
 #: The most operations a fabric collective runs (each one's time is kept).
 MAX_COLLECTIVE_OPS: int
-#: The most seeds a links study runs per cell.
+#: The most seeds a links study runs per cell (:data:`MAX_REPLICATIONS`).
 MAX_LINKS_SEEDS: int
+#: The most independent replications a study draws: a links study's seeds per cell, a
+#: plan's horizons.
+MAX_REPLICATIONS: int
+#: The most grid points per class of a plan's loss model.
+MAX_MODEL_POINTS: int
+#: The most sampled states per grid point of a plan's loss model.
+MAX_MODEL_SAMPLES: int
+#: The most layouts (seeds) per fault state of a plan.
+MAX_PLAN_SEEDS: int
 #: The largest buffer a checksum measurement allocates, and the largest message the
 #: ping-pong sends, in bytes (1 GiB).
 MAX_BUFFER_BYTES: int

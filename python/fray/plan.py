@@ -16,7 +16,14 @@ from pathlib import Path
 import pandas as pd
 
 from fray import SpecError
-from fray._fray import Fabric, PlanSetup, fit_failure_log, plan_spec
+from fray._fray import (
+    MAX_PLAN_SEEDS,
+    MAX_REPLICATIONS,
+    Fabric,
+    PlanSetup,
+    fit_failure_log,
+    plan_spec,
+)
 from fray.links import _count, _fabric, _seed
 
 __all__ = ["DEFAULT_EVERY", "DEFAULT_IMMEDIATE", "DEFAULT_LENGTH", "fit_failures", "outcome_table", "plan", "policies", "setup"]
@@ -80,7 +87,8 @@ def plan(
 ) -> pd.DataFrame:
     """Runs the planner and returns one row per policy.
 
-    ``failures`` maps each failing link class to its failure model (``{"global":
+    ``failures`` maps each failing link class (or ``"router"``, every router-to-router
+    cable; no cable in two of them) to its failure model (``{"global":
     "exp:mtbf=1000d"}``, or ``weibull:shape=K,scale=DURATION``; a fit's ``model``).
     ``policy_specs`` default to :func:`policies`. The loss of a fault state is the loss of
     machine throughput of ``workload`` with ``jobs`` jobs against the healthy machine, mean
@@ -135,8 +143,8 @@ def setup(fabric: Fabric, failures: Mapping[str, str], policy_specs: Sequence[st
         if spec in specs[:i]:
             raise SpecError(f"policies: {spec} given twice")
     _count("jobs", jobs)
-    _count("seeds", seeds)
-    _count("replications", replications)
+    _count("seeds", seeds, most=MAX_PLAN_SEEDS)
+    _count("replications", replications, least=2, most=MAX_REPLICATIONS)
     return PlanSetup(fabric, workload, routing or fabric.default_routing, engine, jobs, seeds,
                      _seed(seed), time_tolerance, time_resolution, classes, horizon,
                      replications, specs)

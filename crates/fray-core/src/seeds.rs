@@ -1,5 +1,10 @@
 //! Seeds of independent random cases.
 
+/// The most independent replications a study draws: the failed-links study's seeds per
+/// cell and the plan's horizons. Each is at least one simulation, and the studies keep a
+/// number per replication.
+pub const MAX_REPLICATIONS: u32 = 100_000;
+
 /// The `(seed, case)` pair mixed into one 64-bit RNG seed (SplitMix64 finaliser), so that a
 /// case's failures do not depend on which worker runs it or in which order.
 pub fn case_seed(seed: u64, case: u64) -> u64 {

@@ -53,6 +53,10 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_COLLECTIVE_OPS", fray_core::collectives::MAX_OPS)?;
     m.add("MAX_LINKS_SEEDS", fray_core::links::MAX_SEEDS)?;
     m.add("MAX_MODEL_STATES", fray_core::plan::MAX_MODEL_STATES)?;
+    m.add("MAX_MODEL_POINTS", fray_core::plan::MAX_MODEL_POINTS)?;
+    m.add("MAX_MODEL_SAMPLES", fray_core::plan::MAX_MODEL_SAMPLES)?;
+    m.add("MAX_PLAN_SEEDS", fray_core::plan::MAX_SEEDS)?;
+    m.add("MAX_REPLICATIONS", fray_core::seeds::MAX_REPLICATIONS)?;
     m.add_function(wrap_pyfunction!(plan::plan_spec, m)?)?;
     m.add_class::<spares::SpareStudy>()?;
     m.add_function(wrap_pyfunction!(interrupt::stop_runs, m)?)?;

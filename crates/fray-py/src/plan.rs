@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use fray_core::plan::{
-    best_window, fit_failures, read_failure_log, CachedLoss, ClassFailures, FailureModel, FitKind,
-    LossModel, LossReuse, ModelJob, ModelSample, ModelValue, Plan, PlanError, PlanReport,
-    RepairPolicy, WorkloadLoss,
+    best_window, check_seeds, fit_failures, read_failure_log, CachedLoss, ClassFailures,
+    FailureModel, FitKind, LossModel, LossReuse, ModelJob, ModelSample, ModelValue, Plan,
+    PlanError, PlanReport, RepairPolicy, WorkloadLoss,
 };
 use fray_core::units::parse_seconds;
 use fray_core::workload::WorkloadSpec;
@@ -61,6 +61,7 @@ impl PlanSetup {
         #[pyo3(from_py_with = args::replications)] replications: u32,
         #[pyo3(from_py_with = args::policies)] policies: Vec<String>,
     ) -> PyResult<Self> {
+        check_seeds(seeds).map_err(plan_error)?;
         let classes = classes
             .into_iter()
             .map(|(class, model)| {

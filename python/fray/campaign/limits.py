@@ -46,16 +46,17 @@ I64_MAX = 2**63 - 1
 #: entry of the scheduler's graph, held in memory while the campaign runs.
 MAX_TASKS = 1_000_000
 #: Most replications (``replications.count``; the links study's seeds, the plan's Monte
-#: Carlo horizons, ``fray plan --replications``).
-MAX_REPLICATIONS = 100_000
+#: Carlo horizons, ``fray plan --replications``; the core's).
+MAX_REPLICATIONS = _fray.MAX_REPLICATIONS
 #: Most layouts simulated per fault state (the plan's ``seeds``, ``fray plan --seeds``): each
-#: is one simulation of the workload per state.
-MAX_SEEDS = 1_000
-#: Most grid points per class of the plan's loss model (``points``, ``fray plan --points``).
-MAX_MODEL_POINTS = 10_000
+#: is one simulation of the workload per state (the core's).
+MAX_SEEDS = _fray.MAX_PLAN_SEEDS
+#: Most grid points per class of the plan's loss model (``points``, ``fray plan --points``;
+#: the core's).
+MAX_MODEL_POINTS = _fray.MAX_MODEL_POINTS
 #: Most sampled states per grid point of the plan's loss model (``samples``,
-#: ``fray plan --samples``): the core lists them all before simulating one.
-MAX_MODEL_SAMPLES = 10_000
+#: ``fray plan --samples``; the core's): the core lists them all before simulating one.
+MAX_MODEL_SAMPLES = _fray.MAX_MODEL_SAMPLES
 #: Most states the loss model may sample in all, classes x points x samples (the core's).
 MAX_MODEL_STATES = _fray.MAX_MODEL_STATES
 #: The longest horizon of one plan replication, in seconds and in whole days (the core's:

@@ -32,8 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fabric", required=True, help="e.g. dragonfly:p=16,a=32,h=1,g=17")
     p.add_argument(
         "--fail", action="append", default=[], metavar="CLASS=MODEL",
-        help="a failing class and its lifetimes: global=exp:mtbf=1000d or "
-        "global=weibull:shape=1.5,scale=1100d (repeat for more classes)",
+        help="a failing class (or router: every router-to-router cable) and its lifetimes: "
+        "global=exp:mtbf=1000d or global=weibull:shape=1.5,scale=1100d (repeat for more classes)",
     )
     p.add_argument("--log", metavar="FILE", action=numbers.Once,
                    help="failure log to fit (one 'TIME FROM->TO' per line, TIME like 12.5d)")

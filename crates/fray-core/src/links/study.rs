@@ -10,9 +10,9 @@ use crate::seeds::case_seed;
 use crate::sim::{run, Engine};
 use crate::workload::WorkloadSpec;
 
-/// The most seeds a study runs per cell: each is a simulation per cell and per repair step,
-/// and the repair ranking keeps a number per seed.
-pub const MAX_SEEDS: u32 = 100_000;
+/// The most seeds a study runs per cell ([`crate::seeds::MAX_REPLICATIONS`]): each is a
+/// simulation per cell and per repair step, and the repair ranking keeps a number per seed.
+pub const MAX_SEEDS: u32 = crate::seeds::MAX_REPLICATIONS;
 
 /// The most cases a study lists (its numbers of jobs x seeds x failed percentages and
 /// baseline): each is a simulation, listed before the first runs, whose outcome is kept

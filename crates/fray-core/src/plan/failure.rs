@@ -247,7 +247,8 @@ pub enum FitKind {
     Weibull,
 }
 
-/// Fits `kind` to the failures of class `class` in `log`, observed for `span_s` seconds on
+/// Fits `kind` to the failures of class `class` (a link class, or `router` for every
+/// router-to-router cable) in `log`, observed for `span_s` seconds on
 /// every cable of the class (a failed cable is taken as replaced at once, so each cable's
 /// lifetimes run from the log's start or its previous failure to its next failure, and the
 /// last one, censored, to the end of the span). Fails when the class has no failure in the
@@ -259,7 +260,7 @@ pub fn fit_failures(
     span_s: f64,
     kind: FitKind,
 ) -> Result<FailureFit, PlanError> {
-    let cables = crate::faults::CableSelector::Class(class.to_string()).cables(fabric)?;
+    let cables = crate::faults::CableSelector::parse(class).cables(fabric)?;
     let first = |c: u32| c.min(fabric.channels().reverse[c as usize]);
     if let Some(late) = log.iter().find(|f| f.time_s > span_s) {
         return Err(PlanError::invalid(

@@ -52,10 +52,10 @@ pub use loss::{
 };
 pub use monte_carlo::{
     best_window, ClassFailures, LossReuse, Plan, PlanReport, PolicyOutcome, MAX_HORIZON_S,
-    MAX_MODEL_STATES,
+    MAX_MODEL_POINTS, MAX_MODEL_SAMPLES, MAX_MODEL_STATES,
 };
 pub use policy::RepairPolicy;
-pub use workload_loss::WorkloadLoss;
+pub use workload_loss::{check_seeds, WorkloadLoss, MAX_SEEDS};
 
 use thiserror::Error;
 

@@ -12,12 +12,12 @@ use super::PlanError;
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::{CableSelector, Faults};
 use crate::links::{mean_ci95, student_t975};
-use crate::seeds::case_seed;
+use crate::seeds::{case_seed, MAX_REPLICATIONS};
 
 /// How one class of cables fails.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClassFailures {
-    /// The link class (`global`, `local`, ...).
+    /// The link class (`global`, `local`, ...), or `router` for every router-to-router cable.
     pub class: String,
     /// Lifetime of each of its cables.
     pub model: FailureModel,
@@ -33,6 +33,12 @@ pub const MAX_PLAN_FAILURES: f64 = 1e8;
 /// The most fault states a loss model evaluates, `points * samples` over every class
 /// (10^7): each is a workload simulation, and the list of them is allocated up front.
 pub const MAX_MODEL_STATES: u128 = 10_000_000;
+
+/// The most grid points per class of a loss model (10^4).
+pub const MAX_MODEL_POINTS: usize = 10_000;
+
+/// The most sampled states per grid point of a loss model (10^4).
+pub const MAX_MODEL_SAMPLES: usize = 10_000;
 
 /// A plan: which cables fail and how, over which horizon, with how many replications.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,10 +129,13 @@ impl Plan {
                 ),
             ));
         }
-        if self.replications < 2 {
+        if !(2..=MAX_REPLICATIONS).contains(&self.replications) {
             return Err(PlanError::invalid(
                 "replications",
-                format!("need at least 2 for an interval, got {}", self.replications),
+                format!(
+                    "must be from 2 (for an interval) to {MAX_REPLICATIONS}, got {}",
+                    self.replications
+                ),
             ));
         }
         let cables = self
@@ -140,9 +149,26 @@ impl Plan {
                         format!("class {:?} given twice", c.class),
                     ));
                 }
-                Ok(CableSelector::Class(c.class.clone()).cables(fabric)?)
+                Ok(CableSelector::parse(&c.class).cables(fabric)?)
             })
             .collect::<Result<Vec<_>, PlanError>>()?;
+        // A cable has one lifetime: `router` and a class of router cables cannot both fail.
+        let mut class_of = vec![usize::MAX; fabric.channels().len()];
+        for (i, list) in cables.iter().enumerate() {
+            for &c in list {
+                let other = std::mem::replace(&mut class_of[c as usize], i);
+                if other != usize::MAX {
+                    return Err(PlanError::invalid(
+                        "failures",
+                        format!(
+                            "classes {:?} and {:?} share cables; give each cable one failure \
+                             model",
+                            self.classes[other].class, self.classes[i].class
+                        ),
+                    ));
+                }
+            }
+        }
         // Every failure is an event: bounded before the Monte Carlo starts.
         let failures: f64 = self
             .classes
@@ -210,10 +236,16 @@ impl Plan {
         points: usize,
         samples: usize,
     ) -> Result<Vec<Vec<usize>>, PlanError> {
-        if points < 2 || samples < 1 {
+        if !(2..=MAX_MODEL_POINTS).contains(&points) {
             return Err(PlanError::invalid(
-                "model",
-                format!("need 2 or more points and 1 or more samples, got {points} and {samples}"),
+                "points",
+                format!("must be from 2 to {MAX_MODEL_POINTS}, got {points}"),
+            ));
+        }
+        if !(1..=MAX_MODEL_SAMPLES).contains(&samples) {
+            return Err(PlanError::invalid(
+                "samples",
+                format!("must be from 1 to {MAX_MODEL_SAMPLES}, got {samples}"),
             ));
         }
         let cables = self.cables(fabric)?;
@@ -858,13 +890,71 @@ mod horizons_and_models_are_bounded_before_the_run {
     #[test]
     fn model_grids_beyond_the_most_states_are_refused_before_allocating() {
         let p = plan("exp:mtbf=200d", 365.0);
-        let err = p
-            .model_grids(&fabric(), &[], 3, 99_999_999_999)
-            .unwrap_err();
+        let err = p.model_grids(&fabric(), &[], 5_000, 5_000).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "model: 3 points of 99999999999 samples for 1 classes are 299999999997 fault \
+            "model: 5000 points of 5000 samples for 1 classes are 25000000 fault \
              states, more than the most, 10000000"
         );
+    }
+
+    #[test]
+    fn ranges_and_classes_are_checked_by_name() {
+        let p = plan("exp:mtbf=200d", 365.0);
+        let f = fabric();
+        let refused = |points, samples| p.model_grids(&f, &[], points, samples).unwrap_err();
+        assert_eq!(
+            refused(MAX_MODEL_POINTS + 1, 1).to_string(),
+            "points: must be from 2 to 10000, got 10001"
+        );
+        assert_eq!(
+            refused(1, 1).to_string(),
+            "points: must be from 2 to 10000, got 1"
+        );
+        assert_eq!(
+            refused(2, MAX_MODEL_SAMPLES + 1).to_string(),
+            "samples: must be from 1 to 10000, got 10001"
+        );
+        assert_eq!(
+            refused(2, 0).to_string(),
+            "samples: must be from 1 to 10000, got 0"
+        );
+        assert!(p.model_grids(&f, &[], MAX_MODEL_POINTS, 1).is_ok());
+        for replications in [1, MAX_REPLICATIONS + 1] {
+            let err = Plan {
+                replications,
+                ..plan("exp:mtbf=200d", 365.0)
+            }
+            .cables(&f)
+            .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "replications: must be from 2 (for an interval) to 100000, got {replications}"
+                )
+            );
+        }
+        let mut router = plan("exp:mtbf=200d", 365.0);
+        router.classes[0].class = "router".into();
+        assert_eq!(
+            router.cables(&f).unwrap()[0].len(),
+            f.num_router_channels() / 2
+        );
+        router.classes.push(ClassFailures {
+            class: "global".into(),
+            model: "exp:mtbf=100d".parse().unwrap(),
+        });
+        assert_eq!(
+            router.cables(&f).unwrap_err().to_string(),
+            "failures: classes \"router\" and \"global\" share cables; give each cable one \
+             failure model"
+        );
+        use crate::plan::{check_seeds, MAX_SEEDS};
+        assert!(check_seeds(1).is_ok() && check_seeds(MAX_SEEDS).is_ok());
+        assert_eq!(
+            check_seeds(MAX_SEEDS + 1).unwrap_err().to_string(),
+            "seeds: must be from 1 to 1000 layouts per state, got 1001"
+        );
+        assert!(check_seeds(0).is_err());
     }
 }

@@ -9,6 +9,22 @@ use crate::fabric::Fabric;
 use crate::faults::Faults;
 use crate::links::{throughput, CaseOutcome, LinksStudy};
 
+/// The most layouts (seeds) a fault state's loss is the mean of: each is a simulation of the
+/// workload for every state the plan evaluates.
+pub const MAX_SEEDS: u32 = 1_000;
+
+/// An error naming `seeds` unless the plan's layouts per state are from 1 to [`MAX_SEEDS`].
+pub fn check_seeds(seeds: u32) -> Result<(), PlanError> {
+    if (1..=MAX_SEEDS).contains(&seeds) {
+        Ok(())
+    } else {
+        Err(PlanError::invalid(
+            "seeds",
+            format!("must be from 1 to {MAX_SEEDS} layouts per state, got {seeds}"),
+        ))
+    }
+}
+
 /// The loss of machine throughput a fault state causes on `study`'s workload with `jobs`
 /// jobs, on the study's engine and routing: for each of its seeds, the same layout and
 /// routing choices healthy and with the state, and the mean over seeds of
@@ -56,6 +72,7 @@ impl<'a> WorkloadLoss<'a> {
         fabric: &Fabric,
         jobs: u32,
     ) -> Result<Vec<f64>, PlanError> {
+        check_seeds(study.seeds)?;
         study.check(fabric)?;
         let none = Faults::none(fabric);
         (0..study.seeds)

@@ -190,6 +190,7 @@ SECTIONS: dict[str, dict[str, Field]] = {
 #: Where a Rust error about a parameter points in the scenario file.
 _ERROR_KEYS = (
     ("links study: jobs", "jobs.counts"),
+    ("links study: seeds", "replications.count"),
     ("fabric spec", "fabric.topology"),
     ("unknown workload", "workload.motif"),
     ("unknown routing", "routing.algorithm"),
