@@ -27,6 +27,8 @@
 //! Dragonflies (`dragonfly:p=4,a=8,h=4,g=9`, [`fabric::dragonfly`]) route with `minimal`,
 //! `valiant` and `ugal` ([`routing::dragonfly`]), all three by name through [`routing::build`].
 
+#![warn(missing_docs)]
+
 pub mod collectives;
 pub mod diag;
 pub mod fabric;

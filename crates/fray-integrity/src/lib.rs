@@ -28,6 +28,8 @@
 //!
 //! Units: sizes in bytes, times in seconds, bandwidths in bytes per second (f64).
 
+#![warn(missing_docs)]
+
 mod algorithm;
 mod algorithms;
 mod checksum;

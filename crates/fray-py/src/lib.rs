@@ -3,6 +3,8 @@
 //! No logic lives here: each wrapper checks its arguments, calls one core function and wraps
 //! the result. Errors are mapped to Python exceptions in [`errors`].
 
+#![warn(missing_docs)]
+
 use pyo3::prelude::*;
 
 mod args;

@@ -8,6 +8,12 @@ use super::{Dag, DagCensus, Message, WorkloadError};
 
 const NAME: &str = "halo3d26";
 
+/// Flop/s of a rank when a Halo3D26 spec names none: 10^9, what SST Ember's
+/// `emberhalo3d26.cc` reads (`params.find<double>("arg.peflops", 1000000000)`; the
+/// parameter table beside it documents 10^10, but the code has read 10^9 since 2018). At
+/// `nx = ny = nz = 30` and 26 flops per cell that is 702 us of compute per iteration.
+pub const EMBER_HALO3D26_PEFLOPS: f64 = 1e9;
+
 /// A 27-point stencil: each rank owns an `nx x ny x nz` block of cells of a
 /// `pex x pey x pez` grid of ranks and exchanges halos with its up to 26 neighbours.
 ///
@@ -34,14 +40,8 @@ const NAME: &str = "halo3d26";
 ///
 /// `compute_s` is what Ember derives as `nx * ny * nz * fields_per_cell * flopspercell /
 /// peflops` (defaults 26 flops per cell and [`EMBER_HALO3D26_PEFLOPS`] flop/s), or its
-/// `computetime` given
-/// directly; in the failed-links paper the compute time is a chosen share of the iteration.
-/// Flop/s of a rank when a Halo3D26 spec names none: 10^9, what SST Ember's
-/// `emberhalo3d26.cc` reads (`params.find<double>("arg.peflops", 1000000000)`; the
-/// parameter table beside it documents 10^10, but the code has read 10^9 since 2018). At
-/// `nx = ny = nz = 30` and 26 flops per cell that is 702 us of compute per iteration.
-pub const EMBER_HALO3D26_PEFLOPS: f64 = 1e9;
-
+/// `computetime` given directly; in the failed-links paper the compute time is a chosen share
+/// of the iteration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Halo3D26 {
     /// Cells per rank along x.
