@@ -40,6 +40,13 @@ RUNS = {
         'fray.spares.study("torus:24x24x24", "3D(2,1)", "hybrid(all)", samples=1_000_000)',
         ('fray.spares.study("torus:8x8x8", "3D(2,1)", "hybrid(all)", samples=20)["cases"][1] '
          '== 20')),
+    # Every set of up to three failures on a 40x40 mesh (5.9e8 sets, about an hour), in
+    # one call to the core.
+    "exhaustive spare-node study": (
+        ('fray.spares.study("mesh:40x40", "2D(2,1)", "hybrid(all)", exhaustive=True, '
+         'max_failures=3)'),
+        ('fray.spares.study("mesh:7x7", "2D(2,1)", "1D", exhaustive=True, '
+         'max_failures=2)["cases"][2] == 630')),
     # Two workloads' repair plans over 100,000 seeds each, on threads of their own, where
     # the signal does not reach: the thread that catches it stops them.
     "runs on other threads": (

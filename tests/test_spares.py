@@ -35,10 +35,9 @@ def test_exhaustive_table_columns_and_case_counts():
     assert t.attrs["num_spares"] == 8
 
 
-def test_same_seed_same_table_and_chunking_does_not_matter(monkeypatch):
+def test_same_seed_same_table():
     kwargs = {"samples": 300, "seed": 11}
     a = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", **kwargs)
-    monkeypatch.setattr(spares, "_EVALUATIONS_PER_CHUNK", 500)  # many small chunks
     b = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", **kwargs)
     assert a.equals(b)
     c = spares.study("torus:6x6x6", "3D(2,1)", "hybrid(all)", samples=300, seed=12)
@@ -150,3 +149,19 @@ def test_one_call_reports_every_case_once_and_matches_the_curve_in_parts():
     parts.run_samples(3, 0, 123)
     parts.run_samples(3, 123, 377)
     pd.testing.assert_frame_equal(pd.DataFrame(whole.table()), pd.DataFrame(parts.table()))
+
+
+def test_the_exhaustive_walk_reports_every_set_once_and_matches_the_curve_in_parts():
+    # 1D with four failures leaves some sets unrecoverable; their extensions are counted
+    # without being walked, and the progress callable is given them too.
+    whole = SpareStudy("mesh:7x7", "2D(2,1)", "1D", max_failures=4)
+    reported = []
+    whole.run_exhaustive(0, whole.num_ranks, reported.append)
+    assert sum(reported) == whole.exhaustive_cases(0, whole.num_ranks) == sum(
+        comb(36, f) for f in range(1, 5))
+    parts = SpareStudy("mesh:7x7", "2D(2,1)", "1D", max_failures=4)
+    for start, end in [(0, 3), (3, 4), (4, 36)]:
+        parts.run_exhaustive(start, end)
+    table = pd.DataFrame(whole.table())
+    assert table["unrecoverable"].iloc[4] > 0
+    pd.testing.assert_frame_equal(table, pd.DataFrame(parts.table()))

@@ -2,8 +2,8 @@
 and the message collisions a stencil suffers after the rank-to-node map changes.
 
 The computation runs in Rust (``fray._fray.SpareStudy``); this module validates the input,
-runs the cases in chunks (with a progress bar, stoppable with Ctrl-C) and returns a pandas
-``DataFrame`` with one row per number of failures.
+runs the cases in one call to the core (with a progress bar, stoppable with Ctrl-C) and
+returns a pandas ``DataFrame`` with one row per number of failures.
 
 A failed node loses its compute part only: its router still forwards traffic, so routes do
 not change around it (routing around dead routers is a later study).
@@ -19,10 +19,6 @@ from fray._fray import SpareStudy, spare_allocation
 
 __all__ = ["SpareStudy", "allocation", "study"]
 
-#: Work per chunk of an exhaustive study, in failure-set evaluations: large enough to keep
-#: both cores busy, small enough that the progress bar moves and Ctrl-C is honoured within
-#: about a second.
-_EVALUATIONS_PER_CHUNK = 200_000
 #: Most random failure sequences a study samples, as the command line's ``--samples`` (a
 #: ``u32``): a larger number is a typo, not a study that ends.
 _MAX_SAMPLES = 2**32 - 1
@@ -129,14 +125,8 @@ def _run_samples(s: SpareStudy, samples: int, seed: int, progress: bool) -> None
 
 
 def _run_exhaustive(s: SpareStudy, progress: bool) -> None:
-    total = s.exhaustive_cases(0, s.num_ranks)
-    with tqdm(total=total, unit="set", disable=not progress, desc="enumerating") as bar:
-        start = 0
-        while start < s.num_ranks:
-            # Group first ranks until the chunk holds enough sets (early ranks own the most).
-            end = start + 1
-            while end < s.num_ranks and s.exhaustive_cases(start, end) < _EVALUATIONS_PER_CHUNK:
-                end += 1
-            s.run_exhaustive(start, end)
-            bar.update(s.exhaustive_cases(start, end))
-            start = end
+    # One call over every lowest rank: the core spreads them over the cores and reports the
+    # sets as they are counted.
+    with tqdm(total=s.exhaustive_cases(0, s.num_ranks), unit="set", disable=not progress,
+              desc="enumerating") as bar:
+        s.run_exhaustive(0, s.num_ranks, bar.update)

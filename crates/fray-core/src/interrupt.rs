@@ -43,6 +43,17 @@
 //! interrupt::clear();
 //! study.run_samples(1, 10..20).unwrap();
 //! assert_ne!(study.curve(), &before);
+//!
+//! // Its exhaustive walk as well.
+//! let config = StudyConfig::from_specs("mesh:6x6", "2D(2,1)", "hybrid(all)", None, None, Some(2));
+//! let mut study = Study::new(config.unwrap()).unwrap();
+//! let before = study.curve().clone();
+//! interrupt::request();
+//! assert_eq!(study.run_exhaustive(0..16), Err(SparesError::Interrupted));
+//! assert_eq!(study.curve(), &before);
+//! interrupt::clear();
+//! study.run_exhaustive(0..16).unwrap();
+//! assert_ne!(study.curve(), &before);
 //! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -83,21 +83,9 @@ impl SpareStudy {
             ))
         })?;
         let study = &mut self.study;
-        let finished = AtomicU64::new(0);
-        let mut shown = 0;
-        let tick = |py: Python<'_>| {
-            let now = finished.load(Ordering::Relaxed);
-            if let Some(progress) = progress.as_ref().filter(|_| now > shown) {
-                progress.call1(py, (now - shown,))?;
-            }
-            shown = now;
-            Ok(())
-        };
-        interruptible_ticking(
-            py,
-            || study.run_samples_counted(seed, start..end, &finished),
-            tick,
-        )?
+        with_progress(py, progress, |finished| {
+            study.run_samples_counted(seed, start..end, finished)
+        })?
         .map_err(spares_error)
     }
 
@@ -114,15 +102,21 @@ impl SpareStudy {
     }
 
     /// Runs every failure set whose lowest failed rank is in `start .. end`, releasing the GIL.
+    /// A `progress` callable is called with the number of sets counted since its last call,
+    /// about 20 times a second; Ctrl-C stops the run and leaves the curve as it was.
+    #[pyo3(signature = (start, end, progress = None))]
     fn run_exhaustive(
         &mut self,
         py: Python<'_>,
         #[pyo3(from_py_with = args::start)] start: u32,
         #[pyo3(from_py_with = args::end)] end: u32,
+        progress: Option<Py<PyAny>>,
     ) -> PyResult<()> {
         let study = &mut self.study;
-        py.detach(|| study.run_exhaustive(start..end))
-            .map_err(spares_error)
+        with_progress(py, progress, |finished| {
+            study.run_exhaustive_counted(start..end, finished)
+        })?
+        .map_err(spares_error)
     }
 
     /// Fails `ranks` in order; per step `(degree, collisions)`, or `None` where unrecoverable.
@@ -189,4 +183,25 @@ pub fn spare_allocation<'py>(
     out.set_item("paper_fraction", a.paper_fraction(shape.num_nodes()))?;
     out.set_item("compute_extents", a.compute_extents(&shape))?;
     Ok(out)
+}
+
+/// Runs `run` without the GIL, stoppable with Ctrl-C, passing it the counter it adds its
+/// finished work to; `progress`, if given, is called with the work finished since its last
+/// call, about 20 times a second.
+fn with_progress<T: Send>(
+    py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    run: impl FnOnce(&AtomicU64) -> T + Send,
+) -> PyResult<T> {
+    let finished = AtomicU64::new(0);
+    let mut shown = 0;
+    let tick = |py: Python<'_>| {
+        let now = finished.load(Ordering::Relaxed);
+        if let Some(progress) = progress.as_ref().filter(|_| now > shown) {
+            progress.call1(py, (now - shown,))?;
+        }
+        shown = now;
+        Ok(())
+    };
+    interruptible_ticking(py, || run(&finished), tick)
 }

@@ -256,7 +256,7 @@ impl Curve {
         self
     }
 
-    fn unrecoverable_from(&mut self, failures: usize, count: impl Fn(usize) -> u64) {
+    fn unrecoverable_from(&mut self, failures: usize, mut count: impl FnMut(usize) -> u64) {
         for row in &mut self.rows[failures..] {
             let n = count(row.failures);
             row.cases += n;
@@ -692,7 +692,21 @@ impl Study {
     /// Runs every failure set (of sizes 1..=`max_failures`) whose lowest rank is in `roots`;
     /// a set's failures happen in increasing rank order. Uses every core.
     /// `roots` must lie within the job's ranks.
+    ///
+    /// A stop requested while it runs ([`crate::interrupt`]) ends it with
+    /// [`SparesError::Interrupted`], and the curve is then as it was before the call.
     pub fn run_exhaustive(&mut self, roots: Range<u32>) -> Result<(), SparesError> {
+        self.run_exhaustive_counted(roots, &AtomicU64::new(0))
+    }
+
+    /// [`Study::run_exhaustive`], adding to `finished` the failure sets as they are counted
+    /// (for a progress display read from another thread; they sum to
+    /// [`Study::exhaustive_cases`] of `roots`).
+    pub fn run_exhaustive_counted(
+        &mut self,
+        roots: Range<u32>,
+        finished: &AtomicU64,
+    ) -> Result<(), SparesError> {
         self.check_roots(&roots)?;
         let total = self.exhaustive_cases(0..self.num_ranks() as u32)?;
         if total > MAX_EXHAUSTIVE_CASES {
@@ -711,10 +725,20 @@ impl Study {
             .map(|root| {
                 let mut curve = Curve::empty(max_f, degrees);
                 let mut state = initial.clone();
-                visit(&mut state, &mut curve, ranks, root, 1, max_f);
+                let mut walk = Walk {
+                    curve: &mut curve,
+                    ranks,
+                    max_f,
+                    finished,
+                    unreported: 0,
+                };
+                walk.visit(&mut state, root, 1);
+                walk.report();
                 curve
             })
             .reduce(|| Curve::empty(max_f, degrees), Curve::merge);
+        // A stopped walk skips the sets after the request: its part is incomplete.
+        crate::interrupt::check().map_err(|_| SparesError::Interrupted)?;
         let first = u64::from(self.curve.rows[0].cases == 0);
         let curve = std::mem::replace(&mut self.curve, Curve { rows: Vec::new() });
         self.curve = merged(curve, part, first);
@@ -772,35 +796,71 @@ impl Study {
     }
 }
 
-/// Depth-first walk over the failure sets extending the current one with `rank` (the
-/// `depth`-th failure), then every higher rank.
-fn visit(
-    state: &mut CaseState,
-    curve: &mut Curve,
+/// A depth-first walk over the failure sets of one lowest rank, adding each to `curve`.
+struct Walk<'a> {
+    curve: &'a mut Curve,
+    /// Ranks of the job.
     ranks: u32,
-    rank: u32,
-    depth: usize,
+    /// Largest failure set.
     max_f: usize,
-) {
-    match state.fail(rank) {
-        None => {
-            // This set and every extension of it are unrecoverable.
-            let rest = u64::from(ranks - 1 - rank);
-            curve.unrecoverable_from(depth, |f| binomial(rest, (f - depth) as u64) as u64);
+    /// Sets counted so far by every walk of the run.
+    finished: &'a AtomicU64,
+    /// Sets this walk has counted and not yet added to `finished`.
+    unreported: u64,
+}
+
+impl Walk<'_> {
+    /// Sets a walk counts before it adds them to `finished` (one shared add per a few
+    /// milliseconds of work, not one per set).
+    const REPORT_EVERY: u64 = 1024;
+
+    /// Counts the set extending the current one with `rank` (the `depth`-th failure), then
+    /// every set extending that with higher ranks. Once a stop is requested it counts
+    /// nothing more.
+    fn visit(&mut self, state: &mut CaseState, rank: u32, depth: usize) {
+        if crate::interrupt::requested() {
+            return;
         }
-        Some(sub) => {
-            curve.rows[depth].record(
-                state.tracker.max_collisions(),
-                sub.degree,
-                &state.degree_counts,
-            );
-            if depth < max_f {
-                for next in rank + 1..ranks {
-                    visit(state, curve, ranks, next, depth + 1, max_f);
-                }
+        match state.fail(rank) {
+            None => {
+                // This set and every extension of it are unrecoverable.
+                let rest = u64::from(self.ranks - 1 - rank);
+                let mut sets = 0;
+                self.curve.unrecoverable_from(depth, |f| {
+                    let n = binomial(rest, (f - depth) as u64) as u64;
+                    sets += n;
+                    n
+                });
+                self.counted(sets);
             }
-            state.undo(rank, &sub);
+            Some(sub) => {
+                self.curve.rows[depth].record(
+                    state.tracker.max_collisions(),
+                    sub.degree,
+                    &state.degree_counts,
+                );
+                self.counted(1);
+                if depth < self.max_f {
+                    for next in rank + 1..self.ranks {
+                        self.visit(state, next, depth + 1);
+                    }
+                }
+                state.undo(rank, &sub);
+            }
         }
+    }
+
+    fn counted(&mut self, sets: u64) {
+        self.unreported += sets;
+        if self.unreported >= Self::REPORT_EVERY {
+            self.report();
+        }
+    }
+
+    /// Adds the sets not yet reported to `finished`.
+    fn report(&mut self) {
+        self.finished.fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
     }
 }
 

@@ -3,7 +3,8 @@
 
 use crate::common;
 
-use common::{exhaustive, worst_and_unrecoverable};
+use common::{exhaustive, study, worst_and_unrecoverable};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 fn binomial(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
@@ -20,6 +21,25 @@ fn every_failure_set_is_counted() {
         );
     }
     assert_eq!(s.curve().rows[0].cases, 1);
+}
+
+#[test]
+fn the_progress_count_adds_up_to_every_set_in_parts_and_whole() {
+    // 1D with four failures leaves some sets unrecoverable: their extensions are counted
+    // without a walk, and the progress count must include them.
+    let mut parts = study("mesh:7x7", "2D(2,1)", "1D", 4);
+    let finished = AtomicU64::new(0);
+    for roots in [0..5, 5..6, 6..36] {
+        let before = finished.load(Ordering::Relaxed);
+        parts
+            .run_exhaustive_counted(roots.clone(), &finished)
+            .unwrap();
+        let sets = parts.exhaustive_cases(roots).unwrap();
+        assert_eq!(u128::from(finished.load(Ordering::Relaxed) - before), sets);
+    }
+    let whole = exhaustive("mesh:7x7", "2D(2,1)", "1D", 4);
+    assert!(whole.curve().rows[4].unrecoverable > 0);
+    assert_eq!(parts.curve(), whole.curve());
 }
 
 #[test]
