@@ -194,8 +194,6 @@ MAX_PLAN_HORIZON_S: float
 MAX_MODEL_STATES: int
 #: The most operations a fabric collective runs (each one's time is kept).
 MAX_COLLECTIVE_OPS: int
-#: The most seeds a links study runs per cell (:data:`MAX_REPLICATIONS`).
-MAX_LINKS_SEEDS: int
 #: The most independent replications a study draws: a links study's seeds per cell, a
 #: plan's horizons.
 MAX_REPLICATIONS: int

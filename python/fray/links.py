@@ -23,7 +23,7 @@ from fray import profiles
 from fray._fray import (
     DEFAULT_TIME_RESOLUTION_S,
     DEFAULT_TIME_TOLERANCE,
-    MAX_LINKS_SEEDS,
+    MAX_REPLICATIONS,
     Fabric,
     Faults,
     LinksStudy,
@@ -329,7 +329,7 @@ def study(
                                                     profile)
     jobs = _list_of("jobs", jobs, whole=True)
     failed = _list_of("failed_pct", failed_pct, whole=False)
-    _count("seeds", seeds, most=MAX_LINKS_SEEDS)
+    _count("seeds", seeds, most=MAX_REPLICATIONS)
     s = LinksStudy(fab, workload, routing, fail, jobs, failed, seeds, _seed(seed),
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)
     if save_faults is not None:
@@ -427,7 +427,7 @@ def case_loads(
                                                     profile)
     _count("jobs", jobs)
     # The study runs seeds 0..=replica, so that their number is within the study's limit.
-    _count("replica", replica, least=0, most=MAX_LINKS_SEEDS - 1)
+    _count("replica", replica, least=0, most=MAX_REPLICATIONS - 1)
     failed = _list_of("failed_pct", [failed_pct], whole=False)[0]
     s = LinksStudy(fab, workload, routing, fail, [jobs], sorted({0.0, failed}), replica + 1,
                    _seed(seed), time_tolerance, engine, *_down(down),
@@ -536,7 +536,7 @@ def _repair_study(
     fab, workload, routing, engine, fail = _setup(fabric, workload, routing, engine, fail,
                                                     profile)
     _count("jobs", jobs)
-    _count("seeds", seeds, most=MAX_LINKS_SEEDS)
+    _count("seeds", seeds, most=MAX_REPLICATIONS)
     s = LinksStudy(fab, workload, routing, fail, [jobs], [0.0], seeds, _seed(seed),
                    time_tolerance, engine, *_down(down), time_resolution=time_resolution)
     return fab, workload, routing, engine, fail, s

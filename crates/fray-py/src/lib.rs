@@ -53,7 +53,6 @@ fn _fray(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("MAX_PLAN_HORIZON_S", fray_core::plan::MAX_HORIZON_S)?;
     m.add("MAX_COLLECTIVE_OPS", fray_core::collectives::MAX_OPS)?;
-    m.add("MAX_LINKS_SEEDS", fray_core::links::MAX_SEEDS)?;
     m.add("MAX_MODEL_STATES", fray_core::plan::MAX_MODEL_STATES)?;
     m.add("MAX_MODEL_POINTS", fray_core::plan::MAX_MODEL_POINTS)?;
     m.add("MAX_MODEL_SAMPLES", fray_core::plan::MAX_MODEL_SAMPLES)?;

@@ -76,8 +76,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--engine", default="flow", help="engine of the runs, as fray links takes it "
                    "(default flow)")
-    p.add_argument("--seeds", type=numbers.whole(1, _fray.MAX_LINKS_SEEDS), default=3,
-                   help=f"seeds per workload, at most {_fray.MAX_LINKS_SEEDS:,} (default 3)")
+    p.add_argument("--seeds", type=numbers.whole(1, _fray.MAX_REPLICATIONS), default=3,
+                   help=f"seeds per workload, at most {_fray.MAX_REPLICATIONS:,} (default 3)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="the runs' seed (default 1)")
     p.add_argument("--out", metavar="FILE.json", help="write everything as one JSON object")
     p.add_argument("--report", metavar="FILE.html",

@@ -81,8 +81,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "every case but the healthy baselines, so the 0%% row is what they cost and the others "
         "what more failures would add",
     )
-    p.add_argument("--seeds", type=numbers.whole(1, _fray.MAX_LINKS_SEEDS), default=3,
-                   help=f"seeds per cell, at most {_fray.MAX_LINKS_SEEDS:,} (default 3)")
+    p.add_argument("--seeds", type=numbers.whole(1, _fray.MAX_REPLICATIONS), default=3,
+                   help=f"seeds per cell, at most {_fray.MAX_REPLICATIONS:,} (default 3)")
     p.add_argument("--seed", type=numbers.SEED, default=1, help="the study's seed (default 1)")
     p.add_argument(
         "--budget", type=int, help="endpoints shared by the jobs (default min(32768, endpoints))"
@@ -148,7 +148,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "busiest cables; --out then writes every channel's bytes",
     )
     p.add_argument(
-        "--replica", type=numbers.whole(0, _fray.MAX_LINKS_SEEDS - 1),
+        "--replica", type=numbers.whole(0, _fray.MAX_REPLICATIONS - 1),
         help="with --cables: which of the seeds (default 0)"
     )
     p.add_argument(

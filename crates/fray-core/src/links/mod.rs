@@ -16,9 +16,7 @@ mod study;
 pub use repair::{RepairGain, RepairStep};
 pub use stats::{mean_ci95, student_t975};
 pub(crate) use study::throughput;
-pub use study::{
-    CaseLoads, CaseOutcome, DownCables, LinksCase, LinksRow, LinksStudy, MAX_CASES, MAX_SEEDS,
-};
+pub use study::{CaseLoads, CaseOutcome, DownCables, LinksCase, LinksRow, LinksStudy, MAX_CASES};
 
 use thiserror::Error;
 

@@ -6,13 +6,9 @@ use super::{mean_ci95, LinksError};
 use crate::fabric::{ChannelId, Fabric};
 use crate::faults::{fault_file_cables, CableSelector, Faults};
 use crate::routing;
-use crate::seeds::case_seed;
+use crate::seeds::{case_seed, MAX_REPLICATIONS};
 use crate::sim::{run, Engine};
 use crate::workload::WorkloadSpec;
-
-/// The most seeds a study runs per cell ([`crate::seeds::MAX_REPLICATIONS`]): each is a
-/// simulation per cell and per repair step, and the repair ranking keeps a number per seed.
-pub const MAX_SEEDS: u32 = crate::seeds::MAX_REPLICATIONS;
 
 /// The most cases a study lists (its numbers of jobs x seeds x failed percentages and
 /// baseline): each is a simulation, listed before the first runs, whose outcome is kept
@@ -165,9 +161,9 @@ impl LinksStudy {
                 "failed: percentages are 0 to 100, got {p}"
             )));
         }
-        if !(1..=MAX_SEEDS).contains(&self.seeds) {
+        if !(1..=MAX_REPLICATIONS).contains(&self.seeds) {
             return Err(LinksError::Invalid(format!(
-                "seeds: must be from 1 to {MAX_SEEDS}, got {}",
+                "seeds: must be from 1 to {MAX_REPLICATIONS}, got {}",
                 self.seeds
             )));
         }

@@ -5,7 +5,8 @@
 use crate::common::links::halo_study;
 
 use fray_core::fabric::Fabric;
-use fray_core::links::{LinksStudy, MAX_CASES, MAX_SEEDS};
+use fray_core::links::{LinksStudy, MAX_CASES};
+use fray_core::seeds::MAX_REPLICATIONS;
 use fray_core::sim::flow::FlowConfig;
 use fray_core::sim::Engine;
 use fray_core::workload::WorkloadSpec;
@@ -58,7 +59,7 @@ fn seeds_and_cases_past_the_limits_are_refused_before_they_are_listed() {
         failed_pct: (1..=failed).map(|p| p as f64).collect(),
         ..study("halo3d26", &[1, 2])
     };
-    with(MAX_SEEDS, 1).check(&fabric).unwrap();
+    with(MAX_REPLICATIONS, 1).check(&fabric).unwrap();
     // 2^32-1 seeds once listed 2^33 cases (200 GB) before the first ran.
     let err = with(u32::MAX, 1).check(&fabric).unwrap_err().to_string();
     assert_eq!(
@@ -66,7 +67,10 @@ fn seeds_and_cases_past_the_limits_are_refused_before_they_are_listed() {
         "links study: seeds: must be from 1 to 100000, got 4294967295"
     );
     // 2 numbers of jobs x 100,000 seeds x (baseline + 5 failed percentages) = 1,200,000.
-    let err = with(MAX_SEEDS, 5).check(&fabric).unwrap_err().to_string();
+    let err = with(MAX_REPLICATIONS, 5)
+        .check(&fabric)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.ends_with(&format!(
             "make 1200000 cases, more than the {MAX_CASES} a study lists"
@@ -74,7 +78,7 @@ fn seeds_and_cases_past_the_limits_are_refused_before_they_are_listed() {
         "{err}"
     );
     // 2 x 100,000 x 5 = 1,000,000: at the limit, listed.
-    let at_limit = with(MAX_SEEDS, 4);
+    let at_limit = with(MAX_REPLICATIONS, 4);
     at_limit.check(&fabric).unwrap();
     assert_eq!(at_limit.cases().len() as u64, MAX_CASES);
 }
