@@ -78,6 +78,9 @@ def test_samples_parquet_round_trip(tmp_path):
         (["--alloc", "2D(1,1)", "--method", "4D"], "4D sliding"),
         (["--alloc", "2D(3,1)", "--method", "0D"], "r must be between"),
         (["--alloc", "2D(1,1)", "--method", "0D", "--max-failures", "99"], "spare nodes"),
+        # 40 spares for 24 ranks: the 25th failure had no rank left (a Rust panic)
+        (["--alloc", "2D(1,5)", "--method", "0D", "--max-failures", "25"],
+         "max_failures: 25 failures but the job has only 24 ranks"),
         (["--alloc", "2D(1,1)", "--method", "0D", "--out", "r.xlsx"], ".csv or .parquet"),
         (["--alloc", "2D(1,1)", "--method", "0D", "--samples", "0"],
          "argument --samples: must be from 1"),

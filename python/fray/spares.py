@@ -64,8 +64,8 @@ def study(
         Enumerate every set of up to ``max_failures`` failed ranks (failed in increasing rank
         order) instead of sampling.
     max_failures:
-        Largest number of failures (default: the number of spares for sampling; required for
-        ``exhaustive``). At most the number of spares.
+        Largest number of failures (default for sampling: the number of spares, or of ranks
+        where the job has fewer; required for ``exhaustive``). At most both.
     seed:
         Seed of the random sequences; case ``i`` draws from a generator seeded by
         ``(seed, i)``, so a result does not depend on chunking or threads.

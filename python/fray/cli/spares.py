@@ -32,8 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--exhaustive", action="store_true", help="enumerate every failure set")
     p.add_argument(
         "--max-failures", type=numbers.U32,
-        help="largest number of failures (with --samples, default: all spares; required with "
-        "--exhaustive)"
+        help="largest number of failures, at most the spares and the ranks (with --samples, "
+        "default: all spares, or all ranks where fewer; required with --exhaustive)"
     )
     p.add_argument("--seed", type=numbers.SEED,
                    help="with --samples: seed of the random sequences (default 0)")

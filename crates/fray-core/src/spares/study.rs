@@ -38,7 +38,7 @@ pub struct StudyConfig {
     pub method: Method,
     /// The communication whose collisions are counted.
     pub stencil: Stencil,
-    /// Largest number of failures per case (at most the number of spares).
+    /// Largest number of failures per case (at most the number of spares, and of ranks).
     pub max_failures: usize,
 }
 
@@ -67,7 +67,7 @@ impl StudyConfig {
     /// an allocation (`3D(2,1)`), a method (`hybrid(all)`), optionally a stencil (`5P`, `9P`,
     /// `7P`, `27P`; default the face stencil of the fabric's dimension) and whether it is
     /// periodic (default: periodic on a torus, not on a mesh), and the largest number of
-    /// failures (default: the number of spares).
+    /// failures (default: the number of spares, or of ranks where the job has fewer).
     pub fn from_specs(
         fabric: &str,
         alloc: &str,
@@ -98,7 +98,9 @@ impl StudyConfig {
             }
         };
         let periodic = periodic.unwrap_or_else(|| shape.wraps().iter().all(|&w| w));
-        let max_failures = max_failures.unwrap_or_else(|| alloc.num_spares(&shape));
+        // Every spare can take a failure, and every rank can fail once: the fewer of the two.
+        let ranks: usize = alloc.compute_extents(&shape).iter().product();
+        let max_failures = max_failures.unwrap_or_else(|| alloc.num_spares(&shape).min(ranks));
         Ok(Self {
             shape,
             alloc,
@@ -417,6 +419,15 @@ impl Study {
                 field: "max_failures",
                 reason: format!(
                     "{max_failures} failures but {alloc} leaves only {num_spares} spare nodes"
+                ),
+            });
+        }
+        let ranks: usize = alloc.compute_extents(&shape).iter().product();
+        if max_failures > ranks {
+            return Err(SparesError::Parameter {
+                field: "max_failures",
+                reason: format!(
+                    "{max_failures} failures but the job has only {ranks} ranks (each fails once)"
                 ),
             });
         }

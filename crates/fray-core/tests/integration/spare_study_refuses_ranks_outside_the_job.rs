@@ -36,3 +36,20 @@ fn exhaustive_ranges_must_lie_within_the_job() {
     }
     assert_eq!(s.curve().rows[0].cases, 0, "a refused range runs nothing");
 }
+
+#[test]
+fn more_failures_than_ranks_are_refused_and_the_default_stops_at_the_ranks() {
+    // 2D(1,5) on an 8x8 mesh leaves 40 spares for 24 ranks: the 25th failure had no rank
+    // left to draw (a panic: "cannot sample empty range").
+    use fray_core::spares::{Study, StudyConfig};
+    let config = |max| StudyConfig::from_specs("mesh:8x8", "2D(1,5)", "0D", None, None, max);
+    let err = Study::new(config(Some(25)).unwrap()).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        "max_failures: 25 failures but the job has only 24 ranks (each fails once)"
+    );
+    let mut s = Study::new(config(None).unwrap()).unwrap();
+    assert_eq!(s.max_failures(), 24);
+    s.run_samples(1, 0..5).unwrap();
+    assert_eq!(s.curve().rows[24].cases, 5);
+}

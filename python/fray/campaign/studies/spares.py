@@ -70,8 +70,8 @@ SECTIONS: dict[str, dict[str, Field]] = {
                       choice("samples", "exhaustive"), "samples"),
         "samples": Field("a positive whole number of random failure sequences",
                          whole(1, I64_MAX)),
-        "max_failures": Field("a positive whole number of failures, at most the spares",
-                              whole(1, U32_MAX)),
+        "max_failures": Field("a positive whole number of failures, at most the spares "
+                              "and the ranks", whole(1, U32_MAX)),
     },
     "mitigation": {
         "substitution": Field('a substitution method such as "0D", "1D", "hybrid(all)", '
