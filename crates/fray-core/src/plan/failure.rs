@@ -29,6 +29,12 @@ pub enum FailureModel {
     },
 }
 
+/// The Weibull shapes a model may have and a fit may find, from the least to the most. Past
+/// them the lifetimes are degenerate in `f64`: below 0.01 the mean, `scale x Gamma(1 +
+/// 1/shape)`, passes 10^158 (and overflows below about 0.006, while the draws are 0 or
+/// without end); above 100 every lifetime is the scale to within a few percent.
+pub const WEIBULL_SHAPES: (f64, f64) = (0.01, 100.0);
+
 impl FailureModel {
     /// Draws one lifetime in seconds (inverse transform of one uniform draw, so that a
     /// Weibull of shape 1 and scale `m` draws exactly what an exponential of mean `m` draws).
@@ -49,6 +55,15 @@ impl FailureModel {
     }
 
     fn check(self) -> Result<Self, PlanError> {
+        let (least, most) = WEIBULL_SHAPES;
+        if let Self::Weibull { shape, .. } = self {
+            if !(least..=most).contains(&shape) {
+                return Err(PlanError::invalid(
+                    "shape",
+                    format!("a Weibull shape is from {least} to {most}, got {shape}"),
+                ));
+            }
+        }
         let ok = match self {
             Self::Exponential { mtbf_s } => mtbf_s > 0.0 && mtbf_s.is_finite(),
             Self::Weibull { shape, scale_s } => {
@@ -365,11 +380,12 @@ fn weibull_mle(lifetimes: &[(f64, bool)]) -> Result<(f64, f64), PlanError> {
         }
         sl / s - 1.0 / k - mean_log
     };
-    let (mut lo, mut hi) = ((1e-3f64).ln(), (1e3f64).ln());
+    let (least, most) = WEIBULL_SHAPES;
+    let (mut lo, mut hi) = (least.ln(), most.ln());
     if score(lo.exp()) > 0.0 || score(hi.exp()) < 0.0 {
         return Err(PlanError::invalid(
             "failure log",
-            "the Weibull shape lies outside 0.001 to 1000".to_string(),
+            format!("the Weibull shape lies outside {least} to {most}"),
         ));
     }
     for _ in 0..200 {
@@ -411,6 +427,18 @@ mod tests {
             "exp:mtbf=1d,x=2",
         ] {
             assert!(bad.parse::<FailureModel>().is_err(), "{bad}");
+        }
+        // A shape this small made every plan's expected failures NaN.
+        assert_eq!(
+            "weibull:shape=1e-3,scale=100d"
+                .parse::<FailureModel>()
+                .unwrap_err()
+                .to_string(),
+            "shape: a Weibull shape is from 0.01 to 100, got 0.001"
+        );
+        for shape in [WEIBULL_SHAPES.0, WEIBULL_SHAPES.1] {
+            let m: FailureModel = format!("weibull:shape={shape},scale=1d").parse().unwrap();
+            assert!(m.mean_s().is_finite() && m.mean_s() > 0.0);
         }
     }
 
