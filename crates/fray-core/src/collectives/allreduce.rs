@@ -25,8 +25,8 @@ pub enum ErrorModel {
     Channels(Vec<String>),
 }
 
-/// The highest chance that a bit error rate corrupts one packet that a study takes: 0.99, a
-/// mean of 100 tries per hop. Beyond it the link retries (nearly) forever (at `ber:1` no
+/// The highest chance that a bit error rate, or errors at exponential intervals, corrupt one
+/// packet that a study takes: 0.99, a mean of 100 tries per hop. Beyond it the link retries (nearly) forever (at `ber:1` no
 /// packet ever gets through), so a study would hang rather than end.
 pub const MAX_PACKET_HIT: f64 = 0.99;
 const MAX_PACKET_HIT_PERCENT: f64 = 99.0;
@@ -78,7 +78,7 @@ impl ErrorModel {
                     bad(format!("ber: expected a rate such as 1e-12, got {value:?}"))
                 })?;
                 if !(0.0..=1.0).contains(&ber) {
-                    return Err(bad(format!("ber: a rate lies in [0, 1], got {ber}")));
+                    return Err(bad(format!("ber: a rate lies in [0, 1), got {ber}")));
                 }
                 if ber == 1.0 {
                     return Err(bad(
@@ -243,6 +243,24 @@ pub fn allreduce_study(
             .serialisation_ps
             .saturating_add(link.latency_ps.saturating_mul(2))
             .saturating_add(link.nak_ps);
+        if let ErrorModel::Exponential { mean_s } = *errors {
+            // An error within a packet's time on the wire corrupts it.
+            let on_wire_s = link.serialisation_ps as f64 / 1e12;
+            let hit = -(-on_wire_s / mean_s).exp_m1();
+            if hit > MAX_PACKET_HIT {
+                return Err(invalid(
+                    "errors",
+                    format!(
+                        "exp: an error every {mean_s:e} s on average corrupts {:.4} % of the \
+                         {}-byte packets on {} ({on_wire_s:e} s on the wire), more than \
+                         {MAX_PACKET_HIT_PERCENT} %: the link would retry (nearly) forever",
+                        hit * 100.0,
+                        config.packet_bytes,
+                        fabric.channel_name(c)
+                    ),
+                ));
+            }
+        }
         if hop > MAX_HOP_PS {
             return Err(invalid(
                 "packet_bytes",

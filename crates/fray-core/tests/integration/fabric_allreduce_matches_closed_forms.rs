@@ -159,6 +159,34 @@ fn studies_that_would_never_end_or_pass_the_clock_are_refused() {
         e.starts_with("errors: ber: 0.1 corrupts 100.0000 % of 256-byte packets"),
         "{e}"
     );
+    // So do errors much more frequent than a packet's time on the wire (this one never
+    // ended, and Ctrl-C could not stop its first operation).
+    let e = allreduce_study(
+        &small(),
+        AllreduceConfig {
+            ops: 5,
+            ..AllreduceConfig::default()
+        },
+        &ErrorModel::parse("exp:10s").unwrap(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("errors: exp: an error every 1e1 s on average corrupts 100.0000 % of"),
+        "{e}"
+    );
+    let slower = ErrorModel::parse("exp:1000000s").unwrap();
+    let config = AllreduceConfig {
+        ops: 5,
+        ..AllreduceConfig::default()
+    };
+    assert_eq!(
+        allreduce_study(&small(), config, &slower)
+            .unwrap()
+            .op_times_s
+            .len(),
+        5
+    );
     // A 4 GiB packet at 1 B/s takes longer than a hop may.
     let config = AllreduceConfig {
         packet_bytes: u32::MAX,
