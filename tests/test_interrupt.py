@@ -29,6 +29,12 @@ RUNS = {
         'fray.simulate("dragonfly:p=2,a=4,h=2,g=9", fray.Traffic(load=0.5, measure="50ms"))',
         ('fray.simulate("dragonfly:p=2,a=4,h=2,g=9", fray.Traffic(load=0.1, warmup="1us", '
          'measure="1us")).traffic.packets > 0')),
+    # One iteration of 10 GB messages on the packet engine (about an hour): a few messages
+    # whose packets are many events each, with no message ending for minutes.
+    "packet engine, large messages": (
+        'fray.simulate("dragonfly:p=2,a=4,h=2,g=9", "uniform:size=1e10", engine="packet")',
+        ('fray.simulate("dragonfly:p=2,a=4,h=2,g=9", "uniform:size=1e4", engine="packet")'
+         '.iteration_s[0] > 0')),
     # Ten million allreduces of about 0.2 ms each on the paper's 1,728-node tree.
     "fabric collective": (
         ('fray.packet.collective("xgft:3;24,12,6;1,12,6", ["none"], ["ber:1e-9"], '

@@ -12,12 +12,17 @@ use super::vc::VcClasses;
 use super::{PacketConfig, PacketError, QueueView, SoftErrors};
 use crate::fabric::{ChannelId, EndpointId, Fabric};
 use crate::faults::Faults;
+use crate::interrupt::Interrupted;
 use crate::routing::{
     check_congestion_unit, message_entropy, route_endpoints, CongestionUnit, RouteRequest, Routing,
 };
 
 /// No packet or message (end of an intrusive list).
 const NIL: u32 = u32::MAX;
+
+/// Events [`Engine::next`] handles between two looks at the stop request (a relaxed load:
+/// a few milliseconds of work apart).
+const STOP_CHECK_EVENTS: u64 = 1 << 16;
 
 /// Picoseconds in a second.
 pub(crate) const PS_PER_S: f64 = 1e12;
@@ -296,7 +301,9 @@ impl<'a> Engine<'a> {
 
     /// Handles engine events until a driver timer comes up or messages finish (the clock is
     /// then at that time), or nothing is left (`None`). Finished messages are in `finished`.
-    pub(crate) fn next(&mut self) -> Option<Step> {
+    /// Every [`STOP_CHECK_EVENTS`] events it looks at the stop request ([`crate::interrupt`]),
+    /// so that a run of a few very large messages stops too.
+    pub(crate) fn next(&mut self) -> Result<Option<Step>, Interrupted> {
         while let Some(e) = self.queue.pop().map(Event) {
             if e.time_ps() < self.now_ps {
                 self.counters.time_regressions += 1;
@@ -318,13 +325,16 @@ impl<'a> Engine<'a> {
                 Kind::Credit => self.credit(a, e.b()),
                 Kind::Resend => self.resend(a),
                 Kind::NicReady => self.request(a),
-                Kind::External => return Some(Step::Timer(a)),
+                Kind::External => return Ok(Some(Step::Timer(a))),
             }
             if !self.finished.is_empty() {
-                return Some(Step::Finished);
+                return Ok(Some(Step::Finished));
+            }
+            if self.counters.events.is_multiple_of(STOP_CHECK_EVENTS) {
+                crate::interrupt::check()?;
             }
         }
-        None
+        Ok(None)
     }
 
     /// Messages posted and not yet delivered.
@@ -998,7 +1008,7 @@ mod tests {
             }
             let mut seen = vec![(e.queued.on(c01), e.queued.on(c12))];
             let mut delivered = false;
-            while let Some(step) = e.next() {
+            while let Some(step) = e.next().unwrap() {
                 delivered |= matches!(step, Step::Finished) && e.finished == vec![7];
                 seen.push((e.queued.on(c01), e.queued.on(c12)));
             }
@@ -1014,7 +1024,7 @@ mod tests {
         on_line(PacketConfig::default(), |e| {
             e.schedule_external(u64::MAX - 500_000, 0);
             assert!(!e.passed_clock());
-            while let Some(step) = e.next() {
+            while let Some(step) = e.next().unwrap() {
                 if matches!(step, Step::Timer(_)) {
                     e.post(0, 2, 256, 7).unwrap();
                 }
@@ -1082,7 +1092,7 @@ mod tests {
                 .map(|(c, k)| signal.congestion_in_class(c, k) as u64)
         };
         let mut seen = vec![read(&e)];
-        while e.next().is_some() {
+        while e.next().unwrap().is_some() {
             seen.push(read(&e));
         }
         assert_eq!(e.finished, vec![7]);

@@ -101,7 +101,7 @@ pub fn simulate(
             arrived.append(&mut engine.finished);
         }
         if arrived.is_empty() && done.is_empty() {
-            match engine.next() {
+            match engine.next()? {
                 Some(Step::Timer(g)) => match progress.op(g) {
                     (_, _, op)
                         if !host.is_free() && op.message().is_some() && !posted[g as usize] =>

@@ -170,7 +170,7 @@ pub fn traffic(
         if at_start.is_none() && engine.peek_time_ps().is_some_and(|t| t >= start_ps) {
             at_start = Some(engine.counters.clone());
         }
-        match engine.next() {
+        match engine.next()? {
             Some(Step::Timer(e)) => {
                 let src = e as usize;
                 let mut dst = rng.below(n - 1);
