@@ -18,7 +18,7 @@ the engine asked.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from os import PathLike
 
 import pandas as pd
@@ -102,6 +102,10 @@ def cost_now(
     pool = ThreadPoolExecutor(max_workers=max(1, len(workloads)))
     try:
         tables = [pool.submit(repairs, w) for w in workloads]
+        # Wait in slices: the kernel may hand Ctrl-C's signal to one of the core's threads,
+        # and a wait without a timeout would then never return to run its handler here.
+        while not wait(tables, timeout=0.1).done.issuperset(tables):
+            pass
         return dict(zip(workloads, [t.result() for t in tables]))
     except KeyboardInterrupt:
         # Ctrl-C reaches this thread only: stop the runs on the pool's threads too, and
