@@ -298,7 +298,8 @@ def study(
     ``profile`` supplies what is not given, as in :func:`fray.simulate`.
 
     ``down`` names a fault file of cables already down on the machine (one ``FROM->TO``
-    cable per line, ``#`` comments; see docs/fabrics.md). They are down in every case but
+    cable per line, ``FROM->TO[k]`` for the ``k``-th of parallel cables, ``#`` comments; see
+    docs/file-formats.md). They are down in every case but
     the baselines, which stay healthy: the 0 % row is then what they cost the machine as it
     is, and each other row what that share of the remaining ``fail`` cables would cost on
     top of them.

@@ -74,7 +74,8 @@ impl Faults {
             .map_err(fault_error)
     }
 
-    /// Fails the cables named `FROM->TO` by their routers' names (both directions).
+    /// Fails the cables named `FROM->TO` by their routers' names (both directions), or
+    /// `FROM->TO[k]` for the `k`-th of parallel cables (from 1; plain is the first).
     fn fail_cables<'py>(
         mut slf: PyRefMut<'py, Self>,
         #[pyo3(from_py_with = args::names)] names: Vec<String>,
@@ -86,8 +87,9 @@ impl Faults {
         Ok(slf)
     }
 
-    /// Fails the cables listed in a file, one `FROM->TO` per line (`#` starts a comment);
-    /// returns how many. Errors name the file and line.
+    /// Fails the cables listed in a file, one `FROM->TO` (or `FROM->TO[k]`, the `k`-th of
+    /// parallel cables) per line (`#` starts a comment); returns how many. Errors name the
+    /// file and line.
     fn fail_file(
         &mut self,
         #[pyo3(from_py_with = args::path)] path: std::path::PathBuf,

@@ -33,7 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--fail-file",
         metavar="FILE",
         action=numbers.Once,
-        help="fail the cables listed in FILE, one FROM->TO per line (# starts a comment)",
+        help="fail the cables listed in FILE, one FROM->TO per line (FROM->TO[k]: the k-th of "
+        "parallel cables; # starts a comment)",
     )
     p.add_argument("--seed", type=numbers.SEED, default=1, help="seed of the failures and of random choices")
     p.set_defaults(func=run)

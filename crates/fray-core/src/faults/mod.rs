@@ -16,7 +16,7 @@
 mod select;
 mod spec;
 
-pub use select::{channel_by_name, CableSelector};
+pub use select::{cable_name, channel_by_name, CableSelector};
 pub use spec::FaultSpec;
 
 use rand::SeedableRng;
@@ -211,7 +211,8 @@ impl Faults {
         Ok(count)
     }
 
-    /// Fails the cables named `FROM->TO` (router names; either direction names the cable).
+    /// Fails the cables named `FROM->TO` or `FROM->TO[k]` (router names; either direction
+    /// names the cable; see [`channel_by_name`]).
     pub fn fail_named_cables<S: AsRef<str>>(
         &mut self,
         fabric: &Fabric,
@@ -224,8 +225,9 @@ impl Faults {
         Ok(())
     }
 
-    /// Fails the cables listed in a fault file: one `FROM->TO` cable (router names) per line;
-    /// blank lines and text after `#` are ignored. `file` names the file in errors, which give
+    /// Fails the cables listed in a fault file: one cable per line, `FROM->TO` (router names)
+    /// or `FROM->TO[k]` for the `k`-th of parallel cables ([`channel_by_name`]); blank lines
+    /// and text after `#` are ignored. `file` names the file in errors, which give
     /// its 1-based line.
     pub fn fail_cables_listed(
         &mut self,
@@ -349,16 +351,16 @@ impl Faults {
         self.down_fingerprint
     }
 
-    /// The down router-to-router cables as a fault file lists them: a comment line, then one
-    /// `FROM->TO` per cable (router names, its lower channel id's direction), in channel
-    /// order. [`Faults::fail_cables_listed`] reads it back to the same down cables (parallel
-    /// cables between two routers excepted: a name picks the first of them).
+    /// The down router-to-router cables as a fault file lists them: a comment line, then each
+    /// cable's [`cable_name`] (`FROM->TO` in its lower channel id's direction, `FROM->TO[k]`
+    /// for one of parallel cables), in channel order. [`Faults::fail_cables_listed`] reads it
+    /// back to the same down channels.
     pub fn down_cables_file(&self, fabric: &Fabric) -> String {
         let ch = fabric.channels();
         let mut text = String::from("# down cables, one FROM->TO per line\n");
         for c in 0..fabric.num_router_channels() {
             if self.channel_down[c] && c < ch.reverse[c] as usize {
-                text.push_str(&fabric.channel_name(c as ChannelId));
+                text.push_str(&cable_name(fabric, c as ChannelId));
                 text.push('\n');
             }
         }
@@ -379,8 +381,8 @@ impl Faults {
     }
 }
 
-/// The cables a fault file lists, with their 1-based line numbers: one `FROM->TO` name per
-/// line, blank lines and text after `#` left out (the names are not checked here).
+/// The cables a fault file lists, with their 1-based line numbers: one `FROM->TO` (or
+/// `FROM->TO[k]`) name per line, blank lines and text after `#` left out (the names are not checked here).
 pub fn fault_file_cables(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines().enumerate().filter_map(|(i, line)| {
@@ -426,6 +428,78 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn parallel_cables_are_numbered_from_either_end_and_plain_names_the_first() {
+        let f = Fabric::parse("hyperx:3x3,k=2").unwrap();
+        let first = channel_by_name(&f, "(0,0)->(1,0)").unwrap();
+        let second = channel_by_name(&f, "(0,0)->(1,0)[2]").unwrap();
+        assert_ne!(first, second);
+        assert_eq!(channel_by_name(&f, "(0,0)->(1,0)[1]"), Ok(first));
+        let back = f.channels().reverse[second as usize];
+        assert_eq!(channel_by_name(&f, "(1,0)->(0,0) [2]"), Ok(back));
+        assert_eq!(cable_name(&f, second), "(0,0)->(1,0)[2]");
+        assert_eq!(cable_name(&f, back), "(1,0)->(0,0)[2]");
+        let single = Fabric::parse("hyperx:3x3").unwrap();
+        let c = channel_by_name(&single, "(0,0)->(1,0)").unwrap();
+        assert_eq!(cable_name(&single, c), "(0,0)->(1,0)");
+    }
+
+    #[test]
+    fn a_cable_number_out_of_range_or_listed_twice_names_the_line() {
+        let f = Fabric::parse("hyperx:3x3,k=2").unwrap();
+        for (text, line, says) in [
+            ("(0,0)->(1,0)[3]\n", 1, "are numbered [1] to [2]"),
+            ("# none\n(0,0)->(1,0)[0]\n", 2, "are numbered [1] to [2]"),
+            (
+                "(0,0)->(1,0)[99999999999999999999999]\n",
+                1,
+                "are numbered [1] to [2]",
+            ),
+            (
+                "(0,0)->(1,0)[2]\n(1,0)->(0,0)[2]\n",
+                2,
+                "cable of line 1 again",
+            ),
+            (
+                "(0,0)->(1,0)\n(0,0)->(1,0)[1]\n",
+                2,
+                "cable of line 1 again",
+            ),
+            ("(0,0)->(1,1)[1]\n", 1, "link \"(0,0)->(1,1)[1]\""),
+        ] {
+            let err = Faults::none(&f)
+                .fail_cables_listed(&f, text, "down.txt")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with(&format!("down.txt:{line}: ")) && err.contains(says),
+                "{text}: {err}"
+            );
+        }
+        let single = Fabric::parse("mesh:3x3").unwrap();
+        let err = Faults::none(&single)
+            .fail_cables_listed(&single, "(0,0)->(1,0)[2]\n", "down.txt")
+            .unwrap_err()
+            .to_string();
+        assert!(err.ends_with("are numbered [1] to [1]"), "{err}");
+    }
+
+    #[test]
+    fn a_router_whose_name_ends_in_a_number_in_brackets_is_still_named() {
+        let text = r#"{"routers": ["x", "x[2]", "y"],
+                       "links": [{"a": "y", "b": "x[2]"}, {"a": "y", "b": "x", "count": 2}]}"#;
+        let f = Fabric::read_str(text, "f.json", crate::fabric::FileFormat::Json).unwrap();
+        let mut faults = Faults::none(&f);
+        for c in 0..f.num_router_channels() as ChannelId {
+            faults.fail_cable(&f, c).unwrap();
+        }
+        let file = faults.down_cables_file(&f);
+        assert!(file.contains("y->x[2][1]\n"), "{file}");
+        let mut back = Faults::none(&f);
+        assert_eq!(back.fail_cables_listed(&f, &file, "saved").unwrap(), 3);
+        assert_eq!(back, faults);
     }
 
     #[test]

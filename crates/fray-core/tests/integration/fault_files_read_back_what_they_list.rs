@@ -1,17 +1,27 @@
 //! Fault files (one `FROM->TO` cable per line, `#` comments), as `fray route --fail-file` and
 //! `fray links --down` read them: a file that lists cables fails exactly those cables, in
 //! either direction, whatever the comments, blank lines and spaces around them; any other
-//! text is refused with an error naming the file and a line it has, never a panic.
+//! text is refused with an error naming the file and a line it has, never a panic. On fabrics
+//! with parallel cables, the file fray writes of any set of down cables (`FROM->TO[k]` for the
+//! `k`-th of parallel cables) reads back to exactly those cables.
 
 use std::collections::BTreeSet;
 
 use fray_core::fabric::Fabric;
-use fray_core::faults::Faults;
+use fray_core::faults::{fault_file_cables, Faults};
 use proptest::prelude::*;
 
 fn fabric() -> Fabric {
     Fabric::parse("dragonfly:p=2,a=4,h=2,g=9").unwrap()
 }
+
+/// Fabrics with parallel cables: HyperX with 2 and 3 per neighbour pair, and a dragonfly
+/// whose routers have two global cables to the same router of another group.
+const PARALLEL: [&str; 3] = [
+    "hyperx:3x3,k=2",
+    "hyperx:4x2,k=1x3",
+    "dragonfly:p=1,a=2,h=4,g=3",
+];
 
 proptest! {
     #[test]
@@ -63,5 +73,57 @@ proptest! {
                 .unwrap_or_else(|| panic!("no file and line in {msg:?}"));
             prop_assert!(line >= 1 && line <= text.lines().count(), "{msg}");
         }
+    }
+
+    #[test]
+    fn written_files_of_parallel_cables_read_back_to_the_same_channels(
+        which in 0..PARALLEL.len(),
+        down in proptest::collection::vec(any::<bool>(), 64),
+    ) {
+        let f = Fabric::parse(PARALLEL[which]).unwrap();
+        let ch = f.channels();
+        let cables: Vec<u32> = (0..f.num_router_channels() as u32)
+            .filter(|&c| c < ch.reverse[c as usize])
+            .collect();
+        let mut faults = Faults::none(&f);
+        // At most 36 cables: one draw each.
+        for (&c, _) in cables.iter().zip(&down).filter(|(_, &d)| d) {
+            faults.fail_cable(&f, c).unwrap();
+        }
+        let text = faults.down_cables_file(&f);
+        let mut back = Faults::none(&f);
+        let listed = back.fail_cables_listed(&f, &text, "saved.txt").unwrap();
+        prop_assert_eq!(2 * listed, faults.num_channels_down());
+        prop_assert_eq!(&back, &faults, "{}", text);
+        // Each line read from the other end names the same cable.
+        let flipped: String = fault_file_cables(&text)
+            .map(|(_, name)| {
+                let (a, b) = name.split_once("->").unwrap();
+                match b.split_once('[') {
+                    Some((b, k)) => format!("{b}->{a}[{k}\n"),
+                    None => format!("{b}->{a}\n"),
+                }
+            })
+            .collect();
+        let mut flipped_back = Faults::none(&f);
+        flipped_back.fail_cables_listed(&f, &flipped, "flipped.txt").unwrap();
+        prop_assert_eq!(&flipped_back, &faults, "{}", flipped);
+    }
+}
+
+#[test]
+fn the_parallel_fabrics_have_parallel_cables_and_files_number_them_all() {
+    for spec in PARALLEL {
+        let f = Fabric::parse(spec).unwrap();
+        let mut faults = Faults::none(&f);
+        for c in 0..f.num_router_channels() as u32 {
+            faults.fail_cable(&f, c).unwrap();
+        }
+        let text = faults.down_cables_file(&f);
+        let most = if spec.contains("k=1x3") { "[3]" } else { "[2]" };
+        assert!(text.contains(most), "{spec}: {text}");
+        let mut back = Faults::none(&f);
+        back.fail_cables_listed(&f, &text, "all.txt").unwrap();
+        assert_eq!(back, faults, "{spec}");
     }
 }
