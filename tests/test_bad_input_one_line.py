@@ -93,6 +93,19 @@ def test_a_cable_listed_in_both_directions_is_named(tmp_path):
                          down=down)
 
 
+@pytest.mark.parametrize("text, line, needle", [
+    ("(0,0)->(1,0)[3]\n", 1, "the cables between (0,0) and (1,0) are numbered [1] to [2]"),
+    ("(0,0)->(1,0)[2]\n# again\n(1,0)->(0,0)[2]\n", 3, "cable of line 1 again"),
+])
+def test_a_parallel_cable_out_of_range_or_listed_twice_is_named(tmp_path, capsys, text, line,
+                                                                 needle):
+    down = tmp_path / "down.txt"
+    down.write_text(text)
+    err = one_line(capsys, "route", "hyperx:3x3,k=2", "--from", "0", "--to", "8",
+                   "--fail-file", str(down), needle=needle)
+    assert f"down.txt:{line}: " in err
+
+
 def test_a_routing_option_given_twice_is_refused(capsys):
     one_line(capsys, "route", "dragonfly:p=2,a=4,h=2,g=5", "--from", "0", "--to",
              "9", "--routing", "ugal:threshold=5,threshold=6", needle="threshold given twice")

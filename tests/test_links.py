@@ -497,8 +497,9 @@ def test_the_documented_down_file_fits_the_documented_machine():
     assert Faults(Fabric.parse("dragonfly:p=16,a=32,h=4,g=17")).fail_file(str(big)) == 10
 
 
-@pytest.mark.parametrize("fabric", ["hyperx:3x3,k=2", "dragonfly:p=1,a=2,h=4,g=3"])
-def test_saved_faults_of_parallel_cables_read_back_to_the_same_cables(fabric, tmp_path, capsys):
+@pytest.mark.parametrize("fabric, last", [("hyperx:3x3,k=2", 8), ("dragonfly:p=1,a=2,h=4,g=3", 5)])
+def test_saved_faults_of_parallel_cables_read_back_to_the_same_cables(fabric, last, tmp_path,
+                                                                       capsys):
     # Two or more cables join some pairs of routers: the saved files number them
     # (FROM->TO[2]), where they named each by its routers alone, which reads as the first
     # of them, and fray route refused the second line naming it.
@@ -510,13 +511,14 @@ def test_saved_faults_of_parallel_cables_read_back_to_the_same_cables(fabric, tm
         saved = tmp_path / "sf" / f"f60-{replica}.txt"
         numbered += saved.read_text().count("[")
         capsys.readouterr()
-        rc = main(["route", fabric, "--from", "0", "--to", "8", "--fail-file", str(saved)])
+        rc = main(["route", fabric, "--from", "0", "--to", str(last), "--fail-file",
+                   str(saved)])
         assert rc in (0, 1), capsys.readouterr().err
         cell = links.case_loads(fabric, "halo3d26:nx=4", failed_pct=60, replica=replica)
         again = links.case_loads(fabric, "halo3d26:nx=4", replica=replica, down=saved)
         assert cell["down"].sum() > 0 and (again["down"] == cell["down"]).all()
         faults = Faults(Fabric.parse(fabric))
-        assert 2 * faults.fail_file(str(saved)) == faults.num_channels_down() == cell["down"].sum()
+        assert 2 * faults.fail_file(str(saved)) == faults.num_channels_down == cell["down"].sum()
     assert numbered > 0
 
 

@@ -103,7 +103,7 @@ proptest! {
     }
 
     #[test]
-    fn fault_files(lines in prop::collection::vec("(\\(\\d,\\d\\)->\\(\\d,\\d\\)|\\PC{0,12})( *#.*)?", 0..6),
+    fn fault_files(lines in prop::collection::vec("(\\(\\d,\\d\\)->\\(\\d,\\d\\)(\\[\\d\\])?|\\PC{0,12})( *#.*)?", 0..6),
                    bom in any::<bool>()) {
         let fabric = Fabric::parse("mesh:3x3").unwrap();
         let text = format!("{}{}", if bom { "\u{feff}" } else { "" }, lines.join("\n"));
