@@ -31,7 +31,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::spec::{checked_total, field_error, parse_count, spec_error, SpecParts, MAX_ENDPOINTS};
+use super::spec::{
+    check_fabric_bytes, checked_total, field_error, parse_count, spec_error, SpecParts,
+    MAX_ENDPOINTS,
+};
 use super::{
     ChannelId, Fabric, FabricBuilder, FabricError, FabricSpec, LinkParameters, RouterId, Topology,
     MAX_ROUTERS,
@@ -204,14 +207,15 @@ impl DragonflyShape {
             ));
         }
         let routers = checked_total(spec, "routers", &[a, g], MAX_ROUTERS)?;
-        checked_total(spec, "endpoints", &[routers, p], MAX_ENDPOINTS)?;
-        checked_total(
+        let endpoints = checked_total(spec, "endpoints", &[routers, p], MAX_ENDPOINTS)?;
+        let channels = checked_total(
             spec,
             "router channels",
             &[routers, a - 1 + h],
             MAX_ROUTER_CHANNELS,
         )?;
-        Ok(())
+        // The memory the built fabric takes, before any of it is allocated.
+        check_fabric_bytes(routers, endpoints, channels).map_err(|reason| spec_error(spec, reason))
     }
 }
 

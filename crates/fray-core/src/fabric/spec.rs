@@ -472,10 +472,24 @@ mod tests {
 
     #[test]
     fn fabrics_larger_than_memory_allows_are_refused_before_building() {
-        for spec in ["torus:8192x8192", "mesh:4096x4096,t=4"] {
+        // The dragonfly was refused only while building, after 4 GB, with 0 endpoints counted.
+        for spec in [
+            "torus:8192x8192",
+            "mesh:4096x4096,t=4",
+            "dragonfly:p=1,a=10000,h=1,g=2",
+        ] {
             let e = spec.parse::<FabricSpec>().unwrap_err().to_string();
             assert!(e.contains("GiB, more than the 4 GiB"), "{spec}: {e}");
+            assert!(e.contains(spec), "{spec}: {e}");
         }
+        let e = "dragonfly:p=1,a=10000,h=1,g=2"
+            .parse::<FabricSpec>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("20000 routers, 20000 endpoints and 200000000 channels"),
+            "{e}"
+        );
         // The largest square torus under the cap parses.
         let side = (1..8192usize)
             .rev()
