@@ -316,6 +316,14 @@ def test_a_missing_fabric_file_says_so(capsys):
     one_line(capsys, "fabric", "info", "nosuch.topofile", needle="no such file")
 
 
+@pytest.mark.parametrize("argv", [["fabric", "info"], ["links", "--quiet", "--fabric"]])
+def test_a_directory_given_as_a_fabric_file_says_so(tmp_path, capsys, argv):
+    # It was read as a spec: "no such file", or "expected FAMILY:PARAMETERS".
+    folder = tmp_path / "fabric.json"
+    folder.mkdir()
+    one_line(capsys, *argv, str(folder), needle="Is a directory")
+
+
 @pytest.fixture
 def fig6_report(tmp_path) -> Path:
     """The Figure 6 report (``FIG6``) written to ``r.txt``."""

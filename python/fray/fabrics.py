@@ -23,7 +23,7 @@ def open_fabric(spec_or_file: str, format: str | None = None) -> Fabric:
     """The fabric a spec string describes, or the one a fabric file holds; a name that is
     neither a spec (``FAMILY:PARAMETERS``) nor a file is a missing file."""
     path = Path(spec_or_file)
-    if format is not None or path.is_file():
+    if format is not None or path.exists():  # a directory too: the reader names it
         return Fabric.read(str(path), format)
     if ":" not in spec_or_file:
         raise SpecError(f"{spec_or_file}: no such file (nor a FAMILY:PARAMETERS spec)")

@@ -278,7 +278,7 @@ def _fabric(args: argparse.Namespace) -> Fabric | str:
     profile's) and ``--host-bandwidth`` (the spec string as given when none is set); a
     fabric file (ibnetdiscover, JSON, Aries wiring) is read as it is, with its own rates."""
     link, host = _rates(args)
-    if Path(args.fabric).is_file():
+    if Path(args.fabric).exists():
         if link is not None or host is not None:
             raise SpecError(f"--fabric {args.fabric}: a fabric file gives its own link rates; "
                             "drop --link-bandwidth and --host-bandwidth (and the profile's)")
