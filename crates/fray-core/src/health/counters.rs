@@ -261,6 +261,14 @@ pub fn read_counters(
             reason,
         })?;
     }
+    if format == CounterFormat::Csv && state.is_none() {
+        // An empty export is a failed one, not a machine whose counters are all zero.
+        return Err(HealthError::File {
+            file: file.to_string(),
+            line: 1,
+            reason: format!("no header {CSV_HEADER}: the file holds no sample"),
+        });
+    }
     Ok(out)
 }
 
@@ -621,6 +629,22 @@ mod readings_given_twice_are_refused {
         );
         let same = text.replace(",7\n", ",0\n");
         assert!(read_counters(&same, "c.txt", CounterFormat::Csv).is_ok());
+    }
+
+    #[test]
+    fn a_csv_without_its_header_is_refused_one_with_only_the_header_is_not() {
+        // An empty file read as no samples at all: every cable healthy.
+        for text in ["", "\n\n", "# exported by hand\n"] {
+            assert_eq!(
+                error(text, CounterFormat::Csv),
+                "c.txt:1: no header time_s,node,port,counter,value: the file holds no sample"
+            );
+        }
+        let header = "time_s,node,port,counter,value\n";
+        assert_eq!(
+            read_counters(header, "c.txt", CounterFormat::Csv).unwrap(),
+            vec![]
+        );
     }
 
     #[test]
