@@ -262,8 +262,14 @@ pub fn allreduce_study(
             }
         }
         if hop > MAX_HOP_PS {
+            // The larger part names the setting to change.
+            let field = if link.nak_ps > link.serialisation_ps {
+                "nak"
+            } else {
+                "packet_bytes"
+            };
             return Err(invalid(
-                "packet_bytes",
+                field,
                 format!(
                     "a {}-byte packet takes {:e} s on {} (serialisation, latency and NAK), more \
                      than the {:.0} s one hop may take in the {CLOCK_LIMIT_S:.0} s clock",

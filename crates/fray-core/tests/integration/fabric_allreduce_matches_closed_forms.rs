@@ -200,6 +200,16 @@ fn studies_that_would_never_end_or_pass_the_clock_are_refused() {
         e.starts_with("packet_bytes: a 4294967295-byte packet takes"),
         "{e}"
     );
+    // A NAK that long is the NAK's fault, not the packet's (it blamed packet_bytes).
+    let config = AllreduceConfig {
+        nak_ps: u64::MAX / 2,
+        ops: 1,
+        ..AllreduceConfig::default()
+    };
+    let e = allreduce_study(&paper_tree(), config, &ErrorModel::None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("nak: a 256-byte packet takes"), "{e}");
     // Many operations of a slow hop pass the clock: refused, not wrapped to a small time.
     let config = AllreduceConfig {
         packet_bytes: 16_384,
