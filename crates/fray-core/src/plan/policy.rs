@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::failure::{duration, key_values};
-use super::PlanError;
+use super::{PlanError, MAX_HORIZON_S};
 use crate::units::format_duration;
 
 /// A repair policy.
@@ -48,13 +48,18 @@ impl RepairPolicy {
     }
 
     fn check(self) -> Result<Self, PlanError> {
+        // A repair or an interval longer than the longest horizon is a typo (and 1e300d
+        // printed as a 300-digit policy name).
         let positive = |v: f64, what: &str| {
-            if v > 0.0 && v.is_finite() {
+            if v > 0.0 && v <= MAX_HORIZON_S {
                 Ok(())
             } else {
                 Err(PlanError::invalid(
                     what,
-                    format!("must be positive, got {v} s"),
+                    format!(
+                        "must be positive and at most the longest horizon, 1000 years \
+                         ({MAX_HORIZON_S} s), got {v} s"
+                    ),
                 ))
             }
         };
@@ -202,8 +207,21 @@ mod tests {
             "immediate:repair=0s",
             "sometimes",
             "immediate:every=1d",
+            "immediate:repair=1e300d",
+            "windows:every=365251d",
         ] {
             assert!(bad.parse::<RepairPolicy>().is_err(), "{bad}");
         }
+        let err = "immediate:repair=1e300d"
+            .parse::<RepairPolicy>()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("repair: must be positive and at most the longest horizon"),
+            "{err}"
+        );
+        assert!("threshold:loss=2%,repair=365250d"
+            .parse::<RepairPolicy>()
+            .is_ok());
     }
 }
