@@ -161,7 +161,12 @@ fn a_tighter_threshold_or_looser_one_moves_the_erroring_cable() {
         confidence: 1.0,
         ..Thresholds::default()
     };
-    let samples = read_counters("", "e.csv", CounterFormat::Csv).unwrap();
+    let samples = read_counters(
+        "time_s,node,port,counter,value\n",
+        "e.csv",
+        CounterFormat::Csv,
+    )
+    .unwrap();
     let err = classify(
         &read.fabric,
         &PortIndex::new(&read),
